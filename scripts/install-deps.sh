@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs Hearth's build and test dependencies from Debian packages, only
+# those that are missing. Safe to run repeatedly; needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  libboost1.81-dev
+  libspdlog-dev
+  catch2
+  libedit-dev
+  postgresql-client-15
+  postgresql-15
+  libpostgresql-jdbc-java
+  default-jre-headless
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# The postgresql-15 package would otherwise create and start a default cluster
+# on port 5432; we only want its binaries (pgbench, the reference server).
+if [ ! -e /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main_cluster = false' /etc/postgresql-common/createcluster.conf 2>/dev/null; then
+  $SUDO mkdir -p /etc/postgresql-common
+  echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+fi
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
