@@ -1,0 +1,112 @@
+// client/sha256.cpp
+//
+// Principal entry points: Sha256, HmacSha256, ScramHi. Written from FIPS
+// 180-4 section 6.2 (64 rounds over 512-bit blocks, big-endian words).
+#include "client/sha256.h"
+
+#include <cstring>
+
+namespace hearth::client {
+namespace {
+
+// First 32 bits of the fractional parts of the cube roots of the first 64 primes.
+constexpr uint32_t kRound[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2};
+
+inline uint32_t Rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+void Block(uint32_t h[8], const uint8_t* p) {
+  uint32_t w[64];
+  for (int i = 0; i < 16; ++i) {
+    w[i] = (static_cast<uint32_t>(p[i * 4]) << 24) | (static_cast<uint32_t>(p[i * 4 + 1]) << 16) |
+           (static_cast<uint32_t>(p[i * 4 + 2]) << 8) | static_cast<uint32_t>(p[i * 4 + 3]);
+  }
+  for (int i = 16; i < 64; ++i) {
+    const uint32_t s0 = Rotr(w[i - 15], 7) ^ Rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    const uint32_t s1 = Rotr(w[i - 2], 17) ^ Rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+  for (int i = 0; i < 64; ++i) {
+    const uint32_t t1 = k + (Rotr(e, 6) ^ Rotr(e, 11) ^ Rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                        kRound[i] + w[i];
+    const uint32_t t2 = (Rotr(a, 2) ^ Rotr(a, 13) ^ Rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    k = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += k;
+}
+
+}  // namespace
+
+Sha256Digest Sha256(std::string_view data) {
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
+  const size_t full = data.size() / 64;
+  for (size_t i = 0; i < full; ++i) Block(h, bytes + i * 64);
+  uint8_t tail[128] = {0};
+  const size_t rest = data.size() % 64;
+  if (rest > 0) std::memcpy(tail, bytes + full * 64, rest);
+  tail[rest] = 0x80;
+  const size_t tail_len = rest < 56 ? 64 : 128;
+  const uint64_t bits = static_cast<uint64_t>(data.size()) * 8;
+  for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<uint8_t>(bits >> (8 * i));
+  Block(h, tail);
+  if (tail_len == 128) Block(h, tail + 64);
+  Sha256Digest out{};
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 4; ++j) out[i * 4 + j] = static_cast<uint8_t>(h[i] >> (24 - 8 * j));
+  }
+  return out;
+}
+
+Sha256Digest HmacSha256(std::string_view key, std::string_view data) {
+  std::string k = key.size() > 64 ? DigestBytes(Sha256(key)) : std::string(key);
+  k.resize(64, '\0');
+  std::string inner(64, '\0');
+  std::string outer(64, '\0');
+  for (size_t i = 0; i < 64; ++i) {
+    inner[i] = static_cast<char>(k[i] ^ 0x36);
+    outer[i] = static_cast<char>(k[i] ^ 0x5c);
+  }
+  inner.append(data);
+  outer.append(DigestBytes(Sha256(inner)));
+  return Sha256(outer);
+}
+
+Sha256Digest ScramHi(std::string_view password, std::string_view salt, uint32_t iterations) {
+  std::string first(salt);
+  first.append("\0\0\0\1", 4);  // INT(1): the first (only) output block
+  Sha256Digest u = HmacSha256(password, first);
+  Sha256Digest result = u;
+  for (uint32_t i = 1; i < iterations; ++i) {
+    u = HmacSha256(password, DigestBytes(u));
+    for (size_t j = 0; j < result.size(); ++j) result[j] ^= u[j];
+  }
+  return result;
+}
+
+}  // namespace hearth::client

@@ -1,0 +1,243 @@
+// config/check_hooks.cpp
+//
+// Principal entry points: the Check* hooks named in the registry table.
+
+#include "config/check_hooks.h"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+
+namespace hearth::config {
+namespace {
+
+std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+DbError InvalidValue(const SettingDef& def, std::string_view text) {
+  return DbError(sqlstate::kInvalidParameterValue,
+                 "invalid value for parameter " + Quoted(def.name) + ": " + Quoted(text));
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// PostgreSQL compares encoding names after dropping punctuation and case.
+std::string CleanEncodingName(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+struct KnownEncoding {
+  std::string_view clean;
+  std::string_view canonical;
+};
+
+// Encodings PostgreSQL knows that we recognise only to refuse clearly.
+constexpr KnownEncoding kOtherEncodings[] = {
+    {"latin1", "LATIN1"},     {"latin2", "LATIN2"},     {"latin3", "LATIN3"},
+    {"latin4", "LATIN4"},     {"latin5", "LATIN5"},     {"latin6", "LATIN6"},
+    {"latin7", "LATIN7"},     {"latin8", "LATIN8"},     {"latin9", "LATIN9"},
+    {"latin10", "LATIN10"},   {"iso88591", "LATIN1"},   {"iso885915", "LATIN9"},
+    {"iso88595", "ISO_8859_5"}, {"iso88596", "ISO_8859_6"}, {"iso88597", "ISO_8859_7"},
+    {"iso88598", "ISO_8859_8"}, {"win1250", "WIN1250"}, {"win1251", "WIN1251"},
+    {"win1252", "WIN1252"},   {"win1253", "WIN1253"},   {"win1254", "WIN1254"},
+    {"win1255", "WIN1255"},   {"win1256", "WIN1256"},   {"win1257", "WIN1257"},
+    {"win1258", "WIN1258"},   {"win866", "WIN866"},     {"win874", "WIN874"},
+    {"koi8", "KOI8R"},        {"koi8r", "KOI8R"},       {"koi8u", "KOI8U"},
+    {"eucjp", "EUC_JP"},      {"euccn", "EUC_CN"},      {"euckr", "EUC_KR"},
+    {"euctw", "EUC_TW"},      {"eucjis2004", "EUC_JIS_2004"}, {"sjis", "SJIS"},
+    {"shiftjis2004", "SHIFT_JIS_2004"}, {"big5", "BIG5"}, {"gbk", "GBK"},
+    {"uhc", "UHC"},           {"gb18030", "GB18030"},   {"johab", "JOHAB"},
+    {"muleinternal", "MULE_INTERNAL"},
+};
+
+constexpr std::string_view kZoneDir = "/usr/share/zoneinfo";
+
+// Zone names that need no tz database (always valid, canonical spelling).
+constexpr std::string_view kBuiltinZones[] = {"UTC", "GMT", "Etc/UTC", "Etc/GMT", "UCT",
+                                              "Zulu"};
+
+bool IsZoneFile(const std::string& rel) {
+  struct stat st;
+  std::string path = std::string(kZoneDir) + "/" + rel;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Finds `rel` under the zone directory ignoring case; returns the on-disk
+// spelling or "" when there is no match.
+std::string FindZoneIgnoringCase(std::string_view rel) {
+  std::error_code ec;
+  std::filesystem::path dir(kZoneDir);
+  std::string result;
+  size_t pos = 0;
+  while (pos <= rel.size()) {
+    size_t slash = rel.find('/', pos);
+    std::string_view part =
+        rel.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    bool last = slash == std::string_view::npos;
+    std::string match;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      std::string name = entry.path().filename().string();
+      if (Lower(name) == Lower(part)) {
+        match = name;
+        break;
+      }
+    }
+    if (ec || match.empty()) return "";
+    result += (result.empty() ? "" : "/") + match;
+    dir /= match;
+    if (last) break;
+    pos = slash + 1;
+  }
+  return IsZoneFile(result) ? result : "";
+}
+
+bool ZoneNameSyntaxOk(std::string_view s) {
+  if (s.empty() || s.front() == '/' || s.back() == '/') return false;
+  if (s.find("..") != std::string_view::npos || s.find("//") != std::string_view::npos) {
+    return false;
+  }
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '-' ||
+          c == '+')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Splits on commas and whitespace, dropping empty items.
+std::vector<std::string> SplitTokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(Lower(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(Lower(cur));
+  return out;
+}
+
+}  // namespace
+
+void CheckClientEncoding(const SettingDef& def, SettingValue& value, const SettingValue&) {
+  std::string clean = CleanEncodingName(value.s);
+  if (clean == "utf8" || clean == "unicode") {
+    value.s = "UTF8";
+    return;
+  }
+  if (clean == "sqlascii") {
+    value.s = "SQL_ASCII";
+    return;
+  }
+  for (const KnownEncoding& e : kOtherEncodings) {
+    if (e.clean == clean) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "conversion between " + std::string(e.canonical) + " and UTF8 is not supported")
+          .WithHint("Hearth speaks UTF8 only; set client_encoding to UTF8.");
+    }
+  }
+  throw InvalidValue(def, value.s);
+}
+
+void CheckDateStyle(const SettingDef& def, SettingValue& value, const SettingValue& current) {
+  std::string style;  // only "ISO" is implemented
+  std::string order;
+  auto conflict = [&] {
+    return InvalidValue(def, value.s).WithDetail("Conflicting \"datestyle\" specifications.");
+  };
+  std::vector<std::string> tokens = SplitTokens(value.s);
+  if (tokens.empty()) throw InvalidValue(def, value.s);
+  for (const std::string& t : tokens) {
+    std::string new_style, new_order;
+    if (t == "iso") {
+      new_style = "ISO";
+    } else if (t == "sql" || t == "postgres" || t == "german") {
+      throw InvalidValue(def, value.s).WithDetail("Only the ISO output style is supported.");
+    } else if (t == "ymd") {
+      new_order = "YMD";
+    } else if (t == "dmy" || t == "euro" || t == "european") {
+      new_order = "DMY";
+    } else if (t == "mdy" || t == "us" || t == "noneuro" || t == "noneuropean") {
+      new_order = "MDY";
+    } else if (t == "default") {
+      new_style = "ISO";
+      new_order = "MDY";
+    } else {
+      throw InvalidValue(def, value.s)
+          .WithDetail("Unrecognized key word: " + Quoted(t) + ".");
+    }
+    if (!new_style.empty()) {
+      if (!style.empty() && style != new_style) throw conflict();
+      style = new_style;
+    }
+    if (!new_order.empty()) {
+      if (!order.empty() && order != new_order) throw conflict();
+      order = new_order;
+    }
+  }
+  if (order.empty()) {
+    // Keep the order currently in effect ("ISO, DMY" + SET DateStyle = ISO).
+    size_t comma = current.s.find(", ");
+    order = comma == std::string::npos ? "MDY" : current.s.substr(comma + 2);
+  }
+  value.s = "ISO, " + order;
+}
+
+void CheckTimeZone(const SettingDef& def, SettingValue& value, const SettingValue&) {
+  std::string name = value.s;
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) {
+    name.erase(name.begin());
+  }
+  for (std::string_view b : kBuiltinZones) {
+    if (Lower(b) == Lower(name)) {
+      value.s = std::string(b);
+      return;
+    }
+  }
+  if (!ZoneNameSyntaxOk(name)) throw InvalidValue(def, value.s);
+  if (IsZoneFile(name)) {
+    value.s = name;
+    return;
+  }
+  std::string found = FindZoneIgnoringCase(name);
+  if (found.empty()) throw InvalidValue(def, value.s);
+  value.s = found;
+}
+
+void CheckApplicationName(const SettingDef&, SettingValue& value, const SettingValue&) {
+  for (char& c : value.s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 32 || u > 126) c = '?';
+  }
+  constexpr size_t kMaxNameBytes = 63;  // NAMEDATALEN - 1
+  if (value.s.size() > kMaxNameBytes) value.s.resize(kMaxNameBytes);
+}
+
+void CheckOnlyOn(const SettingDef& def, SettingValue& value, const SettingValue&) {
+  if (value.i == 0) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "parameter " + Quoted(def.name) + " can only be set to \"on\"");
+  }
+}
+
+}  // namespace hearth::config

@@ -1,0 +1,89 @@
+// access/transam/snapshot.cpp
+//
+// Principal entry points: GetSnapshotData, GetOldestXmin,
+// TransactionIdIsInProgress, ProcArrayEndTransaction.
+//
+// Why a shared lock suffices for snapshots: xids only leave the array under
+// the exclusive lock, so while a snapshot (or GetOldestXmin) holds the lock
+// shared, the set of running xids can only grow, and new xids are >= the
+// latest_completed_xid + 1 the snapshot uses as xmax (they are published in
+// the slot under the xid-generation lock before any later xid can end).
+#include "access/transam/snapshot.h"
+
+#include <algorithm>
+
+namespace hearth::access {
+
+using storage::LWLockGuard;
+using storage::LWLockMode;
+using storage::ProcArray;
+using storage::ProcArrayShared;
+
+bool Snapshot::XidInProgress(TransactionId xid) const {
+  if (xid < xmin) return false;
+  if (xid >= xmax) return true;
+  return std::binary_search(xip.begin(), xip.end(), xid);
+}
+
+void GetSnapshotData(Snapshot* out, bool replace_xmin) {
+  ProcArrayShared* pa = ProcArray();
+  const storage::ProcNumber me = storage::MyProcNumber();
+  out->xip.clear();
+  {
+    LWLockGuard g(pa->lock, LWLockMode::kShared);
+    const TransactionId xmax = pa->latest_completed_xid.load(std::memory_order_acquire) + 1;
+    TransactionId xmin = xmax;
+    for (int i = 0; i < pa->nslots; i++) {
+      if (i == me) continue;
+      TransactionId x = pa->slots[i].xid.load(std::memory_order_acquire);
+      if (!TransactionIdIsNormal(x) || x >= xmax) continue;
+      out->xip.push_back(x);
+      xmin = std::min(xmin, x);
+    }
+    if (me != storage::kInvalidProcNumber) {
+      // Our own running xid also holds back what vacuum may remove.
+      TransactionId own = pa->slots[me].xid.load(std::memory_order_relaxed);
+      TransactionId advertised = TransactionIdIsNormal(own) ? std::min(own, xmin) : xmin;
+      if (replace_xmin || !TransactionIdIsValid(pa->slots[me].xmin.load(std::memory_order_relaxed))) {
+        pa->slots[me].xmin.store(advertised, std::memory_order_release);
+      }
+    }
+    out->xmin = xmin;
+    out->xmax = xmax;
+  }
+  std::sort(out->xip.begin(), out->xip.end());
+}
+
+TransactionId GetOldestXmin() {
+  ProcArrayShared* pa = ProcArray();
+  LWLockGuard g(pa->lock, LWLockMode::kShared);
+  TransactionId oldest = pa->latest_completed_xid.load(std::memory_order_acquire) + 1;
+  for (int i = 0; i < pa->nslots; i++) {
+    TransactionId x = pa->slots[i].xid.load(std::memory_order_acquire);
+    if (TransactionIdIsNormal(x)) oldest = std::min(oldest, x);
+    TransactionId m = pa->slots[i].xmin.load(std::memory_order_acquire);
+    if (TransactionIdIsNormal(m)) oldest = std::min(oldest, m);
+  }
+  return oldest;
+}
+
+bool TransactionIdIsInProgress(TransactionId xid) { return storage::ProcArrayXidIsRunning(xid); }
+
+void ProcArrayEndTransaction(TransactionId xid) {
+  storage::ProcSlot* me = storage::MyProc();
+  if (me == nullptr) return;
+  if (!TransactionIdIsValid(xid)) {
+    // Read-only: nothing of ours is in anybody's snapshot; no lock needed.
+    me->xmin.store(kInvalidTransactionId, std::memory_order_release);
+    return;
+  }
+  ProcArrayShared* pa = ProcArray();
+  LWLockGuard g(pa->lock, LWLockMode::kExclusive);
+  me->xid.store(kInvalidTransactionId, std::memory_order_release);
+  me->xmin.store(kInvalidTransactionId, std::memory_order_release);
+  if (xid > pa->latest_completed_xid.load(std::memory_order_relaxed)) {
+    pa->latest_completed_xid.store(xid, std::memory_order_release);
+  }
+}
+
+}  // namespace hearth::access

@@ -1,0 +1,66 @@
+// access/transam/transam_shared.h
+//
+// INTERNAL to access/transam: the layout of transam's shared state, placed in
+// the "xact area" that storage reserves (storage/lmgr/proc_array.h,
+// kXactAreaBytes). TransamStartup placement-initialises it in the postmaster;
+// children inherit the pointer through fork.
+//
+// Locking: XidCounterShared::gen_lock guards next_xid/persisted_limit and the
+// control file; ClogShared::lock guards buffer residency (see clog.cpp).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "access/transam/transam.h"
+#include "storage/lmgr/lwlock.h"
+
+namespace hearth::access::transam_internal {
+
+// The xid counter (PostgreSQL's nextXid) and its persisted high-water mark.
+struct XidCounterShared {
+  storage::LWLock gen_lock;
+  // Next xid to hand out. Written under gen_lock; atomic for lock-free reads.
+  std::atomic<TransactionId> next_xid;
+  // Value stored in global/xid_control: every xid handed out is below it, so
+  // a restart that starts from it never reuses one. Under gen_lock.
+  TransactionId persisted_limit;
+};
+
+inline constexpr int kClogBuffers = 32;
+inline constexpr int kClogPageBytes = 8192;
+inline constexpr int kClogXidsPerByte = 4;
+inline constexpr int kClogXidsPerPage = kClogPageBytes * kClogXidsPerByte;  // 32768
+inline constexpr int kClogPagesPerSegment = 32;                             // 256 KiB files
+
+struct ClogBufferDesc {
+  int64_t pageno;  // -1 when empty; changes only under ClogShared::lock exclusive
+  std::atomic<bool> dirty;
+  std::atomic<uint64_t> last_used;  // LRU stamp
+  // Highest commit-record LSN of a status on this page (0 without WAL); the
+  // page may be written only after WAL is flushed up to it.
+  std::atomic<uint64_t> max_lsn;
+};
+
+struct ClogShared {
+  storage::LWLock lock;
+  std::atomic<uint64_t> lru_clock;
+  ClogBufferDesc bufs[kClogBuffers];
+  alignas(4096) uint8_t pages[kClogBuffers][kClogPageBytes];
+};
+
+struct TransamShared {
+  XidCounterShared xid;
+  ClogShared clog;
+};
+static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaBytes");
+
+// The area in this process; nullptr before TransamStartup.
+TransamShared* Shared();
+
+// Called by TransamStartup after the area is initialised.
+void XidCounterStartup(const std::string& datadir);
+void XidCounterShutdown();
+void ClogStartup(const std::string& datadir);
+
+}  // namespace hearth::access::transam_internal

@@ -1,0 +1,118 @@
+// access/transam/varsup.cpp
+//
+// Principal entry points: GetNewTransactionId, XidCounterStartup,
+// XidCounterShutdown.
+//
+// Control file format (text, one line): "hearth-xid-control 1 <next_xid>\n".
+#include "access/transam/varsup.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "access/transam/transam_shared.h"
+#include "common/error/db_error.h"
+
+namespace hearth::access {
+
+using transam_internal::Shared;
+using transam_internal::XidCounterShared;
+
+namespace {
+
+std::string g_control_path;
+
+[[noreturn]] void ThrowIo(const std::string& what, const std::string& path) {
+  throw std::runtime_error(what + " \"" + path + "\": " + std::strerror(errno));
+}
+
+// Writes `next` durably: temp file, fsync, rename over the old one, fsync dir.
+void WriteControl(TransactionId next) {
+  const std::string tmp = g_control_path + ".tmp";
+  std::string body = "hearth-xid-control 1 " + std::to_string(next) + "\n";
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) ThrowIo("could not create file", tmp);
+  if (write(fd, body.data(), body.size()) != static_cast<ssize_t>(body.size()) || fsync(fd) != 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    ThrowIo("could not write file", tmp);
+  }
+  close(fd);
+  if (rename(tmp.c_str(), g_control_path.c_str()) != 0) ThrowIo("could not rename file", tmp);
+  std::string dir = g_control_path.substr(0, g_control_path.find_last_of('/'));
+  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+}
+
+// Returns the stored next xid, or kFirstNormalTransactionId when the file
+// does not exist (a new cluster).
+TransactionId ReadControl() {
+  std::ifstream in(g_control_path);
+  if (!in) return kFirstNormalTransactionId;
+  std::string magic;
+  int version = 0;
+  unsigned long long next = 0;
+  in >> magic >> version >> next;
+  if (!in || magic != "hearth-xid-control" || version != 1 || next < kFirstNormalTransactionId || next > UINT32_MAX) {
+    throw std::runtime_error("corrupt xid control file \"" + g_control_path + "\"");
+  }
+  return static_cast<TransactionId>(next);
+}
+
+}  // namespace
+
+namespace transam_internal {
+
+void XidCounterStartup(const std::string& datadir) {
+  g_control_path = datadir + "/global/xid_control";
+  XidCounterShared& x = Shared()->xid;
+  TransactionId next = ReadControl();
+  x.next_xid.store(next);
+  x.persisted_limit = next;
+  // Everything below `next` has ended (we are starting); snapshots' xmax
+  // starts from here.
+  storage::ProcArray()->latest_completed_xid.store(next - 1);
+}
+
+void XidCounterShutdown() {
+  XidCounterShared& x = Shared()->xid;
+  storage::LWLockGuard g(x.gen_lock, storage::LWLockMode::kExclusive);
+  TransactionId next = x.next_xid.load();
+  WriteControl(next);
+  x.persisted_limit = next;
+}
+
+}  // namespace transam_internal
+
+TransactionId GetNewTransactionId(storage::ProcSlot* publish_to) {
+  XidCounterShared& x = Shared()->xid;
+  storage::LWLockGuard g(x.gen_lock, storage::LWLockMode::kExclusive);
+  TransactionId xid = x.next_xid.load(std::memory_order_relaxed);
+  if (xid == UINT32_MAX) {
+    throw DbError(sqlstate::kProgramLimitExceeded, "transaction ID space exhausted")
+        .WithDetail("Hearth does not wrap transaction ids; dump and reload the cluster.");
+  }
+  if (xid >= x.persisted_limit) {
+    uint64_t limit = static_cast<uint64_t>(xid) + kXidPrefetch;
+    if (limit > UINT32_MAX) limit = UINT32_MAX;
+    WriteControl(static_cast<TransactionId>(limit));
+    x.persisted_limit = static_cast<TransactionId>(limit);
+  }
+  if (publish_to != nullptr) publish_to->xid.store(xid, std::memory_order_seq_cst);
+  x.next_xid.store(xid + 1, std::memory_order_release);
+  return xid;
+}
+
+TransactionId ReadNextTransactionId() { return Shared()->xid.next_xid.load(std::memory_order_acquire); }
+
+}  // namespace hearth::access

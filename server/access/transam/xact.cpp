@@ -1,0 +1,235 @@
+// access/transam/xact.cpp
+//
+// Principal entry points: StartTransaction, CommitTransaction,
+// AbortTransaction, GetCurrentTransactionId, GetTransactionSnapshot.
+//
+// RecordTransactionCommit/Abort are the single places where a transaction's
+// outcome becomes durable: the WAL issue adds the commit/abort record (and,
+// for commits, XLogFlush honouring synchronous_commit) there and passes the
+// record's LSN to TransactionIdSetStatus.
+#include "access/transam/xact.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "access/transam/clog.h"
+#include "access/transam/combocid.h"
+#include "access/transam/varsup.h"
+#include "common/error/db_error.h"
+#include "storage/lmgr/lock.h"
+
+namespace hearth::access {
+
+namespace {
+
+struct XactState {
+  bool in_progress = false;
+  TransactionId xid = kInvalidTransactionId;
+  CommandId cid = kFirstCommandId;
+  bool cid_used = false;
+  IsolationLevel isolation = IsolationLevel::kReadCommitted;
+  bool snapshot_taken = false;  // a snapshot exists in this transaction
+  int64_t start_timestamp_us = 0;
+  Snapshot snapshot;         // transaction (RR) or statement (RC) snapshot
+  Snapshot latest_snapshot;  // GetLatestSnapshot's
+};
+
+XactState g_xact;
+IsolationLevel g_default_isolation = IsolationLevel::kReadCommitted;
+std::vector<std::pair<XactCallback, void*>> g_callbacks;
+
+int64_t NowUs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
+void CallCallbacks(XactEvent event) {
+  // Copy: a callback may (un)register callbacks.
+  auto callbacks = g_callbacks;
+  for (auto& [cb, arg] : callbacks) {
+    if (event == XactEvent::kPreCommit) {
+      cb(event, arg);
+    } else {
+      try {
+        cb(event, arg);
+      } catch (...) {
+        // After the outcome is decided there is nothing to undo; a failing
+        // cleanup must not stop the others.
+      }
+    }
+  }
+}
+
+void RecordTransactionCommit(TransactionId xid) {
+  // WAL issue: XLogInsert(commit record) and XLogFlush(lsn) go here, then
+  // TransactionIdSetStatus(xid, kCommitted, lsn).
+  TransactionIdSetStatus(xid, XidStatus::kCommitted);
+}
+
+void RecordTransactionAbort(TransactionId xid) {
+  // WAL issue: an abort record (no flush needed) goes here.
+  TransactionIdSetStatus(xid, XidStatus::kAborted);
+}
+
+void ResetState() {
+  g_xact.in_progress = false;
+  g_xact.xid = kInvalidTransactionId;
+  g_xact.cid = kFirstCommandId;
+  g_xact.cid_used = false;
+  g_xact.snapshot_taken = false;
+  g_xact.start_timestamp_us = 0;
+  g_xact.snapshot.xip.clear();
+  g_xact.snapshot.xmin = g_xact.snapshot.xmax = kInvalidTransactionId;
+  AtEOXactComboCid();
+}
+
+void RequireInProgress(const char* what) {
+  if (!g_xact.in_progress) throw std::logic_error(std::string(what) + " outside a transaction");
+}
+
+void CheckSerializable(IsolationLevel level) {
+  if (level == IsolationLevel::kSerializable) {
+    throw DbError(sqlstate::kFeatureNotSupported, "SERIALIZABLE isolation level is not supported")
+        .WithHint("Use REPEATABLE READ or READ COMMITTED.");
+  }
+}
+
+}  // namespace
+
+const char* IsolationLevelName(IsolationLevel level) {
+  switch (level) {
+    case IsolationLevel::kReadCommitted: return "read committed";
+    case IsolationLevel::kRepeatableRead: return "repeatable read";
+    case IsolationLevel::kSerializable: return "serializable";
+  }
+  return "read committed";
+}
+
+void SetDefaultTransactionIsolation(IsolationLevel level) {
+  CheckSerializable(level);
+  g_default_isolation = level;
+}
+
+void StartTransaction() {
+  if (g_xact.in_progress) throw std::logic_error("StartTransaction: a transaction is already in progress");
+  ResetState();
+  g_xact.in_progress = true;
+  g_xact.isolation = g_default_isolation;
+  g_xact.start_timestamp_us = NowUs();
+}
+
+void CommitTransaction() {
+  RequireInProgress("CommitTransaction");
+  CallCallbacks(XactEvent::kPreCommit);
+  const TransactionId xid = g_xact.xid;
+  // Clog first, then the proc array: a snapshot that no longer sees the xid
+  // running must find its final status in the clog. The other order would
+  // let a reader take the xid for crashed (aborted) and hint its rows dead.
+  if (TransactionIdIsValid(xid)) RecordTransactionCommit(xid);
+  ProcArrayEndTransaction(xid);
+  // Locks last: whoever waited for us (XactLockTableWait) wakes to find the
+  // transaction ended in both the proc array and the clog.
+  storage::LockReleaseAll();
+  ResetState();
+  CallCallbacks(XactEvent::kCommit);
+}
+
+void AbortTransaction() noexcept {
+  if (!g_xact.in_progress) return;
+  const TransactionId xid = g_xact.xid;
+  if (TransactionIdIsValid(xid)) {
+    try {
+      RecordTransactionAbort(xid);
+    } catch (...) {
+      // The clog keeps "in progress"; once the xid leaves the proc array that
+      // reads as aborted anyway (same as after a crash).
+    }
+  }
+  ProcArrayEndTransaction(xid);
+  try {
+    storage::LockReleaseAll();
+  } catch (...) {
+  }
+  ResetState();
+  CallCallbacks(XactEvent::kAbort);
+}
+
+bool IsTransactionInProgress() { return g_xact.in_progress; }
+
+TransactionId GetCurrentTransactionId() {
+  RequireInProgress("GetCurrentTransactionId");
+  if (!TransactionIdIsValid(g_xact.xid)) {
+    storage::ProcSlot* slot = storage::MyProc();
+    if (slot == nullptr) throw std::logic_error("GetCurrentTransactionId without a proc slot");
+    g_xact.xid = GetNewTransactionId(slot);
+    storage::XactLockTableInsert(g_xact.xid);
+  }
+  return g_xact.xid;
+}
+
+TransactionId GetCurrentTransactionIdIfAny() { return g_xact.xid; }
+
+bool TransactionIdIsCurrentTransactionId(TransactionId xid) {
+  return TransactionIdIsValid(xid) && xid == g_xact.xid;
+}
+
+CommandId GetCurrentCommandId(bool used) {
+  if (used) g_xact.cid_used = true;
+  return g_xact.cid;
+}
+
+void CommandCounterIncrement() {
+  if (!g_xact.cid_used) return;  // nothing was written with this cid: reuse it
+  if (g_xact.cid >= kInvalidCommandId - 1) {
+    throw DbError(sqlstate::kProgramLimitExceeded, "cannot have more than 2^32-2 commands in a transaction");
+  }
+  g_xact.cid++;
+  g_xact.cid_used = false;
+  g_xact.snapshot.curcid = g_xact.cid;
+}
+
+IsolationLevel CurrentIsolationLevel() { return g_xact.in_progress ? g_xact.isolation : g_default_isolation; }
+
+void SetTransactionIsolation(IsolationLevel level) {
+  RequireInProgress("SetTransactionIsolation");
+  if (g_xact.snapshot_taken) {
+    throw DbError(sqlstate::kActiveSqlTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+  }
+  CheckSerializable(level);
+  g_xact.isolation = level;
+}
+
+const Snapshot& GetTransactionSnapshot() {
+  RequireInProgress("GetTransactionSnapshot");
+  if (!g_xact.snapshot_taken || g_xact.isolation == IsolationLevel::kReadCommitted) {
+    GetSnapshotData(&g_xact.snapshot);
+    g_xact.snapshot_taken = true;
+  }
+  g_xact.snapshot.curcid = g_xact.cid;
+  return g_xact.snapshot;
+}
+
+const Snapshot& GetLatestSnapshot() {
+  RequireInProgress("GetLatestSnapshot");
+  // The statement/transaction snapshot stays in use: keep advertising its
+  // (older) xmin rather than the new one.
+  GetSnapshotData(&g_xact.latest_snapshot, /*replace_xmin=*/!g_xact.snapshot_taken);
+  g_xact.latest_snapshot.curcid = g_xact.cid;
+  return g_xact.latest_snapshot;
+}
+
+int64_t GetCurrentTransactionStartTimestamp() { return g_xact.start_timestamp_us; }
+
+void RegisterXactCallback(XactCallback cb, void* arg) { g_callbacks.emplace_back(cb, arg); }
+
+void UnregisterXactCallback(XactCallback cb, void* arg) {
+  auto it = std::find(g_callbacks.begin(), g_callbacks.end(), std::make_pair(cb, arg));
+  if (it != g_callbacks.end()) g_callbacks.erase(it);
+}
+
+}  // namespace hearth::access

@@ -1,0 +1,99 @@
+// access/transam/xact.h
+//
+// The per-backend transaction state machine: start, commit, abort; lazy xid
+// assignment at the first write; command ids; isolation level and the
+// snapshot policy that follows from it; a registry of callbacks run at
+// commit and abort (pending relation deletes, relcache cleanup, ...).
+//
+// This is the low level (PostgreSQL's StartTransaction/CommitTransaction);
+// the BEGIN/COMMIT/ROLLBACK block state and "current transaction is aborted"
+// handling belong to tcop, which calls these.
+//
+// Process safety: per-backend state (process globals), single-threaded; the
+// shared parts (xid counter, clog, proc array, locks) are safe across
+// processes. REQUIRES: TransamStartup ran (before fork) and this process
+// claimed a proc slot before it assigns an xid.
+//
+// Commit order (CommitTransaction): pre-commit callbacks → [WAL: commit
+// record + flush] → clog committed → xid leaves the proc array → heavyweight
+// locks released → commit callbacks. See README.md for why.
+#pragma once
+
+#include <cstdint>
+
+#include "access/transam/snapshot.h"
+#include "access/transam/transam.h"
+
+namespace hearth::access {
+
+enum class IsolationLevel : uint8_t { kReadCommitted, kRepeatableRead, kSerializable };
+
+// "read committed", "repeatable read", "serializable".
+const char* IsolationLevelName(IsolationLevel level);
+
+// Level used by transactions started from now on (default_transaction_isolation).
+// Throws DbError 0A000 for kSerializable.
+void SetDefaultTransactionIsolation(IsolationLevel level);
+
+// Begins a transaction. REQUIRES: none in progress (std::logic_error).
+void StartTransaction();
+
+// Commits the current transaction. If a pre-commit callback throws, nothing
+// is committed and the exception propagates: the caller must then call
+// AbortTransaction. REQUIRES: a transaction in progress.
+void CommitTransaction();
+
+// Aborts the current transaction (records it aborted if it had an xid),
+// releases its locks and runs the abort callbacks. Never throws; a no-op when
+// no transaction is in progress, so error paths may call it unconditionally.
+void AbortTransaction() noexcept;
+
+bool IsTransactionInProgress();
+
+// The current transaction's xid, assigning one (and taking the lock on it)
+// at the first call. Call before the first write. Throws as GetNewTransactionId.
+TransactionId GetCurrentTransactionId();
+// The xid if one was assigned, else kInvalidTransactionId.
+TransactionId GetCurrentTransactionIdIfAny();
+// True when `xid` is the current transaction's xid.
+bool TransactionIdIsCurrentTransactionId(TransactionId xid);
+
+// The command id that stamps the current command's changes. Pass used=true
+// when the caller writes with it (so CommandCounterIncrement advances).
+CommandId GetCurrentCommandId(bool used);
+// Makes the current command's changes visible to the following ones.
+// Throws DbError 54000 after 2^32 - 2 commands.
+void CommandCounterIncrement();
+
+// Isolation level of the current transaction. Setting it is allowed only
+// before the transaction's first snapshot (DbError 25001 otherwise);
+// kSerializable is refused with 0A000.
+IsolationLevel CurrentIsolationLevel();
+void SetTransactionIsolation(IsolationLevel level);
+
+// The snapshot for the statement about to run: Read Committed takes a new
+// one per call (call once per statement); Repeatable Read takes one at the
+// first call and returns it for the rest of the transaction. Its curcid is
+// the current command id. The reference stays valid until the next call or
+// transaction end. REQUIRES: a transaction in progress.
+const Snapshot& GetTransactionSnapshot();
+// A fresh snapshot regardless of isolation level (Read Committed re-checks).
+const Snapshot& GetLatestSnapshot();
+
+// Start time of the current transaction, microseconds since the Unix epoch
+// (now(), current_timestamp). 0 outside a transaction.
+int64_t GetCurrentTransactionStartTimestamp();
+
+enum class XactEvent : uint8_t {
+  kPreCommit,  // may throw: the transaction is then aborted instead
+  kCommit,     // after the commit is durable and visible; must not throw
+  kAbort,      // must not throw
+};
+using XactCallback = void (*)(XactEvent event, void* arg);
+
+// Registers `cb` for every future transaction end in this process, called in
+// registration order. Unregister removes the matching (cb, arg) pair.
+void RegisterXactCallback(XactCallback cb, void* arg);
+void UnregisterXactCallback(XactCallback cb, void* arg);
+
+}  // namespace hearth::access

@@ -1,0 +1,59 @@
+// catalog/cluster_catalog.cpp
+//
+// Principal entry points: WriteInitialClusterCatalog, DatabaseExists, RoleExists.
+#include "catalog/cluster_catalog.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace hearth::catalog {
+
+namespace {
+
+std::vector<std::string> ReadNames(const std::string& path) {
+  std::vector<std::string> names;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) names.push_back(line);
+  }
+  return names;
+}
+
+bool WriteNames(const std::string& path, const std::vector<std::string>& names, std::string* error) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const auto& n : names) out << n << '\n';
+  out.flush();
+  if (!out) {
+    *error = "could not write " + path;
+    return false;
+  }
+  return true;
+}
+
+bool Contains(const std::string& path, const std::string& name) {
+  auto names = ReadNames(path);
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname,
+                                const std::string& rolename, std::string* error) {
+  return WriteNames(datadir + "/" + kDatabasesFile, {dbname}, error) &&
+         WriteNames(datadir + "/" + kRolesFile, {rolename}, error);
+}
+
+bool DatabaseExists(const std::string& datadir, const std::string& name) {
+  return Contains(datadir + "/" + kDatabasesFile, name);
+}
+
+bool RoleExists(const std::string& datadir, const std::string& name) {
+  return Contains(datadir + "/" + kRolesFile, name);
+}
+
+std::vector<std::string> ListDatabases(const std::string& datadir) {
+  return ReadNames(datadir + "/" + kDatabasesFile);
+}
+
+}  // namespace hearth::catalog

@@ -1,0 +1,680 @@
+// server/executor/expr/binder.cpp
+//
+// Principal entry points: BindExpr, BindCondition, Coerce,
+// ResolveUnknownOutput, FinalParamTypes. Follows PostgreSQL's
+// transformExpr: literals get their natural type, unknown literals and
+// parameters wait for context, operators and functions go through the
+// registry (utils/adt/func_registry.h), and every coercion is explicit in
+// the bound tree.
+#include "executor/expr/binder.h"
+
+#include <charconv>
+#include <string>
+
+#include "common/error/db_error.h"
+#include "utils/adt/numeric.h"
+#include "utils/adt/text_io.h"
+
+namespace hearth::executor {
+
+using types::CoercionContext;
+using types::Oid;
+using types::Value;
+
+namespace {
+
+// Runs f; a DbError without a position gets `location` (0-based) as its P field.
+template <typename F>
+auto AtLocation(int location, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (DbError& e) {
+    if (e.position() == 0 && location >= 0) e.WithPosition(location + 1);
+    throw;
+  }
+}
+
+[[noreturn]] void ThrowAt(DbError e, int location) {
+  if (location >= 0) e.WithPosition(location + 1);
+  throw e;
+}
+
+BoundExprPtr Node(BoundKind k, Oid type, int location) {
+  auto e = std::make_unique<BoundExpr>(k, type);
+  e->location = location;
+  return e;
+}
+
+BoundExprPtr MakeConst(Value v, int location) {
+  auto e = Node(BoundKind::kConst, v.type, location);
+  e->value = std::move(v);
+  return e;
+}
+
+bool IsUnknownParamType(Oid t) { return t == types::kInvalidOid || t == types::kUnknownOid; }
+
+class Binder {
+ public:
+  explicit Binder(BindContext& ctx) : ctx_(ctx) {}
+
+  BoundExprPtr Bind(const parser::Expr& x);
+  BoundExprPtr Condition(const parser::Expr& x, const std::string& what);
+  BoundExprPtr ConditionOf(BoundExprPtr e, int location, const std::string& what);
+  BoundExprPtr OpCall(const std::string& op, BoundExprPtr l, BoundExprPtr r, int location);
+
+ private:
+  BoundExprPtr BindConst(const parser::ConstExpr& c);
+  BoundExprPtr BindColumn(const parser::ColumnRefExpr& c);
+  BoundExprPtr BindParam(const parser::ParamRefExpr& p);
+  BoundExprPtr BindUnary(const parser::UnaryOpExpr& u);
+  BoundExprPtr BindBinary(const parser::BinaryOpExpr& b);
+  BoundExprPtr BindLike(const parser::LikeExpr& l);
+  BoundExprPtr BindBetween(const parser::BetweenExpr& b);
+  BoundExprPtr BindIn(const parser::InListExpr& in);
+  BoundExprPtr BindCase(const parser::CaseExpr& c);
+  BoundExprPtr BindCast(const parser::CastExpr& c);
+  BoundExprPtr BindFunc(const parser::FuncCallExpr& f);
+  BoundExprPtr BindSpecialFunc(const std::string& name, const parser::FuncCallExpr& f);
+  BoundExprPtr BindSqlValue(const parser::SqlValueFunctionExpr& s);
+  BoundExprPtr Bool2(BoundKind k, BoundExprPtr l, BoundExprPtr r, int location);
+  // Coerces every expression in `v` to their common type; returns it.
+  Oid CommonType(std::vector<BoundExprPtr>& v, const char* context, int location);
+
+  BindContext& ctx_;
+};
+
+BoundExprPtr Binder::Bind(const parser::Expr& x) {
+  using parser::ExprKind;
+  switch (x.kind) {
+    case ExprKind::kConst:
+      return BindConst(x.As<parser::ConstExpr>());
+    case ExprKind::kColumnRef:
+      return BindColumn(x.As<parser::ColumnRefExpr>());
+    case ExprKind::kParamRef:
+      return BindParam(x.As<parser::ParamRefExpr>());
+    case ExprKind::kStar:
+      ThrowAt(DbError(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid"),
+              x.location);
+    case ExprKind::kUnaryOp:
+      return BindUnary(x.As<parser::UnaryOpExpr>());
+    case ExprKind::kBinaryOp:
+      return BindBinary(x.As<parser::BinaryOpExpr>());
+    case ExprKind::kLike:
+      return BindLike(x.As<parser::LikeExpr>());
+    case ExprKind::kIsNull: {
+      const auto& n = x.As<parser::IsNullExpr>();
+      auto e = Node(BoundKind::kIsNull, types::kBoolOid, x.location);
+      e->children.push_back(Bind(*n.arg));
+      e->negated = n.negated;
+      return e;
+    }
+    case ExprKind::kIsBool: {
+      const auto& n = x.As<parser::IsBoolExpr>();
+      static const char* kNames[] = {"TRUE", "FALSE", "UNKNOWN"};
+      std::string what = std::string(n.negated ? "IS NOT " : "IS ") +
+                         kNames[static_cast<int>(n.test)];
+      auto e = Node(BoundKind::kIsBool, types::kBoolOid, x.location);
+      e->children.push_back(Condition(*n.arg, what));
+      e->negated = n.negated;
+      e->bool_test = static_cast<BoolTest>(static_cast<int>(n.test));
+      return e;
+    }
+    case ExprKind::kIsDistinct: {
+      const auto& n = x.As<parser::IsDistinctExpr>();
+      BoundExprPtr eq = OpCall("=", Bind(*n.left), Bind(*n.right), x.location);
+      auto e = Node(BoundKind::kIsDistinct, types::kBoolOid, x.location);
+      e->func = eq->func;
+      e->children = std::move(eq->children);
+      e->negated = n.negated;
+      return e;
+    }
+    case ExprKind::kBetween:
+      return BindBetween(x.As<parser::BetweenExpr>());
+    case ExprKind::kInList:
+      return BindIn(x.As<parser::InListExpr>());
+    case ExprKind::kCase:
+      return BindCase(x.As<parser::CaseExpr>());
+    case ExprKind::kCast:
+      return BindCast(x.As<parser::CastExpr>());
+    case ExprKind::kFuncCall:
+      return BindFunc(x.As<parser::FuncCallExpr>());
+    case ExprKind::kSqlValueFunction:
+      return BindSqlValue(x.As<parser::SqlValueFunctionExpr>());
+    case ExprKind::kSubLink:
+      if (ctx_.bind_sublink) return ctx_.bind_sublink(x.As<parser::SubLinkExpr>(), ctx_);
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "subqueries are not supported yet"),
+              x.location);
+    case ExprKind::kCollate:
+      // Only the default (byte-wise) collation exists; COLLATE is accepted and ignored.
+      return Bind(*x.As<parser::CollateExpr>().arg);
+    case ExprKind::kArray:
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY expressions are not supported yet"),
+              x.location);
+    case ExprKind::kRow:
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ROW expressions are not supported yet"),
+              x.location);
+    case ExprKind::kDefault:
+      ThrowAt(DbError(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"),
+              x.location);
+    case ExprKind::kAnyAll:
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported,
+                      "op ANY/ALL (array) is not supported yet"),
+              x.location);
+    case ExprKind::kSubscript:
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "array subscripts are not supported yet"),
+              x.location);
+  }
+  ThrowAt(DbError(sqlstate::kInternalError, "unrecognized expression node"), x.location);
+}
+
+BoundExprPtr Binder::BindConst(const parser::ConstExpr& c) {
+  switch (c.const_kind) {
+    case parser::ConstKind::kInteger: {
+      int64_t v = 0;
+      const char* b = c.value.data();
+      const char* e = b + c.value.size();
+      auto [p, ec] = std::from_chars(b, e, v);
+      if (ec == std::errc() && p == e) {
+        if (v >= INT32_MIN && v <= INT32_MAX) return MakeConst(Value::Int4(static_cast<int32_t>(v)), c.location);
+        return MakeConst(Value::Int8(v), c.location);
+      }
+      return AtLocation(c.location, [&] {
+        return MakeConst(Value::Bytes(types::kNumericOid, types::Numeric::Parse(c.value).ToString()),
+                         c.location);
+      });
+    }
+    case parser::ConstKind::kNumeric:
+      return AtLocation(c.location, [&] {
+        return MakeConst(Value::Bytes(types::kNumericOid, types::Numeric::Parse(c.value).ToString()),
+                         c.location);
+      });
+    case parser::ConstKind::kString:
+      return MakeConst(Value::Bytes(types::kUnknownOid, c.value), c.location);
+    case parser::ConstKind::kBool:
+      return MakeConst(Value::Bool(c.bool_value), c.location);
+    case parser::ConstKind::kNull:
+      return MakeConst(Value::Null(types::kUnknownOid), c.location);
+  }
+  return MakeConst(Value::Null(types::kUnknownOid), c.location);
+}
+
+BoundExprPtr Binder::BindColumn(const parser::ColumnRefExpr& c) {
+  std::string full;
+  for (size_t i = 0; i < c.fields.size(); ++i) full += (i ? "." : "") + c.fields[i];
+  if (c.star) {
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, full + ".* is not supported in this context"),
+            c.location);
+  }
+  if (ctx_.resolve_column) {
+    std::optional<ColumnBinding> b = AtLocation(c.location, [&] { return ctx_.resolve_column(c); });
+    if (b) {
+      auto e = Node(BoundKind::kColumn, b->type, c.location);
+      e->index = b->index;
+      e->typmod = b->typmod;
+      return e;
+    }
+  }
+  if (c.fields.size() == 1) {
+    ThrowAt(DbError(sqlstate::kUndefinedColumn, "column \"" + full + "\" does not exist"),
+            c.location);
+  }
+  if (!ctx_.resolve_column) {
+    ThrowAt(DbError(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" +
+                                                   c.fields[c.fields.size() - 2] + "\""),
+            c.location);
+  }
+  ThrowAt(DbError(sqlstate::kUndefinedColumn, "column " + full + " does not exist"), c.location);
+}
+
+BoundExprPtr Binder::BindParam(const parser::ParamRefExpr& p) {
+  if (p.number < 1 || (static_cast<size_t>(p.number) > ctx_.param_types.size() &&
+                       !ctx_.allow_new_params)) {
+    ThrowAt(DbError(sqlstate::kUndefinedParameter,
+                    "there is no parameter $" + std::to_string(p.number)),
+            p.location);
+  }
+  if (static_cast<size_t>(p.number) > ctx_.param_types.size()) {
+    ctx_.param_types.resize(static_cast<size_t>(p.number), types::kInvalidOid);
+  }
+  Oid t = ctx_.param_types[static_cast<size_t>(p.number - 1)];
+  if (IsUnknownParamType(t)) t = types::kUnknownOid;
+  auto e = Node(BoundKind::kParam, t, p.location);
+  e->index = p.number - 1;
+  return e;
+}
+
+BoundExprPtr Binder::OpCall(const std::string& op, BoundExprPtr l, BoundExprPtr r, int location) {
+  Oid lt = l ? l->type : types::kInvalidOid;
+  types::ResolvedFunc f = AtLocation(location, [&] { return types::ResolveOperator(op, lt, r->type); });
+  auto e = Node(BoundKind::kFuncCall, f.result_type, location);
+  e->func = f.sig;
+  size_t i = 0;
+  if (l) e->children.push_back(Coerce(std::move(l), f.arg_types[i++], -1, CoercionContext::kImplicit, ctx_));
+  e->children.push_back(Coerce(std::move(r), f.arg_types[i], -1, CoercionContext::kImplicit, ctx_));
+  return e;
+}
+
+BoundExprPtr Binder::Bool2(BoundKind k, BoundExprPtr l, BoundExprPtr r, int location) {
+  auto e = Node(k, types::kBoolOid, location);
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+BoundExprPtr Binder::ConditionOf(BoundExprPtr e, int location, const std::string& what) {
+  if (e->type == types::kBoolOid) return e;
+  if (!types::CanCoerce(e->type, types::kBoolOid, CoercionContext::kImplicit)) {
+    ThrowAt(DbError(sqlstate::kDatatypeMismatch, "argument of " + what +
+                                                     " must be type boolean, not type " +
+                                                     types::FormatType(e->type)),
+            location);
+  }
+  return Coerce(std::move(e), types::kBoolOid, -1, CoercionContext::kImplicit, ctx_);
+}
+
+BoundExprPtr Binder::Condition(const parser::Expr& x, const std::string& what) {
+  return ConditionOf(Bind(x), x.location, what);
+}
+
+BoundExprPtr Binder::BindUnary(const parser::UnaryOpExpr& u) {
+  if (u.op == "NOT") {
+    auto e = Node(BoundKind::kNot, types::kBoolOid, u.location);
+    e->children.push_back(Condition(*u.operand, "NOT"));
+    return e;
+  }
+  return OpCall(u.op, nullptr, Bind(*u.operand), u.location);
+}
+
+BoundExprPtr Binder::BindBinary(const parser::BinaryOpExpr& b) {
+  if (b.op == "AND" || b.op == "OR") {
+    BoundExprPtr l = Condition(*b.left, b.op);
+    BoundExprPtr r = Condition(*b.right, b.op);
+    return Bool2(b.op == "AND" ? BoundKind::kAnd : BoundKind::kOr, std::move(l), std::move(r),
+                 b.location);
+  }
+  return OpCall(b.op, Bind(*b.left), Bind(*b.right), b.location);
+}
+
+BoundExprPtr Binder::BindLike(const parser::LikeExpr& l) {
+  BoundExprPtr arg = Bind(*l.arg);
+  BoundExprPtr pat = Bind(*l.pattern);
+  std::string op = std::string(l.negated ? "!" : "") + (l.case_insensitive ? "~~*" : "~~");
+  types::ResolvedFunc f =
+      AtLocation(l.location, [&] { return types::ResolveOperator(op, arg->type, pat->type); });
+  auto e = Node(BoundKind::kLike, types::kBoolOid, l.location);
+  e->negated = l.negated;
+  e->case_insensitive = l.case_insensitive;
+  e->children.push_back(Coerce(std::move(arg), f.arg_types[0], -1, CoercionContext::kImplicit, ctx_));
+  e->children.push_back(Coerce(std::move(pat), f.arg_types[1], -1, CoercionContext::kImplicit, ctx_));
+  if (l.escape) {
+    BoundExprPtr esc = Bind(*l.escape);
+    if (!types::CanCoerce(esc->type, types::kTextOid, CoercionContext::kImplicit)) {
+      ThrowAt(DbError(sqlstate::kUndefinedFunction,
+                      "function like_escape(text, " + types::FormatType(esc->type) +
+                          ") does not exist"),
+              l.escape->location);
+    }
+    e->children.push_back(Coerce(std::move(esc), types::kTextOid, -1, CoercionContext::kImplicit, ctx_));
+  }
+  return e;
+}
+
+BoundExprPtr Binder::BindBetween(const parser::BetweenExpr& b) {
+  int loc = b.location;
+  auto range = [&](const parser::Expr& lo, const parser::Expr& hi) {
+    if (b.negated) {
+      return Bool2(BoundKind::kOr, OpCall("<", Bind(*b.arg), Bind(lo), loc),
+                   OpCall(">", Bind(*b.arg), Bind(hi), loc), loc);
+    }
+    return Bool2(BoundKind::kAnd, OpCall(">=", Bind(*b.arg), Bind(lo), loc),
+                 OpCall("<=", Bind(*b.arg), Bind(hi), loc), loc);
+  };
+  if (!b.symmetric) return range(*b.low, *b.high);
+  return Bool2(b.negated ? BoundKind::kAnd : BoundKind::kOr, range(*b.low, *b.high),
+               range(*b.high, *b.low), loc);
+}
+
+Oid Binder::CommonType(std::vector<BoundExprPtr>& v, const char* context, int location) {
+  std::vector<Oid> ts;
+  for (const auto& e : v) ts.push_back(e->type);
+  Oid common = AtLocation(location, [&] { return types::SelectCommonType(ts, context); });
+  for (auto& e : v) e = Coerce(std::move(e), common, -1, CoercionContext::kImplicit, ctx_);
+  return common;
+}
+
+BoundExprPtr Binder::BindIn(const parser::InListExpr& in) {
+  std::vector<BoundExprPtr> all;
+  all.push_back(Bind(*in.arg));
+  for (const auto& item : in.items) all.push_back(Bind(*item));
+  std::vector<Oid> ts;
+  for (const auto& e : all) ts.push_back(e->type);
+  bool common_ok = true;
+  try {
+    types::SelectCommonType(ts, "IN");
+  } catch (const DbError&) {
+    common_ok = false;
+  }
+  if (common_ok) {
+    Oid common = CommonType(all, "IN", in.location);
+    types::ResolvedFunc f =
+        AtLocation(in.location, [&] { return types::ResolveOperator("=", common, common); });
+    auto e = Node(BoundKind::kInList, types::kBoolOid, in.location);
+    e->func = f.sig;
+    e->negated = in.negated;
+    for (size_t i = 0; i < all.size(); ++i) {
+      e->children.push_back(Coerce(std::move(all[i]), f.arg_types[i == 0 ? 0 : 1], -1,
+                                   CoercionContext::kImplicit, ctx_));
+    }
+    return e;
+  }
+  // No common type: a chain of separate comparisons, as PostgreSQL does.
+  BoundExprPtr acc;
+  for (const auto& item : in.items) {
+    BoundExprPtr cmp = OpCall(in.negated ? "<>" : "=", Bind(*in.arg), Bind(*item), in.location);
+    acc = acc ? Bool2(in.negated ? BoundKind::kAnd : BoundKind::kOr, std::move(acc), std::move(cmp),
+                      in.location)
+              : std::move(cmp);
+  }
+  return acc;
+}
+
+BoundExprPtr Binder::BindCase(const parser::CaseExpr& c) {
+  auto e = Node(BoundKind::kCase, types::kUnknownOid, c.location);
+  Oid operand_type = types::kInvalidOid;
+  if (c.operand) {
+    BoundExprPtr op = Bind(*c.operand);
+    if (op->type == types::kUnknownOid) {
+      op = Coerce(std::move(op), types::kTextOid, -1, CoercionContext::kImplicit, ctx_);
+    }
+    operand_type = op->type;
+    e->has_operand = true;
+    e->children.push_back(std::move(op));
+  }
+  std::vector<BoundExprPtr> conds;
+  std::vector<BoundExprPtr> results;
+  // The ELSE result goes first so it leads type resolution, as in PostgreSQL.
+  results.push_back(c.else_result ? Bind(*c.else_result)
+                                  : MakeConst(Value::Null(types::kUnknownOid), c.location));
+  for (const parser::CaseWhen& w : c.whens) {
+    if (c.operand) {
+      auto test = Node(BoundKind::kCaseTest, operand_type, w.location);
+      BoundExprPtr cmp = OpCall("=", std::move(test), Bind(*w.condition), w.condition->location);
+      conds.push_back(ConditionOf(std::move(cmp), w.condition->location, "CASE/WHEN"));
+    } else {
+      conds.push_back(Condition(*w.condition, "CASE/WHEN"));
+    }
+    results.push_back(Bind(*w.result));
+  }
+  e->type = CommonType(results, "CASE", c.location);
+  for (size_t i = 0; i < conds.size(); ++i) {
+    e->children.push_back(std::move(conds[i]));
+    e->children.push_back(std::move(results[i + 1]));
+  }
+  e->children.push_back(std::move(results[0]));
+  e->has_else = true;
+  return e;
+}
+
+BoundExprPtr Binder::BindCast(const parser::CastExpr& c) {
+  const parser::TypeName& tn = c.type;
+  int tloc = tn.location >= 0 ? tn.location : c.location;
+  if (tn.is_array) {
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "array types are not supported yet"), tloc);
+  }
+  const types::TypeInfo* ti = nullptr;
+  if (tn.schema.empty() || tn.schema == "pg_catalog") ti = types::LookupTypeByName(tn.name);
+  if (ti == nullptr || ti->category == types::TypeCategory::kPseudo) {
+    std::string full = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
+    ThrowAt(DbError(sqlstate::kUndefinedObject, "type \"" + full + "\" does not exist"), tloc);
+  }
+  int32_t typmod = AtLocation(tloc, [&] {
+    return types::TypmodFromModifiers(ti->oid, tn.typmods.data(), static_cast<int>(tn.typmods.size()));
+  });
+  BoundExprPtr arg = Bind(*c.arg);
+  return AtLocation(c.location, [&] {
+    return Coerce(std::move(arg), ti->oid, typmod, CoercionContext::kExplicit, ctx_);
+  });
+}
+
+BoundExprPtr Binder::BindSpecialFunc(const std::string& name, const parser::FuncCallExpr& f) {
+  std::vector<BoundExprPtr> args;
+  for (const auto& a : f.args) args.push_back(Bind(*a));
+  if (name == "nullif") {
+    if (args.size() != 2) {
+      ThrowAt(DbError(sqlstate::kUndefinedFunction, "function nullif() does not exist"), f.location);
+    }
+    BoundExprPtr eq = OpCall("=", std::move(args[0]), std::move(args[1]), f.location);
+    auto e = Node(BoundKind::kNullIf, eq->children[0]->type, f.location);
+    e->func = eq->func;
+    e->children = std::move(eq->children);
+    return e;
+  }
+  const char* ctxname = name == "coalesce" ? "COALESCE" : (name == "greatest" ? "GREATEST" : "LEAST");
+  if (args.empty()) {
+    ThrowAt(DbError(sqlstate::kSyntaxError, std::string("syntax error at or near \")\"")), f.location);
+  }
+  Oid common = CommonType(args, ctxname, f.location);
+  auto e = Node(name == "coalesce" ? BoundKind::kCoalesce : BoundKind::kMinMax, common, f.location);
+  e->is_greatest = name == "greatest";
+  e->children = std::move(args);
+  return e;
+}
+
+BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
+  const std::string& name = f.name.back();
+  if (f.name.size() > 1 && f.name[f.name.size() - 2] != "pg_catalog") {
+    ThrowAt(DbError(sqlstate::kInvalidSchemaName,
+                    "schema \"" + f.name[f.name.size() - 2] + "\" does not exist"),
+            f.location);
+  }
+  if (f.over) {
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "window functions are not supported yet"),
+            f.location);
+  }
+  if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
+    return BindSpecialFunc(name, f);
+  }
+  bool is_agg = types::FunctionNameExists(name, types::FuncKind::kAggregate);
+  if (!is_agg && (f.star || f.distinct || f.filter || !f.agg_order.empty())) {
+    std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
+    ThrowAt(DbError(sqlstate::kWrongObjectType,
+                    what + " specified, but " + name + " is not an aggregate function"),
+            f.location);
+  }
+  std::vector<BoundExprPtr> args;
+  std::vector<Oid> ts;
+  for (const auto& a : f.args) {
+    args.push_back(Bind(*a));
+    ts.push_back(args.back()->type);
+  }
+  types::ResolvedFunc r = AtLocation(f.location, [&] {
+    return types::ResolveFunction(name, ts, is_agg ? types::FuncKind::kAggregate : types::FuncKind::kFunction);
+  });
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
+  }
+  if (is_agg) {
+    if (ctx_.bind_aggregate) return ctx_.bind_aggregate(f, std::move(args), r, ctx_);
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "aggregate functions are not supported yet"),
+            f.location);
+  }
+  auto e = Node(BoundKind::kFuncCall, r.result_type, f.location);
+  e->func = r.sig;
+  e->children = std::move(args);
+  return e;
+}
+
+BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
+  using Op = parser::SqlValueFunctionOp;
+  const char* fn = nullptr;
+  switch (s.op) {
+    case Op::kCurrentDate: fn = "current_date"; break;
+    case Op::kCurrentTimestamp: fn = "now"; break;
+    case Op::kLocalTimestamp: fn = "localtimestamp"; break;
+    case Op::kCurrentRole:
+    case Op::kCurrentUser:
+    case Op::kUser: fn = "current_user"; break;
+    case Op::kSessionUser: fn = "session_user"; break;
+    case Op::kCurrentCatalog: fn = "current_database"; break;
+    case Op::kCurrentSchema: fn = "current_schema"; break;
+    case Op::kCurrentTime:
+    case Op::kLocalTime:
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "time types are not supported yet"),
+              s.location);
+  }
+  types::ResolvedFunc r = types::ResolveFunction(fn, {});
+  auto e = Node(BoundKind::kFuncCall, r.result_type, s.location);
+  e->func = r.sig;
+  return e;
+}
+
+// Strength of a derived column name, as PostgreSQL's FigureColnameInternal:
+// 2 = a real name, 1 = a fallback like "case"/type name, 0 = none.
+int FigureName(const parser::Expr& x, std::string* name) {
+  using parser::ExprKind;
+  switch (x.kind) {
+    case ExprKind::kColumnRef: {
+      const auto& c = x.As<parser::ColumnRefExpr>();
+      if (c.star || c.fields.empty()) return 0;
+      *name = c.fields.back();
+      return 2;
+    }
+    case ExprKind::kFuncCall:
+      *name = x.As<parser::FuncCallExpr>().name.back();
+      return 2;
+    case ExprKind::kCast: {
+      const auto& c = x.As<parser::CastExpr>();
+      int s = FigureName(*c.arg, name);
+      if (s < 2) {
+        *name = c.type.name;
+        s = 1;
+      }
+      return s;
+    }
+    case ExprKind::kCase: {
+      const auto& c = x.As<parser::CaseExpr>();
+      int s = c.else_result ? FigureName(*c.else_result, name) : 0;
+      if (s <= 1) {
+        *name = "case";
+        s = 1;
+      }
+      return s;
+    }
+    case ExprKind::kCollate:
+      return FigureName(*x.As<parser::CollateExpr>().arg, name);
+    case ExprKind::kConst:
+      if (x.As<parser::ConstExpr>().const_kind == parser::ConstKind::kBool) {
+        *name = "bool";  // TRUE/FALSE are 't'::bool casts in PostgreSQL's grammar
+        return 1;
+      }
+      return 0;
+    case ExprKind::kSqlValueFunction: {
+      using Op = parser::SqlValueFunctionOp;
+      switch (x.As<parser::SqlValueFunctionExpr>().op) {
+        case Op::kCurrentDate: *name = "current_date"; break;
+        case Op::kCurrentTime: *name = "current_time"; break;
+        case Op::kCurrentTimestamp: *name = "current_timestamp"; break;
+        case Op::kLocalTime: *name = "localtime"; break;
+        case Op::kLocalTimestamp: *name = "localtimestamp"; break;
+        case Op::kCurrentRole: *name = "current_role"; break;
+        case Op::kCurrentUser: *name = "current_user"; break;
+        case Op::kSessionUser: *name = "session_user"; break;
+        case Op::kUser: *name = "user"; break;
+        case Op::kCurrentCatalog: *name = "current_catalog"; break;
+        case Op::kCurrentSchema: *name = "current_schema"; break;
+      }
+      return 2;
+    }
+    case ExprKind::kSubLink: {
+      const auto& s = x.As<parser::SubLinkExpr>();
+      if (s.sublink_kind == parser::SubLinkKind::kExists) {
+        *name = "exists";
+        return 2;
+      }
+      if (s.sublink_kind == parser::SubLinkKind::kArray) {
+        *name = "array";
+        return 2;
+      }
+      return 0;
+    }
+    case ExprKind::kArray:
+      *name = "array";
+      return 2;
+    case ExprKind::kRow:
+      *name = "row";
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+BoundExprPtr Coerce(BoundExprPtr e, Oid target, int32_t typmod, CoercionContext cc,
+                    BindContext& ctx) {
+  if (target == types::kAnyOid || target == types::kAnyNonArrayOid) return e;
+  if (e->type == target && (typmod < 0 || typmod == e->typmod)) return e;
+  if (e->kind == BoundKind::kParam && e->type == types::kUnknownOid) {
+    // PostgreSQL's variable parameters: the first context fixes the type.
+    ctx.param_types[static_cast<size_t>(e->index)] = target;
+    e->type = target;
+    if (typmod < 0) return e;
+  }
+  if (e->kind == BoundKind::kConst && e->type == types::kUnknownOid) {
+    const Value& v = e->value;
+    Value out = v.is_null ? Value::Null(target) : AtLocation(e->location, [&] {
+      Value in = types::InputValue(target, types::kNoTypmod, v.str);
+      return typmod >= 0 ? types::CastValue(in, target, typmod, cc) : in;
+    });
+    BoundExprPtr c = MakeConst(std::move(out), e->location);
+    c->typmod = typmod;
+    return c;
+  }
+  if (!types::CanCoerce(e->type, target, cc)) {
+    ThrowAt(DbError(sqlstate::kCannotCoerce, "cannot cast type " + types::FormatType(e->type) +
+                                                 " to " + types::FormatType(target, typmod)),
+            e->location);
+  }
+  auto c = Node(BoundKind::kCast, target, e->location);
+  c->typmod = typmod;
+  c->cast_context = cc;
+  c->children.push_back(std::move(e));
+  return c;
+}
+
+BoundExprPtr BindExpr(const parser::Expr& expr, BindContext& ctx) {
+  Binder b(ctx);
+  return b.Bind(expr);
+}
+
+BoundExprPtr BindCondition(const parser::Expr& expr, BindContext& ctx, const char* what) {
+  Binder b(ctx);
+  return b.Condition(expr, what);
+}
+
+BoundExprPtr ResolveUnknownOutput(BoundExprPtr e, BindContext& ctx) {
+  if (e->type != types::kUnknownOid) return e;
+  return Coerce(std::move(e), types::kTextOid, types::kNoTypmod, CoercionContext::kImplicit, ctx);
+}
+
+std::vector<Oid> FinalParamTypes(const BindContext& ctx) {
+  for (size_t i = 0; i < ctx.param_types.size(); ++i) {
+    if (IsUnknownParamType(ctx.param_types[i])) {
+      throw DbError(sqlstate::kIndeterminateDatatype,
+                    "could not determine data type of parameter $" + std::to_string(i + 1));
+    }
+  }
+  return ctx.param_types;
+}
+
+std::string OutputColumnName(const parser::Expr& expr) {
+  std::string name;
+  if (FigureName(expr, &name) > 0) return name;
+  return "?column?";
+}
+
+ResultColumn DescribeResult(const BoundExpr& e) {
+  return ResultColumn{e.type, types::TypeLength(e.type), e.typmod};
+}
+
+}  // namespace hearth::executor

@@ -1,0 +1,80 @@
+// server/executor/expr/bound_expr.h
+//
+// BoundExpr: a scalar expression after binding — every node has a resolved
+// result type, operators and functions point at their registry entry, and
+// implicit coercions are explicit kCast nodes. Produced by BindExpr
+// (binder.h), evaluated by Eval (eval.h). A bound tree is immutable after
+// binding and may be evaluated concurrently by several threads, each with
+// its own EvalContext.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "utils/adt/cast.h"
+#include "utils/adt/func_registry.h"
+#include "utils/adt/type_catalog.h"
+#include "utils/adt/value.h"
+
+namespace hearth::executor {
+
+enum class BoundKind : uint8_t {
+  kConst,        // value
+  kParam,        // index = 0-based parameter number
+  kColumn,       // index = slot in EvalContext::row (resolver-defined)
+  kAggRef,       // index = slot in EvalContext::aggregates (aggregate callback)
+  kCaseTest,     // the operand of the enclosing CASE x WHEN ...
+  kFuncCall,     // func(children...), operators included
+  kCast,         // children[0] converted to type/typmod in cast_context
+  kAnd,          // children[0] AND children[1] (three-valued)
+  kOr,           // children[0] OR children[1]
+  kNot,          // NOT children[0]
+  kIsNull,       // children[0] IS [NOT] NULL (negated)
+  kIsBool,       // children[0] IS [NOT] TRUE/FALSE/UNKNOWN (bool_test, negated)
+  kIsDistinct,   // children[0] IS [NOT] DISTINCT FROM children[1]; func is "="
+  kLike,         // children: text, pattern[, escape]; negated, case_insensitive
+  kInList,       // children[0] [NOT] IN (children[1..]); func is "="
+  kCase,         // [operand] (when, then)* else — see has_operand
+  kCoalesce,     // first non-NULL child
+  kNullIf,       // NULLIF(children[0], children[1]); func is "="
+  kMinMax,       // GREATEST (is_greatest) / LEAST over children
+};
+
+enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+struct BoundExpr {
+  explicit BoundExpr(BoundKind k, types::Oid t) : kind(k), type(t) {}
+  BoundExpr(const BoundExpr&) = delete;
+  BoundExpr& operator=(const BoundExpr&) = delete;
+
+  BoundKind kind;
+  types::Oid type;                     // result type
+  int32_t typmod = types::kNoTypmod;   // result typmod (casts, columns)
+  int location = -1;                   // 0-based source offset, -1 if none
+
+  types::Value value;                  // kConst
+  int index = -1;                      // kParam, kColumn, kAggRef
+  const types::FuncSignature* func = nullptr;  // kFuncCall, kIsDistinct, kInList, kNullIf
+  std::vector<BoundExprPtr> children;
+  types::CoercionContext cast_context = types::CoercionContext::kImplicit;  // kCast
+  bool negated = false;                // kIsNull, kIsBool, kIsDistinct, kLike, kInList
+  bool case_insensitive = false;       // kLike (ILIKE)
+  bool has_operand = false;            // kCase: children[0] is the operand
+  bool has_else = false;               // kCase: last child is the ELSE result
+  bool is_greatest = false;            // kMinMax
+  BoolTest bool_test = BoolTest::kTrue;  // kIsBool
+};
+
+// RowDescription facts for a bound expression's result.
+struct ResultColumn {
+  types::Oid type;
+  int16_t typlen;
+  int32_t typmod;
+};
+ResultColumn DescribeResult(const BoundExpr& e);
+
+}  // namespace hearth::executor

@@ -1,0 +1,1006 @@
+// server/parser/ast.h
+//
+// The typed abstract syntax tree produced by parser::ParseStatements: raw,
+// un-analyzed SQL (names are not resolved, types are not checked).
+//
+// Shape:
+//   - Expressions derive from Expr, statements from Statement, FROM items from
+//     FromItem. Each base carries a `kind` enum so consumers `switch` on it and
+//     `static_cast` (or call As<T>()) to the concrete struct; no RTTI needed.
+//   - Ownership is strictly tree-shaped through std::unique_ptr (ExprPtr,
+//     StmtPtr, FromItemPtr). Nodes are neither copyable nor movable.
+//   - Every node has `int location`: the 0-based byte offset of the node's
+//     first token in the *whole* query string passed to ParseStatements
+//     (not in Statement::text), or -1 when there is none.
+//   - Identifiers are already case-folded (unquoted → lowercase; "quoted"
+//     kept exactly). Keywords never appear as strings except where documented
+//     (operator names, option names, type names).
+//
+// Thread safety: plain data; a tree may be read concurrently by many threads
+// but must be mutated by one at a time. Trees never point into shared memory.
+//
+// API stability: the Expr nodes below are bound by utils/ and executor/; add
+// fields or kinds freely, never rename or remove.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hearth::parser {
+
+struct Expr;
+struct Statement;
+struct SelectStmt;
+struct FromItem;
+
+using ExprPtr = std::unique_ptr<Expr>;
+using StmtPtr = std::unique_ptr<Statement>;
+using FromItemPtr = std::unique_ptr<FromItem>;
+
+// ---------------------------------------------------------------------------
+// Type names
+// ---------------------------------------------------------------------------
+
+// A type as written in a cast, column definition or PREPARE. `name` is the
+// canonical lowercase internal name: int4, int2, int8, float4, float8,
+// numeric, bool, varchar, bpchar, timestamp, timestamptz, text, date, time,
+// timetz, interval; any other name is kept as written (case-folded), with a
+// schema qualifier moved to `schema` (pg_catalog.regclass → schema
+// "pg_catalog", name "regclass").
+struct TypeName {
+  std::string schema;             // empty unless qualified
+  std::string name;               // canonical name, see above
+  std::vector<int32_t> typmods;   // varchar(10) → {10}; numeric(10,2) → {10,2}
+  bool is_array = false;          // int4[] / int4 ARRAY
+  int array_dims = 0;             // number of [] pairs (0 when !is_array)
+  int location = -1;
+};
+
+// ---------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------
+
+enum class ExprKind {
+  kConst,
+  kColumnRef,
+  kParamRef,
+  kStar,
+  kUnaryOp,
+  kBinaryOp,
+  kLike,
+  kIsNull,
+  kIsBool,
+  kIsDistinct,
+  kBetween,
+  kInList,
+  kCase,
+  kCast,
+  kFuncCall,
+  kSqlValueFunction,
+  kSubLink,
+  kCollate,
+  kArray,
+  kRow,
+  kDefault,     // DEFAULT as a value in INSERT ... VALUES or UPDATE ... SET
+  kAnyAll,      // x op ANY|ALL (array expression), i.e. not a subquery
+  kSubscript,   // expr[i] or expr[lo:hi]
+};
+
+// Base of every expression node.
+struct Expr {
+  explicit Expr(ExprKind k) : kind(k) {}
+  virtual ~Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+
+  // Downcast helpers. REQUIRES: kind == T::kKind.
+  template <typename T>
+  T& As() { return static_cast<T&>(*this); }
+  template <typename T>
+  const T& As() const { return static_cast<const T&>(*this); }
+
+  const ExprKind kind;
+  int location = -1;
+};
+
+enum class ConstKind {
+  kInteger,  // value holds the digit text, optionally with a leading '-'
+  kNumeric,  // decimal/exponent text as written ("1.5", ".5", "1e10", "-2.5")
+  kString,   // value holds the decoded string (escapes already applied)
+  kBool,     // value is "true"/"false"; bool_value set
+  kNull,     // value empty
+};
+
+// A literal. A unary minus directly applied to a numeric literal is folded
+// into the literal ("-5" is one Const with value "-5"), like PostgreSQL, so
+// the consumer can pick int4 for -2147483648.
+struct ConstExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kConst;
+  ConstExpr() : Expr(kKind) {}
+  ConstKind const_kind = ConstKind::kNull;
+  std::string value;
+  bool bool_value = false;
+};
+
+// A (possibly qualified) column reference: a, t.a, s.t.a, t.* (star=true,
+// fields = {"t"}). Bare `*` is StarExpr, not ColumnRef.
+struct ColumnRefExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kColumnRef;
+  ColumnRefExpr() : Expr(kKind) {}
+  std::vector<std::string> fields;  // never contains "*"
+  bool star = false;                // the reference ends with .*
+};
+
+// $n, n >= 1.
+struct ParamRefExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kParamRef;
+  ParamRefExpr() : Expr(kKind) {}
+  int number = 0;
+};
+
+// Bare `*` in a target list (SELECT *). count(*) instead sets FuncCallExpr::star.
+struct StarExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kStar;
+  StarExpr() : Expr(kKind) {}
+};
+
+// Prefix operator: op is "-", "+", "NOT", or another prefix operator token
+// such as "~" or "@".
+struct UnaryOpExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kUnaryOp;
+  UnaryOpExpr() : Expr(kKind) {}
+  std::string op;
+  ExprPtr operand;
+};
+
+// Infix operator. op is one of + - * / % ^ || = <> < > <= >= AND OR, or any
+// other operator token (~ !~ ~~ ~* @> ...). "!=" is normalized to "<>", and
+// OPERATOR(schema.op) to the bare op. AND/OR are uppercase.
+struct BinaryOpExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kBinaryOp;
+  BinaryOpExpr() : Expr(kKind) {}
+  std::string op;
+  ExprPtr left;
+  ExprPtr right;
+};
+
+// arg [NOT] LIKE|ILIKE pattern [ESCAPE escape]
+struct LikeExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kLike;
+  LikeExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  ExprPtr pattern;
+  ExprPtr escape;  // null when no ESCAPE clause
+  bool negated = false;
+  bool case_insensitive = false;  // ILIKE
+};
+
+// arg IS [NOT] NULL, arg ISNULL, arg NOTNULL
+struct IsNullExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kIsNull;
+  IsNullExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  bool negated = false;  // IS NOT NULL / NOTNULL
+};
+
+enum class BoolTestKind { kTrue, kFalse, kUnknown };
+
+// arg IS [NOT] TRUE|FALSE|UNKNOWN
+struct IsBoolExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kIsBool;
+  IsBoolExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  BoolTestKind test = BoolTestKind::kTrue;
+  bool negated = false;
+};
+
+// left IS [NOT] DISTINCT FROM right. negated == IS NOT DISTINCT FROM.
+struct IsDistinctExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kIsDistinct;
+  IsDistinctExpr() : Expr(kKind) {}
+  ExprPtr left;
+  ExprPtr right;
+  bool negated = false;
+};
+
+// arg [NOT] BETWEEN [SYMMETRIC] low AND high
+struct BetweenExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kBetween;
+  BetweenExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  ExprPtr low;
+  ExprPtr high;
+  bool negated = false;
+  bool symmetric = false;
+};
+
+// arg [NOT] IN (item, ...). `x IN (SELECT ...)` is a SubLinkExpr instead.
+struct InListExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kInList;
+  InListExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  std::vector<ExprPtr> items;
+  bool negated = false;
+};
+
+struct CaseWhen {
+  ExprPtr condition;  // a boolean, or a value compared with CaseExpr::operand
+  ExprPtr result;
+  int location = -1;
+};
+
+// CASE [operand] WHEN .. THEN .. [...] [ELSE ..] END
+struct CaseExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCase;
+  CaseExpr() : Expr(kKind) {}
+  ExprPtr operand;  // null for a searched CASE
+  std::vector<CaseWhen> whens;
+  ExprPtr else_result;  // null when no ELSE
+};
+
+// arg::type, CAST(arg AS type), and typed literals (date '2026-01-01' →
+// Cast of a String Const to date).
+struct CastExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCast;
+  CastExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  TypeName type;
+};
+
+enum class SortDir { kDefault, kAsc, kDesc };
+enum class NullsOrder { kDefault, kFirst, kLast };
+
+// ORDER BY item (also used inside aggregate calls).
+struct SortBy {
+  ExprPtr expr;  // an integer Const for ORDER BY 1 ordinals
+  SortDir dir = SortDir::kDefault;
+  NullsOrder nulls = NullsOrder::kDefault;
+  std::vector<std::string> using_op;  // ORDER BY x USING <  (rare)
+  int location = -1;
+};
+
+// Window specification of f(...) OVER (...). Parsed, not yet executed.
+struct WindowSpec {
+  std::string name;  // OVER w, or the base window name inside (...)
+  std::vector<ExprPtr> partition_by;
+  std::vector<SortBy> order_by;
+  std::string frame_text;  // raw frame clause text (ROWS ...), if any
+  int location = -1;
+};
+
+// Function call, possibly qualified: name = {"pg_catalog", "lower"}.
+// Names are case-folded. count(*) has star=true and no args. COALESCE,
+// NULLIF, GREATEST and LEAST are FuncCalls with those lowercase names.
+// EXTRACT(field FROM x) → extract('field', x); POSITION(a IN b) →
+// position(b, a); SUBSTRING(x FROM a FOR b) → substring(x, a, b);
+// TRIM([LEADING|TRAILING|BOTH] [c] FROM x) → btrim/ltrim/rtrim(x [, c]).
+struct FuncCallExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kFuncCall;
+  FuncCallExpr() : Expr(kKind) {}
+  std::vector<std::string> name;
+  std::vector<ExprPtr> args;
+  bool star = false;      // f(*)
+  bool distinct = false;  // f(DISTINCT ...)
+  bool variadic = false;  // f(VARIADIC arr)
+  std::vector<SortBy> agg_order;  // string_agg(x, ',' ORDER BY y)
+  ExprPtr filter;                 // FILTER (WHERE ...), null if none
+  std::unique_ptr<WindowSpec> over;  // OVER (...), null if none
+};
+
+enum class SqlValueFunctionOp {
+  kCurrentDate,
+  kCurrentTime,
+  kCurrentTimestamp,
+  kLocalTime,
+  kLocalTimestamp,
+  kCurrentRole,
+  kCurrentUser,
+  kSessionUser,
+  kUser,
+  kCurrentCatalog,
+  kCurrentSchema,
+};
+
+// CURRENT_TIMESTAMP and friends, written without parentheses (an optional
+// precision is allowed for the time-valued ones: CURRENT_TIMESTAMP(3)).
+struct SqlValueFunctionExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kSqlValueFunction;
+  SqlValueFunctionExpr() : Expr(kKind) {}
+  SqlValueFunctionOp op = SqlValueFunctionOp::kCurrentTimestamp;
+  int32_t typmod = -1;  // precision, -1 when not given
+};
+
+enum class SubLinkKind {
+  kExists,  // EXISTS (select)
+  kAny,     // x IN (select) (op "="), x op ANY|SOME (select)
+  kAll,     // x op ALL (select); x NOT IN (select) is NOT(kAny "=")
+  kExpr,    // (select) used as a scalar
+  kArray,   // ARRAY(select)
+};
+
+// A subquery inside an expression.
+struct SubLinkExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kSubLink;
+  SubLinkExpr() : Expr(kKind) {}
+  ~SubLinkExpr() override;  // out of line: SelectStmt is incomplete here
+  SubLinkKind sublink_kind = SubLinkKind::kExpr;
+  ExprPtr test_expr;  // left operand for kAny/kAll, else null
+  std::string op;     // operator for kAny/kAll ("=" for IN)
+  std::unique_ptr<SelectStmt> subselect;
+};
+
+// arg COLLATE name
+struct CollateExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCollate;
+  CollateExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  std::vector<std::string> collation;  // possibly qualified, e.g. {"C"}
+};
+
+// ARRAY[e1, e2, ...] (nested ARRAY[[..],[..]] gives ArrayExpr elements).
+struct ArrayExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kArray;
+  ArrayExpr() : Expr(kKind) {}
+  std::vector<ExprPtr> elements;
+};
+
+// ROW(a, b) or (a, b).
+struct RowExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kRow;
+  RowExpr() : Expr(kKind) {}
+  std::vector<ExprPtr> items;
+  bool explicit_row = false;  // written with the ROW keyword
+};
+
+// DEFAULT in INSERT ... VALUES (...) or UPDATE ... SET c = DEFAULT.
+struct DefaultExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kDefault;
+  DefaultExpr() : Expr(kKind) {}
+};
+
+// left op ANY|SOME|ALL (array expression), e.g. oid = ANY($1).
+struct AnyAllExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kAnyAll;
+  AnyAllExpr() : Expr(kKind) {}
+  std::string op;
+  bool all = false;  // ALL vs ANY/SOME
+  ExprPtr left;
+  ExprPtr right;  // the array
+};
+
+// arg[index] or arg[lower:upper] (either bound may be null in a slice).
+struct SubscriptExpr : Expr {
+  static constexpr ExprKind kKind = ExprKind::kSubscript;
+  SubscriptExpr() : Expr(kKind) {}
+  ExprPtr arg;
+  ExprPtr index;  // the subscript, or the lower bound of a slice
+  ExprPtr upper;  // upper bound of a slice
+  bool is_slice = false;
+};
+
+// ---------------------------------------------------------------------------
+// Pieces shared by statements
+// ---------------------------------------------------------------------------
+
+// A possibly qualified relation name: [catalog.][schema.]name.
+struct RangeVar {
+  std::string catalog;
+  std::string schema;  // empty when unqualified
+  std::string name;
+  bool inh = true;  // false for ONLY t
+  int location = -1;
+};
+
+// AS alias [(col, ...)]
+struct Alias {
+  std::string name;  // empty when there is no alias
+  std::vector<std::string> columns;
+};
+
+// One entry of a SELECT target list or RETURNING list.
+struct ResTarget {
+  ExprPtr expr;
+  std::string alias;  // empty when not given (with or without AS)
+  int location = -1;
+};
+
+// (name [value]) or name = value options: COPY, EXPLAIN, VACUUM, WITH (...)
+// storage parameters, CREATE DATABASE, CREATE ROLE. Names are lowercase;
+// value keeps the text of the value (string contents, number text, or
+// lowercase keyword), and has_value is false for a bare `name`.
+struct GenericOption {
+  std::string name;
+  std::string value;
+  bool has_value = false;
+  int location = -1;
+};
+
+// ---------------------------------------------------------------------------
+// FROM items
+// ---------------------------------------------------------------------------
+
+enum class FromKind { kTable, kSubquery, kJoin, kFunction };
+
+struct FromItem {
+  explicit FromItem(FromKind k) : kind(k) {}
+  virtual ~FromItem() = default;
+  FromItem(const FromItem&) = delete;
+  FromItem& operator=(const FromItem&) = delete;
+
+  template <typename T>
+  T& As() { return static_cast<T&>(*this); }
+  template <typename T>
+  const T& As() const { return static_cast<const T&>(*this); }
+
+  const FromKind kind;
+  int location = -1;
+};
+
+// [ONLY] [schema.]table [[AS] alias [(cols)]]
+struct TableRef : FromItem {
+  static constexpr FromKind kKind = FromKind::kTable;
+  TableRef() : FromItem(kKind) {}
+  RangeVar table;
+  Alias alias;
+};
+
+// [LATERAL] (select) [AS] alias [(cols)]
+struct SubqueryRef : FromItem {
+  static constexpr FromKind kKind = FromKind::kSubquery;
+  SubqueryRef() : FromItem(kKind) {}
+  ~SubqueryRef() override;  // out of line: SelectStmt is incomplete here
+  std::unique_ptr<SelectStmt> subquery;
+  Alias alias;
+  bool lateral = false;
+};
+
+// [LATERAL] func(args) [WITH ORDINALITY] [[AS] alias [(cols)]]
+struct FunctionRef : FromItem {
+  static constexpr FromKind kKind = FromKind::kFunction;
+  FunctionRef() : FromItem(kKind) {}
+  ExprPtr call;  // a FuncCallExpr (or SqlValueFunctionExpr)
+  Alias alias;
+  bool lateral = false;
+  bool with_ordinality = false;
+};
+
+enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
+
+// left JOIN right ON ... / USING (...) / NATURAL / CROSS JOIN. A comma in
+// the FROM list does not make a JoinRef: it gives separate FROM items.
+struct JoinRef : FromItem {
+  static constexpr FromKind kKind = FromKind::kJoin;
+  JoinRef() : FromItem(kKind) {}
+  JoinType join_type = JoinType::kInner;
+  bool natural = false;
+  FromItemPtr left;
+  FromItemPtr right;
+  ExprPtr on;                            // null unless ON
+  std::vector<std::string> using_cols;   // non-empty for USING
+  Alias alias;                           // (a JOIN b) AS j, rare
+};
+
+// ---------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------
+
+enum class StmtKind {
+  kSelect,
+  kInsert,
+  kUpdate,
+  kDelete,
+  kCreateTable,
+  kCreateTableAs,
+  kCreateIndex,
+  kAlterTable,
+  kDrop,
+  kTruncate,
+  kCopy,
+  kTransaction,
+  kSet,
+  kShow,
+  kReset,
+  kExplain,
+  kVacuum,
+  kCheckpoint,
+  kPrepare,
+  kExecute,
+  kDeallocate,
+  kCreateDatabase,
+  kCreateRole,
+  kAlterRole,
+  kDiscard,
+};
+
+struct Statement {
+  explicit Statement(StmtKind k) : kind(k) {}
+  virtual ~Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  template <typename T>
+  T& As() { return static_cast<T&>(*this); }
+  template <typename T>
+  const T& As() const { return static_cast<const T&>(*this); }
+
+  const StmtKind kind;
+  int location = -1;  // offset of the statement's first token
+  // The statement's own source text, from its first token up to (not
+  // including) the terminating ';' or end of input, trailing whitespace
+  // trimmed. Empty for statements nested inside others (EXPLAIN's query,
+  // PREPARE's body, subqueries).
+  std::string text;
+};
+
+enum class SetOpKind { kNone, kUnion, kIntersect, kExcept };
+
+enum class LockStrength { kUpdate, kNoKeyUpdate, kShare, kKeyShare };
+enum class LockWaitPolicy { kBlock, kSkipLocked, kNoWait };
+
+// FOR UPDATE | NO KEY UPDATE | SHARE | KEY SHARE [OF t, ...] [NOWAIT | SKIP LOCKED]
+struct LockingClause {
+  LockStrength strength = LockStrength::kUpdate;
+  std::vector<RangeVar> tables;
+  LockWaitPolicy wait = LockWaitPolicy::kBlock;
+};
+
+// WITH name [(cols)] AS (query)
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  StmtPtr query;  // SELECT, or INSERT/UPDATE/DELETE ... RETURNING
+  int location = -1;
+};
+
+// A query. Exactly one of three shapes:
+//   - a plain SELECT (set_op == kNone, values_lists empty),
+//   - VALUES (...), (...) (values_lists non-empty; targets/from empty),
+//   - a set operation (set_op != kNone; larg/rarg hold the operands).
+// order_by / limit / offset / locking / with apply to the whole shape.
+// Parenthesized selects are merged into this node when they add no clauses.
+struct SelectStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kSelect;
+  SelectStmt() : Statement(kKind) {}
+
+  std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
+
+  bool distinct = false;               // DISTINCT or DISTINCT ON
+  std::vector<ExprPtr> distinct_on;    // DISTINCT ON (...) expressions
+  std::vector<ResTarget> targets;
+  std::vector<FromItemPtr> from;       // comma-separated items
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+
+  std::vector<std::vector<ExprPtr>> values_lists;
+
+  SetOpKind set_op = SetOpKind::kNone;
+  bool set_all = false;  // UNION ALL etc.
+  std::unique_ptr<SelectStmt> larg;
+  std::unique_ptr<SelectStmt> rarg;
+
+  std::vector<SortBy> order_by;
+  ExprPtr limit;   // null when absent or LIMIT ALL; FETCH FIRST n ROWS ONLY too
+  ExprPtr offset;  // null when absent
+  std::vector<LockingClause> locking;
+};
+
+// INSERT INTO t [AS alias] [(cols)] {VALUES ... | query | DEFAULT VALUES}
+// [ON CONFLICT DO NOTHING] [RETURNING ...]
+struct InsertStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kInsert;
+  InsertStmt() : Statement(kKind) {}
+  std::vector<CommonTableExpr> with;
+  RangeVar table;
+  std::string alias;
+  std::vector<std::string> columns;     // empty when not given
+  std::unique_ptr<SelectStmt> source;   // VALUES lists or a query; null for DEFAULT VALUES
+  bool default_values = false;
+  bool on_conflict_do_nothing = false;  // ON CONFLICT [...] DO NOTHING
+  std::vector<ResTarget> returning;
+};
+
+// SET col = expr (col may carry a subfield/subscript path, not supported).
+struct SetClause {
+  std::string column;
+  ExprPtr value;  // may be DefaultExpr
+  int location = -1;
+};
+
+// UPDATE [ONLY] t [[AS] alias] SET ... [FROM ...] [WHERE ...] [RETURNING ...]
+struct UpdateStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kUpdate;
+  UpdateStmt() : Statement(kKind) {}
+  std::vector<CommonTableExpr> with;
+  RangeVar table;
+  std::string alias;
+  std::vector<SetClause> set;
+  std::vector<FromItemPtr> from;
+  ExprPtr where;
+  std::vector<ResTarget> returning;
+};
+
+// DELETE FROM [ONLY] t [[AS] alias] [USING ...] [WHERE ...] [RETURNING ...]
+struct DeleteStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDelete;
+  DeleteStmt() : Statement(kKind) {}
+  std::vector<CommonTableExpr> with;
+  RangeVar table;
+  std::string alias;
+  std::vector<FromItemPtr> using_items;
+  ExprPtr where;
+  std::vector<ResTarget> returning;
+};
+
+enum class ConstraintKind {
+  kNotNull,
+  kNull,
+  kDefault,
+  kPrimaryKey,
+  kUnique,
+  kForeignKey,
+  kCheck,
+};
+
+enum class FkAction { kNoAction, kRestrict, kCascade, kSetNull, kSetDefault };
+
+// A column or table constraint. Column constraints leave `columns` empty
+// (they apply to their column); table constraints list their columns.
+struct Constraint {
+  ConstraintKind kind = ConstraintKind::kNotNull;
+  std::string name;                 // CONSTRAINT name, empty if not given
+  ExprPtr expr;                     // DEFAULT value or CHECK condition
+  std::vector<std::string> columns; // PK/UNIQUE/FK local columns (table level)
+  RangeVar ref_table;               // FOREIGN KEY / REFERENCES target
+  std::vector<std::string> ref_columns;  // may be empty: the referenced PK
+  FkAction on_delete = FkAction::kNoAction;
+  FkAction on_update = FkAction::kNoAction;
+  bool deferrable = false;
+  bool initially_deferred = false;
+  std::vector<GenericOption> with_options;  // PRIMARY KEY ... WITH (...)
+  int location = -1;
+};
+
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  std::vector<std::string> collation;  // COLLATE name, empty if none
+  std::vector<Constraint> constraints;
+  int location = -1;
+};
+
+// CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t (...) [WITH (...)]
+struct CreateTableStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateTable;
+  CreateTableStmt() : Statement(kKind) {}
+  RangeVar table;
+  bool temp = false;
+  bool unlogged = false;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+  std::vector<Constraint> constraints;  // table constraints
+  std::vector<GenericOption> with_options;  // WITH (fillfactor=100)
+  std::string on_commit;  // "", "preserve rows", "delete rows", "drop"
+};
+
+// CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t [(cols)] [WITH (...)]
+// AS query [WITH [NO] DATA]
+struct CreateTableAsStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateTableAs;
+  CreateTableAsStmt() : Statement(kKind) {}
+  RangeVar table;
+  bool temp = false;
+  bool unlogged = false;
+  bool if_not_exists = false;
+  std::vector<std::string> column_names;
+  std::vector<GenericOption> with_options;
+  std::unique_ptr<SelectStmt> query;
+  bool with_data = true;
+};
+
+// One index key: a column name or a parenthesized expression.
+struct IndexElem {
+  std::string column;  // empty when expr is set
+  ExprPtr expr;
+  std::vector<std::string> collation;
+  std::vector<std::string> opclass;
+  SortDir dir = SortDir::kDefault;
+  NullsOrder nulls = NullsOrder::kDefault;
+  int location = -1;
+};
+
+// CREATE [UNIQUE] INDEX [CONCURRENTLY] [IF NOT EXISTS] [name] ON [ONLY] t
+// [USING method] (elems) [INCLUDE (cols)] [WITH (...)] [WHERE pred]
+struct CreateIndexStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateIndex;
+  CreateIndexStmt() : Statement(kKind) {}
+  std::string name;  // empty when not given (the catalog picks one)
+  RangeVar table;
+  bool unique = false;
+  bool concurrently = false;
+  bool if_not_exists = false;
+  std::string method;  // lowercase, empty when no USING
+  std::vector<IndexElem> elems;
+  std::vector<std::string> include;
+  std::vector<GenericOption> with_options;
+  ExprPtr where;
+};
+
+enum class DropBehavior { kDefault, kRestrict, kCascade };
+
+enum class AlterTableCmdKind {
+  kAddColumn,         // ADD [COLUMN] [IF NOT EXISTS] def
+  kDropColumn,        // DROP [COLUMN] [IF EXISTS] name [CASCADE|RESTRICT]
+  kAddConstraint,     // ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE|FOREIGN KEY|CHECK
+  kDropConstraint,    // DROP CONSTRAINT [IF EXISTS] name
+  kAlterColumnType,   // ALTER [COLUMN] c [SET DATA] TYPE t
+  kSetNotNull,        // ALTER [COLUMN] c SET NOT NULL
+  kDropNotNull,       // ALTER [COLUMN] c DROP NOT NULL
+  kSetDefault,        // ALTER [COLUMN] c SET DEFAULT e
+  kDropDefault,       // ALTER [COLUMN] c DROP DEFAULT
+  kRenameTable,       // RENAME TO new
+  kRenameColumn,      // RENAME [COLUMN] c TO new
+  kRenameConstraint,  // RENAME CONSTRAINT c TO new
+  kSetOptions,        // SET (name = value, ...)
+};
+
+struct AlterTableCmd {
+  AlterTableCmdKind kind = AlterTableCmdKind::kAddColumn;
+  std::string name;      // column / constraint being acted on
+  std::string new_name;  // RENAME targets
+  std::unique_ptr<ColumnDef> column;       // kAddColumn
+  std::unique_ptr<Constraint> constraint;  // kAddConstraint
+  TypeName type;                           // kAlterColumnType
+  ExprPtr expr;                            // kSetDefault, USING of kAlterColumnType
+  std::vector<GenericOption> options;      // kSetOptions
+  bool if_exists = false;
+  bool if_not_exists = false;
+  DropBehavior behavior = DropBehavior::kDefault;
+  int location = -1;
+};
+
+// ALTER TABLE [IF EXISTS] [ONLY] t cmd, cmd, ...
+struct AlterTableStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterTable;
+  AlterTableStmt() : Statement(kKind) {}
+  RangeVar table;
+  bool if_exists = false;
+  std::vector<AlterTableCmd> cmds;
+};
+
+enum class ObjectType { kTable, kIndex, kView, kSequence, kSchema, kDatabase, kRole };
+
+// DROP {TABLE|INDEX|VIEW|SEQUENCE|SCHEMA|DATABASE|ROLE|USER} [IF EXISTS] a, ...
+// [CASCADE|RESTRICT]. For DATABASE, SCHEMA and ROLE only RangeVar::name is used.
+struct DropStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDrop;
+  DropStmt() : Statement(kKind) {}
+  ObjectType object_type = ObjectType::kTable;
+  std::vector<RangeVar> objects;
+  bool if_exists = false;
+  bool concurrently = false;  // DROP INDEX CONCURRENTLY
+  DropBehavior behavior = DropBehavior::kDefault;
+  bool force = false;  // DROP DATABASE ... WITH (FORCE)
+};
+
+// TRUNCATE [TABLE] [ONLY] a, b [RESTART|CONTINUE IDENTITY] [CASCADE|RESTRICT]
+struct TruncateStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kTruncate;
+  TruncateStmt() : Statement(kKind) {}
+  std::vector<RangeVar> tables;
+  bool restart_identity = false;
+  DropBehavior behavior = DropBehavior::kDefault;
+};
+
+// COPY t [(cols)] FROM {STDIN | 'file' | PROGRAM 'cmd'} [[WITH] options] [WHERE e]
+// COPY {t [(cols)] | (query)} TO {STDOUT | 'file' | PROGRAM 'cmd'} [[WITH] options]
+// Options are normalized to the modern (name, value) form, lowercase names:
+// legacy `CSV` → ("format","csv"), `BINARY` → ("format","binary"),
+// `HEADER` → ("header", no value), `DELIMITER [AS] ','` → ("delimiter", ","),
+// `NULL [AS] ''` → ("null", ""), `FREEZE` → ("freeze", no value),
+// `QUOTE [AS] 'q'`, `ESCAPE [AS] 'e'`, `FORCE QUOTE *|cols`,
+// `FORCE NOT NULL cols`, `ENCODING 'x'`. A boolean written as on/off/true/
+// false/1/0 keeps that text as value.
+struct CopyStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCopy;
+  CopyStmt() : Statement(kKind) {}
+  RangeVar table;                   // empty name when query is set
+  std::vector<std::string> columns;
+  StmtPtr query;                    // COPY (query) TO ...
+  bool is_from = false;             // FROM (load) vs TO (dump)
+  bool is_program = false;
+  std::string filename;             // empty for STDIN/STDOUT
+  std::vector<GenericOption> options;
+  ExprPtr where;                    // COPY ... FROM ... WHERE
+};
+
+enum class IsolationLevel {
+  kDefault,
+  kReadUncommitted,
+  kReadCommitted,
+  kRepeatableRead,
+  kSerializable,
+};
+
+// Transaction modes of BEGIN / START TRANSACTION / SET TRANSACTION.
+struct TransactionOptions {
+  IsolationLevel isolation = IsolationLevel::kDefault;
+  std::optional<bool> read_only;   // READ ONLY (true) / READ WRITE (false)
+  std::optional<bool> deferrable;  // [NOT] DEFERRABLE
+};
+
+enum class TransactionKind {
+  kBegin,       // BEGIN [WORK|TRANSACTION]
+  kStart,       // START TRANSACTION
+  kCommit,      // COMMIT / END [WORK|TRANSACTION]
+  kRollback,    // ROLLBACK / ABORT [WORK|TRANSACTION]
+  kSavepoint,   // SAVEPOINT n
+  kRelease,     // RELEASE [SAVEPOINT] n
+  kRollbackTo,  // ROLLBACK [WORK|TRANSACTION] TO [SAVEPOINT] n
+};
+
+struct TransactionStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kTransaction;
+  TransactionStmt() : Statement(kKind) {}
+  TransactionKind txn_kind = TransactionKind::kBegin;
+  std::string savepoint;  // kSavepoint / kRelease / kRollbackTo
+  TransactionOptions options;  // kBegin / kStart
+  bool chain = false;          // COMMIT/ROLLBACK AND CHAIN
+};
+
+// One value of SET name TO v1, v2. `text` is the value as a string: string
+// literal contents, number text (with '-' for negatives), or identifier /
+// keyword (case-folded unless quoted with "").
+struct SetValue {
+  std::string text;
+  bool quoted = false;  // written as a 'string' (or "identifier")
+  int location = -1;
+};
+
+enum class SetKind {
+  kValue,        // SET name TO values
+  kDefault,      // SET name TO DEFAULT, SET TIME ZONE DEFAULT/LOCAL
+  kTransaction,  // SET TRANSACTION ... (this transaction)
+  kSessionCharacteristics,  // SET SESSION CHARACTERISTICS AS TRANSACTION ...
+};
+
+// SET [SESSION|LOCAL] name {TO|=} value[, ...] | DEFAULT. Special forms:
+// SET TIME ZONE x → name "timezone"; SET NAMES 'x' → "client_encoding";
+// SET SCHEMA 'x' → "search_path"; SET ROLE x → "role";
+// SET SESSION AUTHORIZATION x → "session_authorization".
+// Dotted names are joined with '.' ("myapp.setting").
+struct SetStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kSet;
+  SetStmt() : Statement(kKind) {}
+  SetKind set_kind = SetKind::kValue;
+  std::string name;  // lowercase (unless quoted)
+  std::vector<SetValue> values;
+  bool is_local = false;  // SET LOCAL
+  TransactionOptions txn_options;  // kTransaction / kSessionCharacteristics
+};
+
+// SHOW name | SHOW ALL. SHOW TIME ZONE → "timezone", SHOW TRANSACTION
+// ISOLATION LEVEL → "transaction_isolation", SHOW SESSION AUTHORIZATION →
+// "session_authorization".
+struct ShowStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kShow;
+  ShowStmt() : Statement(kKind) {}
+  std::string name;  // "all" when all is true
+  bool all = false;
+};
+
+// RESET name | RESET ALL (RESET TIME ZONE → "timezone").
+struct ResetStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kReset;
+  ResetStmt() : Statement(kKind) {}
+  std::string name;  // "all" when all is true
+  bool all = false;
+};
+
+// EXPLAIN [ANALYZE] [VERBOSE] stmt | EXPLAIN (opt [value], ...) stmt.
+// Legacy ANALYZE/VERBOSE become options ("analyze") / ("verbose").
+struct ExplainStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kExplain;
+  ExplainStmt() : Statement(kKind) {}
+  std::vector<GenericOption> options;
+  StmtPtr query;
+};
+
+struct VacuumRelation {
+  RangeVar table;
+  std::vector<std::string> columns;
+};
+
+// VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [(opts)] [t [(cols)], ...]
+// ANALYZE [VERBOSE] [(opts)] [t [(cols)], ...]  (is_vacuum == false)
+// Legacy keywords become options: "full", "freeze", "verbose", "analyze".
+struct VacuumStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kVacuum;
+  VacuumStmt() : Statement(kKind) {}
+  bool is_vacuum = true;
+  std::vector<GenericOption> options;
+  std::vector<VacuumRelation> relations;  // empty: the whole database
+};
+
+struct CheckpointStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCheckpoint;
+  CheckpointStmt() : Statement(kKind) {}
+};
+
+// PREPARE name [(type, ...)] AS stmt
+struct PrepareStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kPrepare;
+  PrepareStmt() : Statement(kKind) {}
+  std::string name;
+  std::vector<TypeName> arg_types;
+  StmtPtr query;
+};
+
+// EXECUTE name [(expr, ...)]
+struct ExecuteStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kExecute;
+  ExecuteStmt() : Statement(kKind) {}
+  std::string name;
+  std::vector<ExprPtr> params;
+};
+
+// DEALLOCATE [PREPARE] {name | ALL}
+struct DeallocateStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDeallocate;
+  DeallocateStmt() : Statement(kKind) {}
+  std::string name;  // empty when all
+  bool all = false;
+};
+
+// CREATE DATABASE name [[WITH] option [=] value ...]
+// Option names are lowercase (owner, template, encoding, locale, lc_collate,
+// lc_ctype, tablespace, allow_connections, connection_limit, is_template,
+// strategy, ...); values as written ("default" for DEFAULT).
+struct CreateDatabaseStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateDatabase;
+  CreateDatabaseStmt() : Statement(kKind) {}
+  std::string name;
+  std::vector<GenericOption> options;  // e.g. ("owner","bob"), ("template","template0")
+};
+
+enum class RoleStmtKind { kRole, kUser, kGroup };
+
+// CREATE ROLE|USER|GROUP name [[WITH] option ...]. Options are lowercase
+// keywords (superuser, nosuperuser, login, createdb, ...) without a value,
+// or ("password", 'x') (PASSWORD NULL: "password" without value; ENCRYPTED
+// is dropped), ("connection_limit", "5"), ("valid_until", '...'),
+// ("in_role", "a,b"), ("role", "a,b"), ("admin", "a,b"), ("sysid", "n").
+struct CreateRoleStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateRole;
+  CreateRoleStmt() : Statement(kKind) {}
+  RoleStmtKind role_kind = RoleStmtKind::kRole;
+  std::string name;
+  std::vector<GenericOption> options;
+};
+
+// ALTER ROLE|USER name [[WITH] option ...] | RENAME TO x | SET name TO v | RESET name.
+// Options as for CREATE ROLE, plus: RENAME TO x → ("rename to", "x");
+// SET name {TO|=} v[, v] → ("set name", "v[,v]") (DEFAULT: no value);
+// RESET name → ("reset name"); RESET ALL → ("reset all").
+struct AlterRoleStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterRole;
+  AlterRoleStmt() : Statement(kKind) {}
+  RoleStmtKind role_kind = RoleStmtKind::kRole;
+  std::string name;
+  std::vector<GenericOption> options;
+};
+
+enum class DiscardTarget { kAll, kPlans, kSequences, kTemp };
+
+// DISCARD {ALL | PLANS | SEQUENCES | TEMP | TEMPORARY}
+struct DiscardStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDiscard;
+  DiscardStmt() : Statement(kKind) {}
+  DiscardTarget target = DiscardTarget::kAll;
+};
+
+}  // namespace hearth::parser

@@ -1,0 +1,220 @@
+// server/parser/parser_internal.h
+//
+// The recursive-descent parser class shared by the parse_*.cpp files. Not
+// part of the public API: include parser/parser.h instead.
+//
+// One Parser parses one query string; it is single-threaded and short-lived.
+// Methods are grouped by file:
+//   parser.cpp        token helpers, names, statement dispatch, ParseStatements
+//   parse_expr.cpp    expressions (precedence climbing as in PostgreSQL)
+//   parse_type.cpp    type names
+//   parse_select.cpp  SELECT / VALUES / set operations / FROM
+//   parse_dml.cpp     INSERT / UPDATE / DELETE / COPY
+//   parse_ddl.cpp     CREATE TABLE / INDEX, ALTER TABLE, DROP, TRUNCATE
+//   parse_utility.cpp transactions, SET/SHOW/RESET, EXPLAIN, VACUUM, PREPARE,
+//                     EXECUTE, DEALLOCATE, databases, roles, DISCARD, CHECKPOINT
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/ast.h"
+#include "parser/keywords.h"
+#include "parser/lexer.h"
+
+namespace hearth::parser {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view sql);
+
+  // Parses every ';'-separated statement; see ParseStatements.
+  std::vector<StmtPtr> ParseAll();
+
+ private:
+  // ---- tokens (parser.cpp) ----
+  const Token& Cur() const { return toks_[pos_]; }
+  const Token& Peek(size_t ahead = 1) const;
+  int Loc() const { return Cur().offset; }
+  void Advance() {
+    if (toks_[pos_].type != TokenType::kEnd) ++pos_;
+  }
+  bool AtEnd() const { return Cur().type == TokenType::kEnd; }
+  // Unquoted word `kw` (lowercase) at the current / a later token.
+  bool IsKw(const char* kw) const { return IsKwTok(Cur(), kw); }
+  static bool IsKwTok(const Token& t, const char* kw) {
+    return t.type == TokenType::kIdent && t.text == kw;
+  }
+  bool PeekKw(size_t ahead, const char* kw) const { return IsKwTok(Peek(ahead), kw); }
+  bool AcceptKw(const char* kw);
+  void ExpectKw(const char* kw);
+  bool IsOp(const char* op) const { return IsOpTok(Cur(), op); }
+  static bool IsOpTok(const Token& t, const char* op) {
+    return t.type == TokenType::kOp && t.text == op;
+  }
+  bool AcceptOp(const char* op);
+  void ExpectOp(const char* op);
+  [[noreturn]] void SyntaxError() const;  // at the current token
+  [[noreturn]] void SyntaxErrorAt(const Token& t) const;
+  [[noreturn]] void ErrorAt(const char* sqlstate, const std::string& msg, int offset) const;
+  KeywordCategory Category(const Token& t) const;
+  std::string SourceText(int begin, int end) const;
+
+  // ---- names (parser.cpp) ----
+  // ColId: identifier, unreserved or column-name keyword, or quoted.
+  bool IsColId(const Token& t) const;
+  std::string ParseColId();
+  // type_function_name: identifier, unreserved or type/function keyword.
+  bool IsTypeFuncName(const Token& t) const;
+  // ColLabel: any word at all (after AS, after '.', option names).
+  bool IsColLabel(const Token& t) const;
+  std::string ParseColLabel();
+  // A word usable as an alias without AS.
+  bool IsBareLabel(const Token& t) const;
+  // [catalog.][schema.]name
+  RangeVar ParseQualifiedName();
+  // ColId [. ColLabel]* as parts (any_name: collations, opclasses).
+  std::vector<std::string> ParseAnyName();
+  // ( ColId, ... )
+  std::vector<std::string> ParseParenNameList();
+  // name [, name]*
+  std::vector<RangeVar> ParseQualifiedNameList();
+  // ( option [=] [value], ... ) for WITH (...) and COPY/EXPLAIN/VACUUM.
+  std::vector<GenericOption> ParseParenOptions();
+  // A value for an option: string, number (signed), word; returns text.
+  std::string ParseOptionValue();
+  bool IsOptionValueStart() const;
+
+  // ---- statements ----
+  StmtPtr ParseStatement();
+  StmtPtr ParseWithPrefixed();  // WITH ... SELECT/INSERT/UPDATE/DELETE
+  StmtPtr ParsePreparable();    // body of EXPLAIN / PREPARE
+
+  // ---- expressions (parse_expr.cpp) ----
+  ExprPtr ParseExpr();   // a_expr
+  ExprPtr ParseBExpr();  // b_expr: no AND/OR/NOT/IS/IN/LIKE/BETWEEN at top level
+  ExprPtr ParseOr();
+  ExprPtr ParseAnd();
+  ExprPtr ParseNot();
+  ExprPtr ParseIs();
+  ExprPtr ParseComparison();
+  ExprPtr ParseLikeIn();
+  ExprPtr ParseOtherOp();
+  ExprPtr ParseAdd();
+  ExprPtr ParseMul();
+  ExprPtr ParsePow();
+  ExprPtr ParseAtTimeZone();
+  ExprPtr ParseCollate();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePostfix();
+  ExprPtr ParsePrimary();
+  ExprPtr ParseParenExpr();
+  ExprPtr ParseWordExpr();
+  ExprPtr ParseFuncCall(std::vector<std::string> name, int location);
+  ExprPtr ParseSpecialFunc(const std::string& word, int location);
+  ExprPtr ParseCase();
+  ExprPtr ParseArrayCtor();
+  ExprPtr TryParseTypedLiteral();
+  ExprPtr ParseColumnRefOrCall();
+  ExprPtr MakeBinary(std::string op, ExprPtr l, ExprPtr r, int location);
+  ExprPtr MaybeSubqueryOp(std::string op, ExprPtr left, int location);
+  bool IsComparisonOp(const Token& t) const;
+  bool IsOtherOp(const Token& t) const;
+  bool IsOperatorKw() const;  // OPERATOR ( ... )
+  std::string ParseOperatorKw();
+  std::vector<ExprPtr> ParseExprList();
+  bool StartsSelect(size_t ahead) const;  // SELECT / VALUES / WITH / TABLE, skipping '('s
+  std::unique_ptr<WindowSpec> ParseOver();
+  void ParseSortList(std::vector<SortBy>& out);
+
+  // ---- types (parse_type.cpp) ----
+  TypeName ParseTypeName();
+  bool IsSqlTypeKeyword(const Token& t) const;
+  std::vector<int32_t> ParseTypmods();
+  void ParseArrayBounds(TypeName& t);
+
+  // ---- SELECT (parse_select.cpp) ----
+  std::unique_ptr<SelectStmt> ParseSelect();  // full select incl. WITH/ORDER/LIMIT
+  std::unique_ptr<SelectStmt> ParseSetOps(int min_prec);
+  std::unique_ptr<SelectStmt> ParseSelectPrimary();
+  std::unique_ptr<SelectStmt> ParseSimpleSelect();
+  std::unique_ptr<SelectStmt> ParseValues();
+  void ParseSelectTail(SelectStmt& s);
+  void ParseWithClause(std::vector<CommonTableExpr>& out, bool& recursive);
+  std::vector<ResTarget> ParseTargetList();
+  std::vector<FromItemPtr> ParseFromList();
+  FromItemPtr ParseFromItem();
+  FromItemPtr ParseFromPrimary();
+  void ParseAlias(Alias& alias, bool require_for_subquery);
+  std::vector<ResTarget> ParseReturning();
+
+  // ---- DML (parse_dml.cpp) ----
+  StmtPtr ParseInsert(std::vector<CommonTableExpr> with);
+  StmtPtr ParseUpdate(std::vector<CommonTableExpr> with);
+  StmtPtr ParseDelete(std::vector<CommonTableExpr> with);
+  StmtPtr ParseCopy();
+  std::string ParseDmlAlias();
+  void ParseCopyLegacyOptions(std::vector<GenericOption>& out);
+
+  // ---- DDL (parse_ddl.cpp) ----
+  StmtPtr ParseCreate();
+  StmtPtr ParseCreateTable(bool temp, bool unlogged, int location);
+  StmtPtr ParseCreateIndex(int location);
+  StmtPtr ParseAlter();
+  StmtPtr ParseAlterTable(int location);
+  AlterTableCmd ParseAlterTableCmd();
+  void ParseIndexConstraintOptions(Constraint& c);
+  StmtPtr ParseDrop();
+  StmtPtr ParseTruncate();
+  ColumnDef ParseColumnDef();
+  bool IsTableConstraintStart() const;
+  Constraint ParseTableConstraint();
+  bool ParseColumnConstraint(std::vector<Constraint>& out);
+  void ParseReferences(Constraint& c);
+  void ParseConstraintAttributes(Constraint& c);
+  DropBehavior ParseDropBehavior();
+  bool ParseIfNotExists();
+  bool ParseIfExists();
+
+  // ---- utility (parse_utility.cpp) ----
+  StmtPtr ParseTransaction();
+  void ParseTransactionModes(TransactionOptions& o);
+  StmtPtr ParseSet();
+  std::vector<SetValue> ParseSetValues();
+  StmtPtr ParseShow();
+  StmtPtr ParseReset();
+  std::string ParseVarName();
+  StmtPtr ParseExplain();
+  StmtPtr ParseVacuum(bool is_vacuum);
+  StmtPtr ParsePrepare();
+  StmtPtr ParseExecute();
+  StmtPtr ParseDeallocate();
+  StmtPtr ParseCreateDatabase(int location);
+  StmtPtr ParseCreateRole(RoleStmtKind kind, int location);
+  StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
+  void ParseRoleOptions(std::vector<GenericOption>& out);
+  StmtPtr ParseDiscard();
+
+  std::string_view sql_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  int depth_ = 0;  // recursion depth guard (stack overflow on deep nesting)
+  // True while parsing a b_expr (DEFAULT values, POSITION(a IN b), BETWEEN's
+  // lower bound): IN / LIKE / BETWEEN are then not consumed as operators.
+  bool b_expr_ = false;
+};
+
+// RAII recursion-depth guard for deeply nested input.
+class DepthGuard {
+ public:
+  DepthGuard(int& depth, std::string_view sql, int offset);
+  ~DepthGuard() { --depth_; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+
+ private:
+  int& depth_;
+};
+
+}  // namespace hearth::parser

@@ -1,0 +1,126 @@
+// postmaster/aux_process.cpp
+//
+// Principal entry points: AuxProcessMain.
+// Each auxiliary process claims its proc slot, then loops: sleep its delay in
+// short steps (so shutdown and postmaster death are noticed within ~100 ms),
+// do one round. SIGUSR2 or SIGTERM asks for a clean exit; SIGQUIT exits at
+// once (crash reset); SIGHUP re-reads the configuration.
+#include "postmaster/aux_process.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "common/log/log.h"
+#include "config/settings.h"
+#include "postmaster/server_settings.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/lmgr/lwlock.h"
+
+namespace hearth::postmaster {
+
+namespace {
+
+volatile sig_atomic_t g_shutdown_requested = 0;
+volatile sig_atomic_t g_reload_requested = 0;
+
+void OnShutdownSignal(int) { g_shutdown_requested = 1; }
+void OnReloadSignal(int) { g_reload_requested = 1; }
+void OnQuitSignal(int) { _exit(2); }
+
+void InstallHandler(int signo, void (*fn)(int)) {
+  struct sigaction sa{};
+  sa.sa_handler = fn;
+  sigemptyset(&sa.sa_mask);
+  sigaction(signo, &sa, nullptr);
+}
+
+// The setting that paces each process's loop, in milliseconds.
+int64_t LoopDelayMs(ChildKind kind, const config::Settings& s) {
+  switch (kind) {
+    case ChildKind::kWalWriter: return s.GetInt("wal_writer_delay");
+    case ChildKind::kBgWriter: return s.GetInt("bgwriter_delay");
+    case ChildKind::kCheckpointer: return s.GetInt("checkpoint_timeout") * 1000;
+    default: return 1000;
+  }
+}
+
+// One round of the process's work. The bgwriter cleans buffers ahead of the
+// clock hand; the checkpointer writes every dirty buffer (WAL and the
+// checkpoint record join with the WAL issue); the walwriter has no WAL yet.
+void DoRound(ChildKind kind, const config::Settings& s) {
+  switch (kind) {
+    case ChildKind::kBgWriter: {
+      storage::BgWriterSettings bg;
+      bg.lru_maxpages = static_cast<int>(s.GetInt("bgwriter_lru_maxpages"));
+      bg.lru_multiplier = s.GetReal("bgwriter_lru_multiplier");
+      bg.delay_ms = static_cast<int>(s.GetInt("bgwriter_delay"));
+      storage::BgBufferSync(bg);
+      break;
+    }
+    case ChildKind::kCheckpointer: {
+      storage::Status st = storage::FlushAllBuffers();
+      if (!st.ok()) {
+        // A failed write or fsync may have lost data the kernel reported as
+        // written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
+        spdlog::critical("checkpoint could not write buffers: {}", st.ToString());
+        log::FlushLog();
+        _exit(3);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* settings) {
+  log::SetLogRole(ChildKindName(kind));
+  InstallHandler(SIGTERM, OnShutdownSignal);
+  InstallHandler(SIGUSR2, OnShutdownSignal);
+  InstallHandler(SIGINT, SIG_IGN);
+  InstallHandler(SIGHUP, OnReloadSignal);
+  InstallHandler(SIGQUIT, OnQuitSignal);
+  pid_t postmaster = getppid();
+  storage::BackendType type = kind == ChildKind::kWalWriter  ? storage::BackendType::kWalWriter
+                              : kind == ChildKind::kBgWriter ? storage::BackendType::kBgWriter
+                                                             : storage::BackendType::kCheckpointer;
+  storage::ClaimProcSlot(slot, type);
+  storage::SetPostmasterPidForWaits(postmaster);
+  spdlog::debug("{} started", ChildKindName(kind));
+
+  auto next_round = std::chrono::steady_clock::now();
+  while (!g_shutdown_requested) {
+    if (getppid() != postmaster) {
+      // The postmaster died: nobody will reset shared memory, so stop now.
+      _exit(1);
+    }
+    if (g_reload_requested) {
+      g_reload_requested = 0;
+      std::string error;
+      ReloadServerSettings(*settings, settings->GetString("data_directory"), &error);
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (now >= next_round) {
+      DoRound(kind, *settings);
+      next_round = now + std::chrono::milliseconds(LoopDelayMs(kind, *settings));
+    }
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100),
+                                                                              next_round - now));
+  }
+  if (kind == ChildKind::kCheckpointer) {
+    // Shutdown checkpoint: the postmaster stops us only after every session
+    // has ended, so this write-out is the last.
+    DoRound(kind, *settings);
+  }
+  storage::ReleaseProcSlot();
+  log::FlushLog();
+  _exit(0);
+}
+
+}  // namespace hearth::postmaster

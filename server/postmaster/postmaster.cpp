@@ -1,0 +1,410 @@
+// postmaster/postmaster.cpp
+//
+// Principal entry points: PostmasterMain. See postmaster.h for the signals.
+//
+// The event loop is Boost.Asio: one acceptor and one signal_set, all on the
+// postmaster's single thread. A forked child first drops everything Asio owns
+// (notify_fork, close the acceptor, restore default signal handlers), then
+// serves its connection with blocking I/O and never returns here.
+#include "postmaster/postmaster.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "common/log/log.h"
+#include "config/settings.h"
+#include "postmaster/aux_process.h"
+#include "postmaster/child_registry.h"
+#include "postmaster/datadir.h"
+#include "postmaster/pidfile.h"
+#include "postmaster/server_settings.h"
+#include "storage/ipc/shmem_layout.h"
+#include "storage/smgr/smgr.h"
+#include "tcop/backend_main.h"
+
+namespace hearth::postmaster {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+enum class PmState { kRunning, kCrashReset, kSmartShutdown, kFastShutdown };
+
+// How long children get to exit after SIGQUIT before they are SIGKILLed.
+constexpr auto kChildExitGrace = std::chrono::seconds(5);
+
+class Postmaster {
+ public:
+  Postmaster(const PostmasterOptions& opts, config::Settings settings)
+      : opts_(opts),
+        settings_(std::move(settings)),
+        acceptor_(io_),
+        signals_(io_),
+        kill_timer_(io_),
+        rng_(std::random_device{}()) {}
+
+  int Run();
+
+ private:
+  bool Listen(std::string* error);
+  void StartAccept();
+  void OnSignal(int signo);
+  void ReapChildren();
+  void HandleChildExit(const ChildInfo& child, int status);
+  void StartCrashReset(const std::string& why);
+  void FinishCrashResetIfDone();
+  void StartAuxProcesses();
+  void ForkBackend(tcp::socket socket);
+  pid_t ForkChild();  // returns 0 in the child, with Asio state dropped
+  void SignalChildren(int signo, bool aux_too);
+  void MaybeExit();
+  void Reload();
+
+  const PostmasterOptions& opts_;
+  config::Settings settings_;
+  ServerSettings ss_;
+  asio::io_context io_;
+  tcp::acceptor acceptor_;
+  asio::signal_set signals_;
+  asio::steady_timer kill_timer_;
+  std::mt19937 rng_;
+  std::unique_ptr<storage::ShmemSegment> shmem_;
+  ChildRegistry children_;
+  PmState state_ = PmState::kRunning;
+  bool accepting_ = false;
+  bool exit_requested_ = false;
+  int exit_code_ = 0;
+};
+
+// The registry of the postmaster, inherited by children for cancel lookups.
+const ChildRegistry* g_inherited_registry = nullptr;
+
+void DeliverCancel(int32_t pid, int32_t key) {
+  if (g_inherited_registry != nullptr && g_inherited_registry->MatchesCancelKey(pid, key)) {
+    kill(static_cast<pid_t>(pid), SIGINT);
+  }
+}
+
+int Postmaster::Run() {
+  std::string error;
+  ss_ = ReadServerSettings(settings_);
+  PidFile pidfile;
+  if (!pidfile.Acquire(opts_.datadir, ss_.port, &error)) {
+    spdlog::critical("{}", error);
+    return 1;
+  }
+  try {
+    shmem_ = storage::CreateSharedMemory(ss_.shmem);
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
+    return 1;
+  }
+  storage::SmgrInit(opts_.datadir);  // inherited by every child
+  children_.Configure(ss_.shmem.max_connections, ss_.shmem.max_aux_processes);
+  if (!Listen(&error)) {
+    spdlog::critical("{}", error);
+    return 1;
+  }
+  signals_.add(SIGCHLD);
+  signals_.add(SIGTERM);
+  signals_.add(SIGINT);
+  signals_.add(SIGQUIT);
+  signals_.add(SIGHUP);
+  std::function<void(const boost::system::error_code&, int)> on_signal;
+  on_signal = [this, &on_signal](const boost::system::error_code& ec, int signo) {
+    if (ec) return;
+    OnSignal(signo);
+    if (!exit_requested_) signals_.async_wait(on_signal);
+  };
+  signals_.async_wait(on_signal);
+
+  StartAuxProcesses();
+  StartAccept();
+  spdlog::info("database system is ready to accept connections on {}:{} (data directory \"{}\")",
+               ss_.listen_address, ss_.port, opts_.datadir);
+  io_.run();
+  pidfile.Release();
+  spdlog::info("database system is shut down");
+  return exit_code_;
+}
+
+bool Postmaster::Listen(std::string* error) {
+  boost::system::error_code ec;
+  std::string host = ss_.listen_address == "localhost" ? "127.0.0.1" : ss_.listen_address;
+  if (host == "*") host = "0.0.0.0";
+  auto addr = asio::ip::make_address(host, ec);
+  if (ec) {
+    *error = "invalid listen_addresses \"" + ss_.listen_address + "\": " + ec.message();
+    return false;
+  }
+  tcp::endpoint ep(addr, static_cast<unsigned short>(ss_.port));
+  acceptor_.open(ep.protocol(), ec);
+  if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(ep, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    *error = "could not listen on " + host + ":" + std::to_string(ss_.port) + ": " + ec.message();
+    return false;
+  }
+  // Children must not inherit the listening socket across exec (none exec,
+  // but tests spawn psql from forked helpers).
+  fcntl(acceptor_.native_handle(), F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
+void Postmaster::StartAccept() {
+  if (accepting_ || state_ != PmState::kRunning) return;
+  accepting_ = true;
+  acceptor_.async_accept([this](const boost::system::error_code& ec, tcp::socket socket) {
+    accepting_ = false;
+    if (!ec) {
+      ForkBackend(std::move(socket));
+    } else if (ec != asio::error::operation_aborted) {
+      spdlog::warn("accept failed: {}", ec.message());
+    }
+    if (state_ == PmState::kRunning) StartAccept();
+  });
+}
+
+pid_t Postmaster::ForkChild() {
+  io_.notify_fork(asio::io_context::fork_prepare);
+  log::FlushLog();
+  pid_t pid = fork();
+  if (pid == 0) {
+    io_.notify_fork(asio::io_context::fork_child);
+    boost::system::error_code ec;
+    signals_.clear(ec);
+    acceptor_.close(ec);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP}) signal(s, SIG_DFL);
+    g_inherited_registry = &children_;
+    return 0;
+  }
+  io_.notify_fork(asio::io_context::fork_parent);
+  return pid;
+}
+
+void Postmaster::ForkBackend(tcp::socket socket) {
+  tcop::Refusal refusal = tcop::Refusal::kNone;
+  std::optional<storage::ProcNumber> slot;
+  if (state_ == PmState::kCrashReset) {
+    refusal = tcop::Refusal::kRecovering;
+  } else if (state_ != PmState::kRunning) {
+    refusal = tcop::Refusal::kShuttingDown;
+  } else {
+    slot = children_.ReserveClientSlot();
+    if (!slot) refusal = tcop::Refusal::kTooManyClients;
+  }
+  int32_t cancel_key = static_cast<int32_t>(rng_());
+  pid_t pid = ForkChild();
+  if (pid == 0) {
+    tcop::BackendStartInfo info;
+    info.sock_fd = socket.release();
+    info.slot = slot.value_or(storage::kInvalidProcNumber);
+    info.cancel_key = cancel_key;
+    info.refusal = refusal;
+    info.datadir = opts_.datadir;
+    info.settings = &settings_;
+    info.deliver_cancel = DeliverCancel;
+    tcop::BackendMain(info);
+  }
+  if (pid < 0) {
+    spdlog::error("could not fork new process for connection: {}", strerror(errno));
+    if (slot) children_.FreeSlot(*slot);
+    return;  // the socket closes here
+  }
+  children_.Add(ChildInfo{pid, slot ? ChildKind::kBackend : ChildKind::kDeadEnd,
+                          slot.value_or(storage::kInvalidProcNumber), cancel_key});
+  // The parent's copy of the socket closes when `socket` goes out of scope.
+}
+
+void Postmaster::StartAuxProcesses() {
+  for (ChildKind kind : {ChildKind::kWalWriter, ChildKind::kBgWriter, ChildKind::kCheckpointer}) {
+    if (children_.HasKind(kind)) continue;
+    auto slot = children_.ReserveAuxSlot();
+    if (!slot) {
+      spdlog::error("no proc slot left for {}", ChildKindName(kind));
+      continue;
+    }
+    pid_t pid = ForkChild();
+    if (pid == 0) AuxProcessMain(kind, *slot, &settings_);
+    if (pid < 0) {
+      spdlog::error("could not fork {}: {}", ChildKindName(kind), strerror(errno));
+      children_.FreeSlot(*slot);
+      continue;
+    }
+    children_.Add(ChildInfo{pid, kind, *slot, 0});
+  }
+}
+
+void Postmaster::OnSignal(int signo) {
+  switch (signo) {
+    case SIGCHLD:
+      ReapChildren();
+      break;
+    case SIGHUP:
+      Reload();
+      break;
+    case SIGINT:  // smart: wait for sessions to end
+      if (state_ == PmState::kRunning || state_ == PmState::kCrashReset) {
+        spdlog::info("received smart shutdown request");
+        state_ = PmState::kSmartShutdown;
+        boost::system::error_code ec;
+        acceptor_.close(ec);
+      }
+      MaybeExit();
+      break;
+    case SIGTERM:  // fast: terminate sessions now
+      if (state_ != PmState::kFastShutdown) {
+        spdlog::info("received fast shutdown request");
+        state_ = PmState::kFastShutdown;
+        boost::system::error_code ec;
+        acceptor_.close(ec);
+        SignalChildren(SIGTERM, false);
+      }
+      MaybeExit();
+      break;
+    case SIGQUIT:  // immediate
+      spdlog::info("received immediate shutdown request");
+      SignalChildren(SIGQUIT, true);
+      exit_code_ = 0;
+      exit_requested_ = true;
+      io_.stop();
+      break;
+    default:
+      break;
+  }
+}
+
+void Postmaster::Reload() {
+  std::string error;
+  auto ignored = ReloadServerSettings(settings_, opts_.datadir, &error);
+  if (!error.empty()) {
+    spdlog::error("configuration file not reloaded: {}", error);
+    return;
+  }
+  for (const auto& name : ignored) {
+    spdlog::warn("parameter \"{}\" cannot be changed without restarting the server", name);
+  }
+  spdlog::info("received SIGHUP, reloading configuration files");
+  SignalChildren(SIGHUP, true);
+}
+
+void Postmaster::SignalChildren(int signo, bool aux_too) {
+  for (const ChildInfo& c : children_.children()) {
+    bool is_aux = c.kind != ChildKind::kBackend && c.kind != ChildKind::kDeadEnd;
+    if (is_aux && !aux_too) continue;
+    kill(c.pid, signo);
+  }
+}
+
+void Postmaster::ReapChildren() {
+  for (;;) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) break;
+    auto child = children_.Remove(pid);
+    if (child) HandleChildExit(*child, status);
+  }
+  if (state_ == PmState::kCrashReset) FinishCrashResetIfDone();
+  MaybeExit();
+}
+
+void Postmaster::HandleChildExit(const ChildInfo& child, int status) {
+  // A backend exits 0 at session end and 1 after a FATAL error; both leave
+  // shared memory consistent. Anything else (a signal, exit 2+) may have left
+  // it half-changed, so everyone restarts from a fresh segment.
+  bool clean = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
+  if (child.kind == ChildKind::kDeadEnd) return;
+  if (!clean) {
+    std::string how = WIFSIGNALED(status) ? "was terminated by signal " + std::to_string(WTERMSIG(status))
+                                          : "exited with exit code " + std::to_string(WEXITSTATUS(status));
+    if (state_ == PmState::kCrashReset) return;  // already resetting
+    spdlog::error("{} process (PID {}) {}", ChildKindName(child.kind), child.pid, how);
+    if (state_ == PmState::kRunning) StartCrashReset(how);
+    return;
+  }
+  bool is_aux = child.kind != ChildKind::kBackend;
+  if (is_aux && state_ == PmState::kRunning) {
+    spdlog::warn("{} process (PID {}) exited; restarting it", ChildKindName(child.kind), child.pid);
+    StartAuxProcesses();
+  }
+}
+
+void Postmaster::StartCrashReset(const std::string& why) {
+  spdlog::warn("terminating any other active server processes");
+  state_ = PmState::kCrashReset;
+  SignalChildren(SIGQUIT, true);
+  kill_timer_.expires_after(kChildExitGrace);
+  kill_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || state_ != PmState::kCrashReset) return;
+    SignalChildren(SIGKILL, true);
+  });
+  FinishCrashResetIfDone();
+}
+
+void Postmaster::FinishCrashResetIfDone() {
+  for (const ChildInfo& c : children_.children()) {
+    if (c.kind != ChildKind::kDeadEnd) return;  // still waiting for someone
+  }
+  kill_timer_.cancel();
+  spdlog::info("all server processes terminated; reinitializing");
+  shmem_.reset();
+  try {
+    shmem_ = storage::CreateSharedMemory(ss_.shmem);
+  } catch (const std::exception& e) {
+    spdlog::critical("could not recreate shared memory: {}", e.what());
+    exit_code_ = 1;
+    exit_requested_ = true;
+    io_.stop();
+    return;
+  }
+  state_ = PmState::kRunning;
+  StartAuxProcesses();
+  StartAccept();
+  spdlog::info("database system is ready to accept connections");
+}
+
+void Postmaster::MaybeExit() {
+  if (state_ != PmState::kSmartShutdown && state_ != PmState::kFastShutdown) return;
+  if (children_.CountKind(ChildKind::kBackend) > 0 || children_.CountKind(ChildKind::kDeadEnd) > 0) return;
+  // Sessions are gone: stop the auxiliaries (the checkpointer will write a
+  // shutdown checkpoint here once WAL exists), then exit when they are reaped.
+  bool aux_left = false;
+  for (const ChildInfo& c : children_.children()) {
+    kill(c.pid, SIGUSR2);
+    aux_left = true;
+  }
+  if (aux_left) return;
+  exit_requested_ = true;
+  io_.stop();
+}
+
+}  // namespace
+
+int PostmasterMain(const PostmasterOptions& opts) {
+  std::string error;
+  if (!CheckDataDirectory(opts.datadir, &error)) {
+    fprintf(stderr, "hearthd: %s\n", error.c_str());
+    return 1;
+  }
+  config::Settings settings;
+  if (!LoadServerSettings(settings, opts.datadir, opts.overrides, &error)) {
+    fprintf(stderr, "hearthd: %s\n", error.c_str());
+    return 1;
+  }
+  ServerSettings ss = ReadServerSettings(settings);
+  std::string log_file = ss.log_file;
+  if (!log_file.empty() && log_file[0] != '/') log_file = opts.datadir + "/" + log_file;
+  log::InitLogging("postmaster", log_file, ss.log_min_messages);
+  Postmaster pm(opts, std::move(settings));
+  return pm.Run();
+}
+
+}  // namespace hearth::postmaster

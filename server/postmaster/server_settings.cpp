@@ -1,0 +1,49 @@
+// postmaster/server_settings.cpp
+//
+// Principal entry points: LoadServerSettings, ReadServerSettings,
+// ReloadServerSettings.
+#include "postmaster/server_settings.h"
+
+#include "common/error/db_error.h"
+#include "config/settings.h"
+
+namespace hearth::postmaster {
+
+bool LoadServerSettings(config::Settings& settings, const std::string& datadir,
+                        const std::vector<std::pair<std::string, std::string>>& overrides, std::string* error) {
+  try {
+    // Command-line values win over the file whatever the order.
+    for (const auto& [name, value] : overrides) settings.ApplyCommandLine(name, value);
+    settings.ApplyFile(datadir + "/hearth.conf");
+    settings.SetInternal("data_directory", datadir);
+  } catch (const DbError& e) {
+    *error = e.message();
+    if (!e.hint().empty()) *error += " (" + e.hint() + ")";
+    return false;
+  }
+  return true;
+}
+
+ServerSettings ReadServerSettings(const config::Settings& settings) {
+  ServerSettings ss;
+  ss.listen_address = settings.GetString("listen_addresses");
+  ss.port = static_cast<int>(settings.GetInt("port"));
+  ss.shmem.max_connections = static_cast<int>(settings.GetInt("max_connections"));
+  ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
+  ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));
+  ss.log_file = settings.GetString("log_file");
+  ss.log_min_messages = settings.GetString("log_min_messages");
+  return ss;
+}
+
+std::vector<std::string> ReloadServerSettings(config::Settings& settings, const std::string& datadir,
+                                              std::string* error) {
+  try {
+    return settings.Reload(datadir + "/hearth.conf").ignored_restart_required;
+  } catch (const DbError& e) {
+    *error = e.message();
+    return {};
+  }
+}
+
+}  // namespace hearth::postmaster

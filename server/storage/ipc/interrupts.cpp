@@ -1,0 +1,109 @@
+// storage/ipc/interrupts.cpp
+//
+// Principal entry points: InstallBackendSignalHandlers, CheckForInterrupts,
+// Begin/EndStatementInterrupts.
+#include "storage/ipc/interrupts.h"
+
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error/db_error.h"
+
+namespace hearth {
+
+volatile sig_atomic_t g_cancel_pending = 0;
+volatile sig_atomic_t g_die_pending = 0;
+volatile sig_atomic_t g_reload_pending = 0;
+volatile sig_atomic_t g_timeout_pending = 0;
+
+namespace {
+
+volatile sig_atomic_t g_in_statement = 0;
+
+void OnCancel(int) {
+  if (g_in_statement) g_cancel_pending = 1;
+}
+void OnDie(int) { g_die_pending = 1; }
+void OnQuit(int) { _exit(2); }
+void OnHup(int) { g_reload_pending = 1; }
+void OnAlarm(int) {
+  if (g_in_statement) g_timeout_pending = 1;
+}
+
+// No SA_RESTART: a blocking recv/send returns EINTR so the flag is seen.
+void Install(int signo, void (*fn)(int)) {
+  struct sigaction sa{};
+  sa.sa_handler = fn;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  sigaction(signo, &sa, nullptr);
+}
+
+void SetTimer(int64_t ms) {
+  struct itimerval t{};
+  t.it_value.tv_sec = ms / 1000;
+  t.it_value.tv_usec = (ms % 1000) * 1000;
+  setitimer(ITIMER_REAL, &t, nullptr);
+}
+
+}  // namespace
+
+void InstallBackendSignalHandlers() {
+  Install(SIGINT, OnCancel);
+  Install(SIGTERM, OnDie);
+  Install(SIGQUIT, OnQuit);
+  Install(SIGHUP, OnHup);
+  Install(SIGALRM, OnAlarm);
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGUSR2, SIG_IGN);
+}
+
+void BeginStatementInterrupts(int64_t statement_timeout_ms) {
+  g_cancel_pending = 0;
+  g_timeout_pending = 0;
+  g_in_statement = 1;
+  if (statement_timeout_ms > 0) SetTimer(statement_timeout_ms);
+}
+
+void EndStatementInterrupts() {
+  g_in_statement = 0;
+  SetTimer(0);
+  g_cancel_pending = 0;
+  g_timeout_pending = 0;
+}
+
+void CheckForInterrupts() {
+  if (g_die_pending) {
+    g_die_pending = 0;
+    throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",
+                  Severity::kFatal);
+  }
+  if (g_timeout_pending) {
+    g_timeout_pending = 0;
+    g_cancel_pending = 0;
+    throw DbError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout");
+  }
+  if (g_cancel_pending) {
+    g_cancel_pending = 0;
+    throw DbError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+  }
+}
+
+void SleepWithInterrupts(int64_t usec) {
+  static const pid_t parent = getppid();
+  while (usec > 0) {
+    CheckForInterrupts();
+    if (getppid() != parent) {
+      throw DbError(sqlstate::kAdminShutdown, "terminating connection because the postmaster died",
+                    Severity::kFatal);
+    }
+    int64_t step = usec < 10000 ? usec : 10000;
+    struct timespec ts{static_cast<time_t>(step / 1000000), static_cast<long>((step % 1000000) * 1000)};
+    nanosleep(&ts, nullptr);
+    usec -= step;
+  }
+  CheckForInterrupts();
+}
+
+}  // namespace hearth

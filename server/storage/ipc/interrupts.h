@@ -1,0 +1,41 @@
+// storage/ipc/interrupts.h
+//
+// Signal-driven interrupts of a backend, PostgreSQL-style: handlers only set
+// flags; the backend acts on them at CheckForInterrupts() points (between
+// rows, in sleeps, while waiting for the client).
+//   SIGINT   cancel the running statement (CancelRequest via the postmaster)
+//   SIGTERM  terminate the session (fast shutdown, pg_terminate_backend)
+//   SIGQUIT  exit at once with code 2 (crash reset; shared memory is suspect)
+//   SIGHUP   reload the configuration at the next idle point
+//   SIGALRM  statement_timeout expired
+// Process-local; no shared state. Lives at the bottom of the server stack
+// (storage/ipc) so every layer, down to lock waits, can check interrupts.
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+
+namespace hearth {
+
+extern volatile sig_atomic_t g_cancel_pending;
+extern volatile sig_atomic_t g_die_pending;
+extern volatile sig_atomic_t g_reload_pending;
+extern volatile sig_atomic_t g_timeout_pending;
+
+void InstallBackendSignalHandlers();
+
+// Marks the start/end of a statement: cancels only count while one runs.
+// Start arms statement_timeout (milliseconds, 0 = off).
+void BeginStatementInterrupts(int64_t statement_timeout_ms);
+void EndStatementInterrupts();
+
+// Throws DbError: FATAL 57P01 when termination is pending, ERROR 57014 when
+// a cancel or statement timeout is pending during a statement.
+void CheckForInterrupts();
+
+// Sleeps `usec` microseconds in short steps, checking for interrupts (and
+// postmaster death) between them: the building block of pg_sleep and of
+// every wait that a cancel must be able to end.
+void SleepWithInterrupts(int64_t usec);
+
+}  // namespace hearth

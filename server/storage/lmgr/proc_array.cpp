@@ -1,0 +1,107 @@
+// storage/lmgr/proc_array.cpp
+//
+// Principal entry points: ProcArrayShmemInit, ClaimProcSlot, ReleaseProcSlot,
+// CountActiveWalWriters.
+#include "storage/lmgr/proc_array.h"
+
+#include <unistd.h>
+
+#include <new>
+
+namespace hearth::storage {
+
+namespace {
+void* g_xact_area = nullptr;
+ProcArrayShared* g_proc_array = nullptr;
+ProcNumber g_my_proc_number = kInvalidProcNumber;
+}  // namespace
+
+size_t ProcArrayShmemSize(const ShmemParams& p) {
+  return sizeof(ProcArrayShared) + sizeof(ProcSlot) * static_cast<size_t>(p.TotalProcs());
+}
+
+void ProcArrayShmemInit(ShmemSegment& seg, const ShmemParams& p) {
+  void* mem = seg.Allocate("proc array", ProcArrayShmemSize(p));
+  auto* pa = static_cast<ProcArrayShared*>(mem);
+  pa->lock.Init();
+  pa->latest_completed_xid.store(kFirstNormalTransactionId - 1);
+  pa->nslots = p.TotalProcs();
+  for (int i = 0; i < pa->nslots; i++) {
+    ProcSlot* s = new (&pa->slots[i]) ProcSlot();
+    s->pid.store(0);
+    s->type.store(BackendType::kUnused);
+    s->state.store(ProcState::kFree);
+    s->wrote_wal.store(false);
+    s->waiting_on_lock.store(false);
+    s->state_since_us.store(0);
+    s->xid.store(kInvalidTransactionId);
+    s->xmin.store(kInvalidTransactionId);
+  }
+  g_proc_array = pa;
+  g_my_proc_number = kInvalidProcNumber;
+}
+
+ProcArrayShared* ProcArray() { return g_proc_array; }
+
+ProcSlot* MyProc() {
+  if (g_proc_array == nullptr || g_my_proc_number == kInvalidProcNumber) return nullptr;
+  return &g_proc_array->slots[g_my_proc_number];
+}
+
+ProcNumber MyProcNumber() { return g_my_proc_number; }
+
+void ClaimProcSlot(ProcNumber n, BackendType type) {
+  g_my_proc_number = n;
+  ProcSlot* s = MyProc();
+  if (s == nullptr) return;
+  s->wrote_wal.store(false);
+  s->waiting_on_lock.store(false);
+  s->xid.store(kInvalidTransactionId);
+  s->xmin.store(kInvalidTransactionId);
+  s->type.store(type);
+  s->state.store(ProcState::kStarting);
+  s->pid.store(static_cast<int32_t>(getpid()), std::memory_order_release);
+}
+
+void ReleaseProcSlot() {
+  ProcSlot* s = MyProc();
+  if (s == nullptr) return;
+  s->state.store(ProcState::kFree);
+  s->xid.store(kInvalidTransactionId);
+  s->xmin.store(kInvalidTransactionId);
+  s->type.store(BackendType::kUnused);
+  s->pid.store(0, std::memory_order_release);
+  g_my_proc_number = kInvalidProcNumber;
+}
+
+bool ProcArrayXidIsRunning(TransactionId xid) {
+  if (g_proc_array == nullptr || !TransactionIdIsValid(xid)) return false;
+  LWLockGuard guard(g_proc_array->lock, LWLockMode::kShared);
+  for (int i = 0; i < g_proc_array->nslots; i++) {
+    if (g_proc_array->slots[i].xid.load(std::memory_order_relaxed) == xid) return true;
+  }
+  return false;
+}
+
+size_t XactAreaShmemSize(const ShmemParams&) { return kXactAreaBytes; }
+
+void XactAreaShmemInit(ShmemSegment& seg, const ShmemParams&) {
+  // Zero-filled by the segment; access/transam placement-initialises it.
+  g_xact_area = seg.Allocate("xact area", kXactAreaBytes, 4096);
+}
+
+void* XactArea() { return g_xact_area; }
+
+int CountActiveWalWriters(ProcNumber self) {
+  if (g_proc_array == nullptr) return 0;
+  int n = 0;
+  for (int i = 0; i < g_proc_array->nslots; i++) {
+    if (i == self) continue;
+    const ProcSlot& s = g_proc_array->slots[i];
+    if (s.type.load(std::memory_order_relaxed) != BackendType::kClient) continue;
+    if (s.wrote_wal.load(std::memory_order_relaxed) && !s.waiting_on_lock.load(std::memory_order_relaxed)) n++;
+  }
+  return n;
+}
+
+}  // namespace hearth::storage

@@ -1,0 +1,57 @@
+// storage/smgr/smgr_internals.h
+//
+// Shared-memory structures of smgr: the relation-size cache and the fsync
+// request queue. Only smgr.cpp (and tests) touch these. Standard layout, no
+// pointers; every field is protected by the lock named beside it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "storage/lmgr/lwlock.h"
+#include "storage/page/block.h"
+
+namespace hearth::storage {
+
+// Relation-size cache: kRelSizePartitions independent open-addressing tables
+// (linear probing, backward-shift deletion, no tombstones), each behind its
+// own LWLock so lookups of different relations do not share a cache line.
+inline constexpr int kRelSizePartitions = 16;
+
+struct RelSizeSlot {
+  uint32_t rel;      // relfilenode; 0 = empty slot
+  uint8_t fork;
+  uint8_t pad[3];
+  BlockNumber nblocks;
+};
+
+struct alignas(64) RelSizePartition {
+  LWLock lock;           // shared: lookup; exclusive: insert/update/erase
+  uint32_t used;         // occupied slots (protected by lock)
+  uint32_t first_slot;   // index of this partition's first slot in RelSizeCacheShared::slots
+};
+
+struct RelSizeCacheShared {
+  uint32_t slots_per_partition;  // power of two
+  RelSizePartition partitions[kRelSizePartitions];
+  RelSizeSlot slots[1];  // kRelSizePartitions * slots_per_partition entries
+};
+
+// fsync request queue: appended by every writer, drained by the checkpointer.
+struct SyncRequest {
+  uint32_t rel;
+  uint8_t fork;
+  uint8_t pad[3];
+  uint32_t segno;
+};
+
+struct SyncQueueShared {
+  LWLock lock;                            // protects count and entries
+  uint32_t capacity;
+  uint32_t count;
+  std::atomic<uint64_t> backend_fsyncs;   // queue-full fallbacks
+  SyncRequest entries[1];                 // capacity entries
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free);
+
+}  // namespace hearth::storage

@@ -1,0 +1,36 @@
+// storage/status.h
+//
+// Status: the result of a storage operation that can fail for reasons outside
+// the program (I/O errors, missing files). OK carries no message and does not
+// allocate. Value type; safe anywhere.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace hearth::storage {
+
+class [[nodiscard]] Status {
+ public:
+  enum class Code : unsigned char { kOk, kNotFound, kIoError, kCorruption, kInvalidArgument };
+
+  Status() = default;
+  static Status Ok() { return Status(); }
+  static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
+  static Status IoError(std::string msg) { return Status(Code::kIoError, std::move(msg)); }
+  static Status Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
+  static Status InvalidArgument(std::string msg) { return Status(Code::kInvalidArgument, std::move(msg)); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string ToString() const { return ok() ? std::string("OK") : message_; }
+
+ private:
+  Status(Code c, std::string msg) : code_(c), message_(std::move(msg)) {}
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+}  // namespace hearth::storage

@@ -1,0 +1,205 @@
+// tcop/backend_main.cpp
+//
+// Principal entry point: BackendMain, the life of one client backend:
+// startup, then the message loop until Terminate or EOF. FATAL errors are
+// sent to the client and end the process with exit code 1 (a clean exit for
+// the postmaster); anything escaping as a C++ crash exits non-zero and makes
+// the postmaster reset shared memory.
+#include "tcop/backend_main.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "common/log/log.h"
+#include "common/protocol/wire.h"
+#include "config/registry.h"
+#include "config/settings.h"
+#include "storage/ipc/interrupts.h"
+#include "storage/lmgr/lwlock.h"
+#include "tcop/query_protocol.h"
+#include "tcop/session.h"
+#include "tcop/startup.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+void CheckInterruptsWhileIdle() {
+  if (g_die_pending) {
+    g_die_pending = 0;
+    throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",
+                  Severity::kFatal);
+  }
+}
+
+[[noreturn]] void ExitBackend(int code) {
+  storage::ReleaseProcSlot();
+  log::FlushLog();
+  _exit(code);
+}
+
+void SendFatal(ClientSocket& sock, const DbError& e) {
+  PutError(sock.out(), e);
+  sock.Flush();
+}
+
+// The message loop of an established session. Returns at Terminate/EOF.
+void MessageLoop(Session& session, const BackendStartInfo& info) {
+  QueryProtocol protocol(session);
+  size_t max_message = static_cast<size_t>(session.settings.GetInt("max_message_size"));
+  std::string body;
+  for (;;) {
+    if (!session.sock.HasBufferedInput()) {
+      if (!session.sock.Flush()) return;
+    }
+    if (g_reload_pending) {
+      g_reload_pending = 0;
+      try {
+        info.settings->Reload(info.datadir + "/hearth.conf");
+        session.settings.OnReload(*info.settings);
+      } catch (const DbError& e) {
+        spdlog::warn("configuration file not reloaded: {}", e.message());
+      }
+      session.ReportChangedSettings();
+    }
+    if (auto* proc = storage::MyProc()) {
+      proc->state.store(session.block == BlockState::kIdle ? storage::ProcState::kIdle
+                        : session.block == BlockState::kInBlock ? storage::ProcState::kIdleInTransaction
+                                                                 : storage::ProcState::kIdleInFailedTransaction);
+    }
+    char type = 0;
+    ReadStatus st = session.sock.ReadMessage(&type, &body, max_message, CheckInterruptsWhileIdle);
+    if (st == ReadStatus::kEof) return;
+    if (st == ReadStatus::kTooLarge) {
+      spdlog::warn("client sent an oversized message (type '{}'); ending the session", type);
+      throw DbError(sqlstate::kProtocolViolation, "invalid message length", Severity::kFatal);
+    }
+    if (st != ReadStatus::kOk) {
+      spdlog::warn("client sent a malformed message; ending the session");
+      throw DbError(sqlstate::kProtocolViolation, "invalid message format", Severity::kFatal);
+    }
+    if (auto* proc = storage::MyProc()) proc->state.store(storage::ProcState::kActive);
+    switch (type) {
+      case protocol::fe::kQuery:
+        protocol.SimpleQuery(body);
+        break;
+      case protocol::fe::kParse:
+      case protocol::fe::kBind:
+      case protocol::fe::kDescribe:
+      case protocol::fe::kExecute:
+      case protocol::fe::kClose:
+      case protocol::fe::kSync:
+        protocol.Extended(type, body);
+        break;
+      case protocol::fe::kFlush:
+        session.sock.Flush();
+        break;
+      case protocol::fe::kTerminate:
+        return;
+      case protocol::fe::kCopyData:
+      case protocol::fe::kCopyDone:
+      case protocol::fe::kCopyFail:
+        // Leftovers of an aborted COPY: ignored, as PostgreSQL does.
+        break;
+      default:
+        spdlog::warn("invalid frontend message type {}", static_cast<int>(static_cast<unsigned char>(type)));
+        throw DbError(sqlstate::kProtocolViolation,
+                      "invalid frontend message type " + std::to_string(static_cast<unsigned char>(type)),
+                      Severity::kFatal);
+    }
+  }
+}
+
+}  // namespace
+
+void Session::ReportChangedSettings() {
+  for (const auto& [name, value] : settings.TakeReportChanges()) PutParameterStatus(sock.out(), name, value);
+}
+
+namespace {
+int64_t NowPgEpochUs() {
+  // 946684800 = seconds from 1970-01-01 to 2000-01-01.
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - 946684800LL * 1000000;
+}
+
+void InstallSessionCallbacks(Session& s) {
+  s.callbacks.database_name = [&s] { return s.database; };
+  s.callbacks.current_user = [&s] { return s.user; };
+  s.callbacks.session_user = [&s] { return s.user; };
+  s.callbacks.get_setting = [&s](std::string_view name) -> std::optional<std::string> {
+    if (config::FindSetting(name) == nullptr) return std::nullopt;
+    return s.settings.Show(name);
+  };
+  s.callbacks.backend_pid = [&s] { return s.backend_pid; };
+  s.callbacks.transaction_timestamp = [&s] { return s.transaction_start_us; };
+  s.callbacks.statement_timestamp = [&s] { return s.statement_start_us; };
+  s.func_context.session = &s.callbacks;
+}
+}  // namespace
+
+void Session::StartStatement() {
+  statement_start_us = NowPgEpochUs();
+  if (!transaction_active) {
+    transaction_active = true;
+    transaction_start_us = statement_start_us;
+  }
+}
+
+void Session::EndTransaction(bool commit) {
+  transaction_active = false;
+  settings.AtTransactionEnd(commit);
+  portals.clear();
+  block = BlockState::kIdle;
+}
+
+void BackendMain(const BackendStartInfo& info) {
+  log::SetLogRole(info.slot == storage::kInvalidProcNumber ? "backend" : "backend");
+  InstallBackendSignalHandlers();
+  ClientSocket sock(info.sock_fd);
+  int exit_code = 0;
+  try {
+    StartupResult startup = ProcessStartup(sock, info);
+    if (!startup.proceed) ExitBackend(0);
+    storage::ClaimProcSlot(info.slot, storage::BackendType::kClient);
+    storage::SetPostmasterPidForWaits(getppid());
+
+    config::SessionSettings settings(*info.settings);
+    settings.SetInternal("session_authorization", startup.user);
+    for (const auto& [k, v] : startup.params) settings.ApplyStartupOption(k, v);
+    Session session(sock, std::move(settings));
+    session.datadir = info.datadir;
+    session.database = startup.database;
+    session.user = startup.user;
+    session.backend_pid = static_cast<int32_t>(getpid());
+    InstallSessionCallbacks(session);
+
+    for (const auto& [name, value] : session.settings.ReportedParameters()) {
+      PutParameterStatus(sock.out(), name, value);
+    }
+    session.settings.TakeReportChanges();  // all of them were just sent
+    protocol::MessageWriter key(protocol::be::kBackendKeyData);
+    key.Int32(session.backend_pid).Int32(info.cancel_key);
+    sock.Send(key.Finish());
+    PutReadyForQuery(sock.out(), 'I');
+    MessageLoop(session, info);
+  } catch (const DbError& e) {
+    if (e.severity() >= Severity::kFatal) {
+      spdlog::info("{}: {}", SeverityName(e.severity()), e.message());
+      SendFatal(sock, e);
+      exit_code = 1;
+    } else {
+      SendFatal(sock, DbError(e.sqlstate(), e.message(), Severity::kFatal));
+      exit_code = 1;
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("backend failed: {}", e.what());
+    SendFatal(sock, DbError(sqlstate::kInternalError, e.what(), Severity::kFatal));
+    exit_code = 1;
+  }
+  sock.Flush();
+  ExitBackend(exit_code);
+}
+
+}  // namespace hearth::tcop

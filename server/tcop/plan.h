@@ -1,0 +1,59 @@
+// tcop/plan.h
+//
+// A statement made ready to run: what the extended protocol keeps per
+// prepared statement (parse and plan once, execute many times), and what a
+// simple Query builds and runs at once. Plan::Run streams result rows to a
+// RowConsumer and returns the command tag.
+//
+// Today's plans: transaction control, SET/SHOW/RESET, and SELECT without
+// FROM. The storage issue adds plans over tables through the same interface.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parser/ast.h"
+#include "tcop/dest.h"
+#include "utils/adt/value.h"
+
+namespace hearth::tcop {
+
+class Session;
+
+class RowConsumer {
+ public:
+  virtual ~RowConsumer() = default;
+  virtual void Row(const std::vector<types::Value>& row) = 0;
+};
+
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  // Parameter types after inference (what ParameterDescription reports).
+  virtual std::vector<types::Oid> ParamTypes() const { return {}; }
+  // Result columns, or nullptr for statements that return no rows (NoData).
+  virtual const std::vector<ColumnDesc>* Columns() const { return nullptr; }
+  // True for BEGIN/COMMIT/ROLLBACK and friends, which run even in a failed
+  // transaction block when they end it.
+  virtual bool IsTransactionControl() const { return false; }
+  virtual bool EndsFailedTransaction() const { return false; }
+  // Runs the statement; throws DbError. Returns the command tag.
+  virtual std::string Run(Session& session, const std::vector<types::Value>& params, RowConsumer& out) = 0;
+};
+
+// Builds the plan for one parsed statement. `param_types` holds the types the
+// client declared (0 = infer); the plan reports the final ones.
+// Throws DbError (e.g. 0A000 for statements not supported yet, 42703 ...).
+std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& stmt,
+                                    const std::vector<types::Oid>& param_types);
+
+// Plans of the statement families, one file each.
+std::unique_ptr<Plan> PlanTransactionStmt(const parser::TransactionStmt& stmt);
+std::unique_ptr<Plan> PlanSetStmt(const parser::SetStmt& stmt);
+std::unique_ptr<Plan> PlanShowStmt(Session& session, const parser::ShowStmt& stmt);
+std::unique_ptr<Plan> PlanResetStmt(const parser::ResetStmt& stmt);
+std::unique_ptr<Plan> PlanSelectWithoutFrom(Session& session, const parser::SelectStmt& stmt,
+                                            const std::vector<types::Oid>& param_types);
+
+}  // namespace hearth::tcop

@@ -1,0 +1,49 @@
+// tcop/plan_statement.cpp
+//
+// Principal entry point: PlanStatement, the dispatch from parsed statement to
+// plan. Statements whose execution has not arrived yet answer 0A000 naming
+// the statement — never a fake result.
+#include "common/error/sqlstate.h"
+#include "parser/parser.h"
+#include "tcop/plan.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+[[noreturn]] void NotSupported(const parser::Statement& stmt) {
+  throw DbError(sqlstate::kFeatureNotSupported,
+                std::string(parser::StatementName(stmt)) + " is not supported yet")
+;
+}
+
+}  // namespace
+
+std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& stmt,
+                                    const std::vector<types::Oid>& param_types) {
+  using K = parser::StmtKind;
+  switch (stmt.kind) {
+    case K::kTransaction:
+      return PlanTransactionStmt(stmt.As<parser::TransactionStmt>());
+    case K::kSet:
+      return PlanSetStmt(stmt.As<parser::SetStmt>());
+    case K::kShow:
+      return PlanShowStmt(session, stmt.As<parser::ShowStmt>());
+    case K::kReset:
+      return PlanResetStmt(stmt.As<parser::ResetStmt>());
+    case K::kSelect: {
+      const auto& sel = stmt.As<parser::SelectStmt>();
+      if (sel.from.empty() && sel.set_op == parser::SetOpKind::kNone && sel.values_lists.empty() &&
+          sel.group_by.empty() && sel.having == nullptr && sel.with.empty() && sel.locking.empty() &&
+          sel.order_by.empty()) {
+        return PlanSelectWithoutFrom(session, sel, param_types);
+      }
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "SELECT with FROM, GROUP BY, ORDER BY or set operations is not supported yet");
+    }
+    default:
+      NotSupported(stmt);
+  }
+}
+
+}  // namespace hearth::tcop

@@ -1,0 +1,94 @@
+// tcop/pqcomm.cpp
+//
+// Principal entry points: ClientSocket::ReadStartupPacket, ReadMessage, Send, Flush.
+#include "tcop/pqcomm.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "common/protocol/wire.h"
+
+namespace hearth::tcop {
+
+ClientSocket::~ClientSocket() {
+  if (fd_ >= 0) close(fd_);
+}
+
+bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status) {
+  if (in_pos_ > 0 && in_pos_ == in_.size()) {
+    in_.clear();
+    in_pos_ = 0;
+  }
+  while (in_.size() - in_pos_ < n) {
+    // Compact before growing so a long session does not keep consumed bytes.
+    if (in_pos_ > 0 && in_pos_ > in_.size() / 2) {
+      in_.erase(0, in_pos_);
+      in_pos_ = 0;
+    }
+    size_t want = std::max<size_t>(n - (in_.size() - in_pos_), 8192);
+    size_t old = in_.size();
+    in_.resize(old + want);
+    ssize_t got = recv(fd_, in_.data() + old, want, 0);
+    if (got > 0) {
+      in_.resize(old + static_cast<size_t>(got));
+      continue;
+    }
+    in_.resize(old);
+    if (got < 0 && errno == EINTR) {
+      if (interrupt_check != nullptr) interrupt_check();
+      continue;
+    }
+    *status = ReadStatus::kEof;
+    return false;
+  }
+  return true;
+}
+
+ReadStatus ClientSocket::ReadStartupPacket(std::string* body) {
+  ReadStatus st = ReadStatus::kOk;
+  if (!Fill(4, nullptr, &st)) return st;
+  int32_t len = protocol::ReadInt32BE(in_.data() + in_pos_);
+  if (len < 8 || static_cast<uint32_t>(len) > protocol::kMaxStartupPacket) return ReadStatus::kMalformed;
+  if (!Fill(static_cast<size_t>(len), nullptr, &st)) return st;
+  body->assign(in_.data() + in_pos_ + 4, static_cast<size_t>(len) - 4);
+  in_pos_ += static_cast<size_t>(len);
+  return ReadStatus::kOk;
+}
+
+ReadStatus ClientSocket::ReadMessage(char* type, std::string* body, size_t max_len, void (*interrupt_check)()) {
+  ReadStatus st = ReadStatus::kOk;
+  if (!Fill(5, interrupt_check, &st)) return st;
+  *type = in_[in_pos_];
+  int32_t len = protocol::ReadInt32BE(in_.data() + in_pos_ + 1);
+  if (len < 4) return ReadStatus::kMalformed;
+  if (static_cast<size_t>(len) - 4 > max_len) return ReadStatus::kTooLarge;
+  if (!Fill(static_cast<size_t>(len) + 1, interrupt_check, &st)) return st;
+  body->assign(in_.data() + in_pos_ + 5, static_cast<size_t>(len) - 4);
+  in_pos_ += static_cast<size_t>(len) + 1;
+  return ReadStatus::kOk;
+}
+
+void ClientSocket::Send(std::string_view bytes) {
+  out_.append(bytes.data(), bytes.size());
+  MaybeFlush();
+}
+
+bool ClientSocket::Flush() {
+  size_t off = 0;
+  while (off < out_.size() && !broken_) {
+    ssize_t n = send(fd_, out_.data() + off, out_.size() - off, MSG_NOSIGNAL);
+    if (n > 0) {
+      off += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      broken_ = true;
+    }
+  }
+  out_.clear();
+  return !broken_;
+}
+
+}  // namespace hearth::tcop

@@ -1,0 +1,373 @@
+// tcop/query_protocol.cpp
+//
+// Principal entry points: QueryProtocol::SimpleQuery, QueryProtocol::Extended.
+#include "tcop/query_protocol.h"
+
+#include "common/error/sqlstate.h"
+#include "common/protocol/wire.h"
+#include "parser/parser.h"
+#include "storage/ipc/interrupts.h"
+#include "utils/adt/binary_io.h"
+#include "utils/adt/text_io.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+// Streams rows of a simple query straight into the socket's output buffer.
+class SocketRowConsumer : public RowConsumer {
+ public:
+  explicit SocketRowConsumer(ClientSocket& sock) : sock_(sock) {}
+  void Row(const std::vector<types::Value>& row) override {
+    CheckForInterrupts();
+    PutDataRow(sock_.out(), row, formats_, scratch_);
+    sock_.MaybeFlush();
+    count_++;
+  }
+  uint64_t count() const { return count_; }
+
+ private:
+  ClientSocket& sock_;
+  std::vector<int16_t> formats_;
+  std::string scratch_;
+  uint64_t count_ = 0;
+};
+
+// Collects a portal's rows so Execute can hand them out max_rows at a time.
+class CollectingRowConsumer : public RowConsumer {
+ public:
+  explicit CollectingRowConsumer(std::vector<std::vector<types::Value>>& rows) : rows_(rows) {}
+  void Row(const std::vector<types::Value>& row) override {
+    CheckForInterrupts();
+    rows_.push_back(row);
+  }
+
+ private:
+  std::vector<std::vector<types::Value>>& rows_;
+};
+
+// "SELECT" tags carry the row count, as PostgreSQL's do.
+std::string FinalTag(const std::string& tag, uint64_t rows) {
+  if (tag == "SELECT") return "SELECT " + std::to_string(rows);
+  return tag;
+}
+
+[[noreturn]] void ProtocolViolation(const std::string& what) {
+  throw DbError(sqlstate::kProtocolViolation, what, Severity::kFatal);
+}
+
+int64_t StatementTimeout(Session& s) { return s.settings.hot().statement_timeout_ms; }
+
+// RAII: arms cancel/statement_timeout for the duration of one statement.
+class StatementScope {
+ public:
+  explicit StatementScope(Session& s) {
+    BeginStatementInterrupts(StatementTimeout(s));
+    s.StartStatement();
+  }
+  ~StatementScope() { EndStatementInterrupts(); }
+  StatementScope(const StatementScope&) = delete;
+  StatementScope& operator=(const StatementScope&) = delete;
+};
+
+}  // namespace
+
+void QueryProtocol::CheckNotFailed(const Plan& plan) const {
+  if (s_.block == BlockState::kFailed && !plan.EndsFailedTransaction()) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+  }
+}
+
+void QueryProtocol::ReportError(const DbError& e) {
+  PutError(s_.sock.out(), e);
+  if (e.severity() >= Severity::kFatal) throw e;
+  if (s_.block == BlockState::kInBlock) {
+    s_.block = BlockState::kFailed;
+  } else if (s_.block == BlockState::kIdle) {
+    s_.EndTransaction(false);
+  }
+  in_implicit_txn_ = false;
+}
+
+void QueryProtocol::AfterStatement(const parser::Statement*) { s_.ReportChangedSettings(); }
+
+void QueryProtocol::SimpleQuery(std::string_view body) {
+  // The body is the query text plus a terminating NUL.
+  if (body.empty() || body.back() != '\0') ProtocolViolation("invalid string in message");
+  std::string_view sql = body.substr(0, body.size() - 1);
+  try {
+    std::vector<parser::StmtPtr> stmts = parser::ParseStatements(sql);
+    if (stmts.empty()) {
+      PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
+    }
+    in_implicit_txn_ = s_.block == BlockState::kIdle;
+    for (const auto& stmt : stmts) {
+      RunSimpleStatement(*stmt);
+    }
+    if (in_implicit_txn_ && s_.block == BlockState::kIdle) s_.EndTransaction(true);
+    in_implicit_txn_ = false;
+  } catch (const DbError& e) {
+    ReportError(e);
+  }
+  s_.ReportChangedSettings();
+  PutReadyForQuery(s_.sock.out(), s_.ReadyStatus());
+}
+
+void QueryProtocol::RunSimpleStatement(const parser::Statement& stmt) {
+  StatementScope scope(s_);
+  // In a failed block only COMMIT/ROLLBACK may run; check before planning so
+  // an unknown table does not mask the 25P02.
+  if (s_.block == BlockState::kFailed && stmt.kind != parser::StmtKind::kTransaction) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+  }
+  std::unique_ptr<Plan> plan = PlanStatement(s_, stmt, {});
+  CheckNotFailed(*plan);
+  if (const auto* cols = plan->Columns()) PutRowDescription(s_.sock.out(), *cols, {});
+  SocketRowConsumer out(s_.sock);
+  std::string tag = plan->Run(s_, {}, out);
+  CheckForInterrupts();
+  PutCommandComplete(s_.sock.out(), FinalTag(tag, out.count()));
+  AfterStatement(&stmt);
+}
+
+void QueryProtocol::Extended(char type, std::string_view body) {
+  if (type == protocol::fe::kSync) {
+    Sync();
+    return;
+  }
+  if (skip_until_sync_) return;
+  try {
+    switch (type) {
+      case protocol::fe::kParse: Parse(body); break;
+      case protocol::fe::kBind: Bind(body); break;
+      case protocol::fe::kDescribe: Describe(body); break;
+      case protocol::fe::kExecute: Execute(body); break;
+      case protocol::fe::kClose: Close(body); break;
+      default: break;
+    }
+  } catch (const DbError& e) {
+    ReportError(e);
+    skip_until_sync_ = true;
+  }
+}
+
+void QueryProtocol::Parse(std::string_view body) {
+  protocol::MessageReader r(body);
+  auto name = r.CString();
+  auto query = r.CString();
+  auto nparams = r.Int16();
+  if (!name || !query || !nparams || *nparams < 0) ProtocolViolation("invalid Parse message");
+  std::vector<types::Oid> param_types;
+  for (int i = 0; i < *nparams; i++) {
+    auto oid = r.Int32();
+    if (!oid) ProtocolViolation("invalid Parse message");
+    param_types.push_back(static_cast<types::Oid>(*oid));
+  }
+  std::string stmt_name(*name);
+  if (!stmt_name.empty() && s_.prepared.count(stmt_name)) {
+    throw DbError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + stmt_name + "\" already exists");
+  }
+  auto ps = std::make_unique<PreparedStatement>();
+  ps->query = std::string(*query);
+  std::vector<parser::StmtPtr> stmts = parser::ParseStatements(ps->query);
+  if (stmts.size() > 1) {
+    throw DbError(sqlstate::kSyntaxError, "cannot insert multiple commands into a prepared statement");
+  }
+  if (!stmts.empty()) {
+    ps->stmt = std::move(stmts[0]);
+    if (s_.block == BlockState::kFailed && ps->stmt->kind != parser::StmtKind::kTransaction) {
+      throw DbError(sqlstate::kInFailedSqlTransaction,
+                    "current transaction is aborted, commands ignored until end of transaction block");
+    }
+    ps->plan = PlanStatement(s_, *ps->stmt, param_types);
+  }
+  auto old = s_.prepared.find(stmt_name);
+  if (old != s_.prepared.end()) {
+    // Replacing the unnamed statement ends the portals built from it.
+    for (auto p = s_.portals.begin(); p != s_.portals.end();) {
+      p = p->second->source == old->second.get() ? s_.portals.erase(p) : std::next(p);
+    }
+  }
+  s_.prepared[stmt_name] = std::move(ps);
+  PutSimple(s_.sock.out(), protocol::be::kParseComplete);
+}
+
+void QueryProtocol::Bind(std::string_view body) {
+  protocol::MessageReader r(body);
+  auto portal_name = r.CString();
+  auto stmt_name = r.CString();
+  auto nformats = r.Int16();
+  if (!portal_name || !stmt_name || !nformats || *nformats < 0) ProtocolViolation("invalid Bind message");
+  std::vector<int16_t> param_formats;
+  for (int i = 0; i < *nformats; i++) {
+    auto f = r.Int16();
+    if (!f) ProtocolViolation("invalid Bind message");
+    param_formats.push_back(*f);
+  }
+  auto it = s_.prepared.find(std::string(*stmt_name));
+  if (it == s_.prepared.end()) {
+    throw DbError(sqlstate::kInvalidSqlStatementName,
+                  "prepared statement \"" + std::string(*stmt_name) + "\" does not exist");
+  }
+  PreparedStatement* ps = it->second.get();
+  if (s_.block == BlockState::kFailed && (ps->plan == nullptr || !ps->plan->EndsFailedTransaction())) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+  }
+  std::vector<types::Oid> types = ps->plan ? ps->plan->ParamTypes() : std::vector<types::Oid>{};
+  auto nparams = r.Int16();
+  if (!nparams || *nparams < 0) ProtocolViolation("invalid Bind message");
+  if (static_cast<size_t>(*nparams) != types.size()) {
+    throw DbError(sqlstate::kProtocolViolation,
+                  "bind message supplies " + std::to_string(*nparams) + " parameters, but prepared statement \"" +
+                      std::string(*stmt_name) + "\" requires " + std::to_string(types.size()));
+  }
+  if (param_formats.size() > 1 && param_formats.size() != types.size()) {
+    throw DbError(sqlstate::kProtocolViolation, "bind message has " + std::to_string(param_formats.size()) +
+                                                    " parameter formats but " + std::to_string(types.size()) +
+                                                    " parameters");
+  }
+  auto portal = std::make_unique<Portal>();
+  portal->source = ps;
+  for (size_t i = 0; i < types.size(); i++) {
+    auto len = r.Int32();
+    if (!len) ProtocolViolation("invalid Bind message");
+    if (*len < 0) {
+      portal->params.push_back(types::Value::Null(types[i]));
+      continue;
+    }
+    auto bytes = r.Bytes(static_cast<size_t>(*len));
+    if (!bytes) ProtocolViolation("insufficient data left in message");
+    int16_t fmt = FormatFor(param_formats, i);
+    portal->params.push_back(fmt == 1 ? types::ReceiveBinary(types[i], -1, *bytes)
+                                      : types::InputValue(types[i], -1, *bytes));
+  }
+  auto nresult = r.Int16();
+  if (!nresult || *nresult < 0) ProtocolViolation("invalid Bind message");
+  for (int i = 0; i < *nresult; i++) {
+    auto f = r.Int16();
+    if (!f) ProtocolViolation("invalid Bind message");
+    portal->result_formats.push_back(*f);
+  }
+  std::string pname(*portal_name);
+  if (!pname.empty() && s_.portals.count(pname)) {
+    throw DbError("42P03", "cursor \"" + pname + "\" already exists");
+  }
+  s_.portals[pname] = std::move(portal);
+  PutSimple(s_.sock.out(), protocol::be::kBindComplete);
+}
+
+void QueryProtocol::Describe(std::string_view body) {
+  protocol::MessageReader r(body);
+  auto kind = r.Byte();
+  auto name = r.CString();
+  if (!kind || !name) ProtocolViolation("invalid Describe message");
+  if (*kind == 'S') {
+    auto it = s_.prepared.find(std::string(*name));
+    if (it == s_.prepared.end()) {
+      throw DbError(sqlstate::kInvalidSqlStatementName,
+                    "prepared statement \"" + std::string(*name) + "\" does not exist");
+    }
+    const Plan* plan = it->second->plan.get();
+    protocol::MessageWriter w(protocol::be::kParameterDescription);
+    std::vector<types::Oid> types = plan ? plan->ParamTypes() : std::vector<types::Oid>{};
+    w.Int16(static_cast<int16_t>(types.size()));
+    for (types::Oid t : types) w.Int32(static_cast<int32_t>(t));
+    s_.sock.Send(w.Finish());
+    if (plan && plan->Columns()) {
+      PutRowDescription(s_.sock.out(), *plan->Columns(), {});
+    } else {
+      PutSimple(s_.sock.out(), protocol::be::kNoData);
+    }
+  } else if (*kind == 'P') {
+    auto it = s_.portals.find(std::string(*name));
+    if (it == s_.portals.end()) {
+      throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(*name) + "\" does not exist");
+    }
+    const Plan* plan = it->second->source->plan.get();
+    if (plan && plan->Columns()) {
+      PutRowDescription(s_.sock.out(), *plan->Columns(), it->second->result_formats);
+    } else {
+      PutSimple(s_.sock.out(), protocol::be::kNoData);
+    }
+  } else {
+    ProtocolViolation("invalid DESCRIBE message subtype " + std::to_string(*kind));
+  }
+}
+
+void QueryProtocol::Execute(std::string_view body) {
+  protocol::MessageReader r(body);
+  auto name = r.CString();
+  auto max_rows = r.Int32();
+  if (!name || !max_rows) ProtocolViolation("invalid Execute message");
+  auto it = s_.portals.find(std::string(*name));
+  if (it == s_.portals.end()) {
+    throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(*name) + "\" does not exist");
+  }
+  Portal& portal = *it->second;
+  Plan* plan = portal.source->plan.get();
+  if (plan == nullptr) {
+    PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
+    return;
+  }
+  if (!portal.started) {
+    StatementScope scope(s_);
+    CheckNotFailed(*plan);
+    if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
+    CollectingRowConsumer collect(portal.rows);
+    portal.tag = plan->Run(s_, portal.params, collect);
+    portal.started = true;
+    AfterStatement(portal.source->stmt.get());
+  }
+  std::string scratch;
+  size_t limit = *max_rows > 0 ? static_cast<size_t>(*max_rows) : SIZE_MAX;
+  size_t sent = 0;
+  while (portal.next_row < portal.rows.size() && sent < limit) {
+    PutDataRow(s_.sock.out(), portal.rows[portal.next_row++], portal.result_formats, scratch);
+    s_.sock.MaybeFlush();
+    sent++;
+  }
+  if (portal.next_row < portal.rows.size()) {
+    PutSimple(s_.sock.out(), protocol::be::kPortalSuspended);
+    return;
+  }
+  PutCommandComplete(s_.sock.out(), FinalTag(portal.tag, portal.rows.size()));
+  // A finished portal answers later Executes with just the tag, as PG does
+  // for a portal run to completion: keep it, but free its rows.
+  portal.rows.clear();
+  portal.next_row = 0;
+}
+
+void QueryProtocol::Close(std::string_view body) {
+  protocol::MessageReader r(body);
+  auto kind = r.Byte();
+  auto name = r.CString();
+  if (!kind || !name) ProtocolViolation("invalid Close message");
+  if (*kind == 'S') {
+    auto it = s_.prepared.find(std::string(*name));
+    if (it != s_.prepared.end()) {
+      // Portals made from it die with it.
+      for (auto p = s_.portals.begin(); p != s_.portals.end();) {
+        p = p->second->source == it->second.get() ? s_.portals.erase(p) : std::next(p);
+      }
+      s_.prepared.erase(it);
+    }
+  } else if (*kind == 'P') {
+    s_.portals.erase(std::string(*name));
+  } else {
+    ProtocolViolation("invalid CLOSE message subtype " + std::to_string(*kind));
+  }
+  PutSimple(s_.sock.out(), protocol::be::kCloseComplete);
+}
+
+void QueryProtocol::Sync() {
+  skip_until_sync_ = false;
+  if (s_.block == BlockState::kIdle) s_.EndTransaction(true);
+  in_implicit_txn_ = false;
+  s_.ReportChangedSettings();
+  PutReadyForQuery(s_.sock.out(), s_.ReadyStatus());
+}
+
+}  // namespace hearth::tcop

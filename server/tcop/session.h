@@ -1,0 +1,94 @@
+// tcop/session.h
+//
+// Everything one client session owns: the socket, who it is, its settings,
+// its transaction-block state, and the extended protocol's prepared
+// statements and portals. One per backend process.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/session_settings.h"
+#include "tcop/dest.h"
+#include "tcop/plan.h"
+#include "tcop/pqcomm.h"
+#include "utils/adt/func_context.h"
+
+namespace hearth::tcop {
+
+// Transaction-block state as the client sees it (ReadyForQuery's byte).
+enum class BlockState {
+  kIdle,     // 'I': no transaction block
+  kInBlock,  // 'T': inside BEGIN ... COMMIT
+  kFailed,   // 'E': inside a block that hit an error; only ROLLBACK/COMMIT work
+};
+
+struct PreparedStatement {
+  std::string query;
+  std::unique_ptr<parser::Statement> stmt;  // null for an empty query
+  std::unique_ptr<Plan> plan;               // null for an empty query
+};
+
+struct Portal {
+  PreparedStatement* source = nullptr;  // owned by Session (or by the portal)
+  std::unique_ptr<PreparedStatement> owned_source;
+  std::vector<types::Value> params;
+  std::vector<int16_t> result_formats;
+  // Rows are produced at the first Execute and handed out in max_rows chunks.
+  bool started = false;
+  std::vector<std::vector<types::Value>> rows;
+  size_t next_row = 0;
+  std::string tag;
+};
+
+class Session {
+ public:
+  Session(ClientSocket& sock, config::SessionSettings settings) : sock(sock), settings(std::move(settings)) {}
+
+  ClientSocket& sock;
+  config::SessionSettings settings;
+  std::string datadir;
+  std::string database;
+  std::string user;
+  int32_t backend_pid = 0;
+
+  BlockState block = BlockState::kIdle;
+  // What built-in functions see of the session (now(), current_user, ...).
+  types::SessionCallbacks callbacks;
+  types::FuncCallContext func_context;
+  // µs since 2000-01-01: start of the current transaction and statement.
+  int64_t transaction_start_us = 0;
+  int64_t statement_start_us = 0;
+  bool transaction_active = false;
+
+  // Called when a statement starts: stamps it, and starts a transaction
+  // (implicit or the first statement of a block) when none is active.
+  void StartStatement();
+  std::map<std::string, std::unique_ptr<PreparedStatement>> prepared;
+  std::map<std::string, std::unique_ptr<Portal>> portals;
+
+  // Sends a NOTICE/WARNING now (queued with the statement's output).
+  void Notice(Severity severity, const std::string& sqlstate, const std::string& message) {
+    PutNotice(sock.out(), severity, sqlstate, message);
+  }
+
+  // Sends ParameterStatus for every reported setting changed since last time.
+  void ReportChangedSettings();
+
+  char ReadyStatus() const {
+    switch (block) {
+      case BlockState::kIdle: return 'I';
+      case BlockState::kInBlock: return 'T';
+      case BlockState::kFailed: return 'E';
+    }
+    return 'I';
+  }
+
+  // Ends the current transaction (commit or abort) and leaves block state
+  // Idle; drops portals, which live only as long as their transaction.
+  void EndTransaction(bool commit);
+};
+
+}  // namespace hearth::tcop

@@ -1,0 +1,29 @@
+// server/utils/adt/builtins.h
+//
+// Internal to hearth_types: each builtins_*.cpp appends its rows to the
+// registry table. Called once while building the table (func_registry.cpp).
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+#include "utils/adt/func_registry.h"
+
+namespace hearth::types::internal {
+
+void AddMathBuiltins(std::vector<FuncSignature>* table);
+void AddTextBuiltins(std::vector<FuncSignature>* table);
+void AddSessionBuiltins(std::vector<FuncSignature>* table);
+
+// One table row. flags: strict unless noted.
+inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<Oid> args,
+                         Oid result, BuiltinFn fn, bool strict = true, bool variadic = false,
+                         bool is_volatile = false) {
+  FuncSignature s{name, kind, static_cast<int>(args.size()), {kInvalidOid, kInvalidOid, kInvalidOid},
+                  result, fn, strict, variadic, is_volatile};
+  int i = 0;
+  for (Oid a : args) s.args[i++] = a;
+  return s;
+}
+
+}  // namespace hearth::types::internal

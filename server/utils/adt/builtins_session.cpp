@@ -1,0 +1,126 @@
+// server/utils/adt/builtins_session.cpp
+//
+// Functions that read the session or the clock: now() and friends,
+// current_user, current_database(), current_setting(), version(),
+// pg_backend_pid(), random(). They are volatile (never folded at bind time).
+#include <unistd.h>
+
+#include "common/error/db_error.h"
+#include "utils/adt/builtins.h"
+#include "utils/adt/datetime_adt.h"
+
+namespace hearth::types::internal {
+namespace {
+
+constexpr FuncKind kFn = FuncKind::kFunction;
+
+const SessionCallbacks* S(FuncCallContext& c) { return c.session; }
+
+int64_t TxnTs(FuncCallContext& c) {
+  if (S(c) && S(c)->transaction_timestamp) return S(c)->transaction_timestamp();
+  return CurrentTimestampUsecs();
+}
+
+int64_t StmtTs(FuncCallContext& c) {
+  if (S(c) && S(c)->statement_timestamp) return S(c)->statement_timestamp();
+  return TxnTs(c);
+}
+
+std::string CurrentUser(FuncCallContext& c) {
+  if (S(c) && S(c)->current_user) return S(c)->current_user();
+  return "postgres";
+}
+
+Value Now(const Value*, int, FuncCallContext& c) { return Value::Int(kTimestampTzOid, TxnTs(c)); }
+Value StatementTs(const Value*, int, FuncCallContext& c) {
+  return Value::Int(kTimestampTzOid, StmtTs(c));
+}
+Value ClockTs(const Value*, int, FuncCallContext&) {
+  return Value::Int(kTimestampTzOid, CurrentTimestampUsecs());
+}
+Value LocalTs(const Value*, int, FuncCallContext& c) { return Value::Int(kTimestampOid, TxnTs(c)); }
+Value CurrentDate(const Value*, int, FuncCallContext& c) {
+  return Value::Int(kDateOid, TimestampToDate(TxnTs(c)));
+}
+
+Value Version(const Value*, int, FuncCallContext&) {
+  return Value::Text(
+      "PostgreSQL 15.0 (Hearth 0.1.0) on x86_64-pc-linux-gnu, compiled by g++, 64-bit");
+}
+
+Value CurrentDatabase(const Value*, int, FuncCallContext& c) {
+  if (S(c) && S(c)->database_name) return Value::Bytes(kNameOid, S(c)->database_name());
+  return Value::Bytes(kNameOid, "postgres");
+}
+Value CurrentUserFn(const Value*, int, FuncCallContext& c) { return Value::Bytes(kNameOid, CurrentUser(c)); }
+Value SessionUser(const Value*, int, FuncCallContext& c) {
+  if (S(c) && S(c)->session_user) return Value::Bytes(kNameOid, S(c)->session_user());
+  return Value::Bytes(kNameOid, CurrentUser(c));
+}
+Value CurrentSchema(const Value*, int, FuncCallContext& c) {
+  if (S(c) && S(c)->current_schema) return Value::Bytes(kNameOid, S(c)->current_schema());
+  return Value::Bytes(kNameOid, "public");
+}
+
+Value CurrentSetting(const Value* a, int n, FuncCallContext& c) {
+  std::optional<std::string> v;
+  if (S(c) && S(c)->get_setting) v = S(c)->get_setting(a[0].str);
+  if (!v) {
+    // current_setting(name, missing_ok => true) returns NULL instead.
+    if (n > 1 && !a[1].is_null && a[1].b) return Value::Null(kTextOid);
+    throw DbError(sqlstate::kUndefinedObject,
+                  "unrecognized configuration parameter \"" + a[0].str + "\"");
+  }
+  return Value::Text(*v);
+}
+
+Value BackendPid(const Value*, int, FuncCallContext& c) {
+  if (S(c) && S(c)->backend_pid) return Value::Int4(S(c)->backend_pid());
+  return Value::Int4(static_cast<int32_t>(getpid()));
+}
+
+// xorshift64*: fast, good enough for random(); not cryptographic.
+Value Random(const Value*, int, FuncCallContext& c) {
+  if (c.random_state == 0) {
+    c.random_state = static_cast<uint64_t>(CurrentTimestampUsecs()) ^ 0x9E3779B97F4A7C15ULL ^
+                     (static_cast<uint64_t>(getpid()) << 32);
+    if (c.random_state == 0) c.random_state = 1;
+  }
+  uint64_t x = c.random_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  c.random_state = x;
+  uint64_t r = x * 0x2545F4914F6CDD1DULL;
+  return Value::Float8(static_cast<double>(r >> 11) * (1.0 / 9007199254740992.0));
+}
+
+}  // namespace
+
+void AddSessionBuiltins(std::vector<FuncSignature>* t) {
+  auto vol = [&](const char* name, std::initializer_list<Oid> args, Oid result, BuiltinFn fn,
+                 bool strict = true) {
+    t->push_back(Row(name, kFn, args, result, fn, strict, false, /*is_volatile=*/true));
+  };
+  vol("now", {}, kTimestampTzOid, Now);
+  vol("transaction_timestamp", {}, kTimestampTzOid, Now);
+  vol("current_timestamp", {}, kTimestampTzOid, Now);
+  vol("statement_timestamp", {}, kTimestampTzOid, StatementTs);
+  vol("clock_timestamp", {}, kTimestampTzOid, ClockTs);
+  vol("localtimestamp", {}, kTimestampOid, LocalTs);
+  vol("current_date", {}, kDateOid, CurrentDate);
+  vol("version", {}, kTextOid, Version);
+  vol("current_database", {}, kNameOid, CurrentDatabase);
+  vol("current_catalog", {}, kNameOid, CurrentDatabase);
+  vol("current_user", {}, kNameOid, CurrentUserFn);
+  vol("current_role", {}, kNameOid, CurrentUserFn);
+  vol("user", {}, kNameOid, CurrentUserFn);
+  vol("session_user", {}, kNameOid, SessionUser);
+  vol("current_schema", {}, kNameOid, CurrentSchema);
+  vol("current_setting", {kTextOid}, kTextOid, CurrentSetting);
+  vol("current_setting", {kTextOid, kBoolOid}, kTextOid, CurrentSetting, false);
+  vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
+  vol("random", {}, kFloat8Oid, Random);
+}
+
+}  // namespace hearth::types::internal

@@ -1,0 +1,38 @@
+// server/utils/adt/compare.cpp
+//
+// Principal entry point: CompareValues.
+#include "utils/adt/compare.h"
+
+#include <cmath>
+
+#include "utils/adt/numeric.h"
+#include "utils/adt/string_adt.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::types {
+
+int CompareValues(const Value& a, const Value& b) {
+  switch (StorageOf(a.type)) {
+    case Storage::kBool:
+      return static_cast<int>(a.b) - static_cast<int>(b.b);
+    case Storage::kInt:
+      return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+    case Storage::kFloat: {
+      bool an = std::isnan(a.f), bn = std::isnan(b.f);
+      if (an || bn) return an == bn ? 0 : (an ? 1 : -1);
+      return a.f < b.f ? -1 : (a.f > b.f ? 1 : 0);
+    }
+    default:
+      break;
+  }
+  if (a.type == kNumericOid) return Numeric::Compare(Numeric::Parse(a.str), Numeric::Parse(b.str));
+  std::string_view x = a.str, y = b.str;
+  if (a.type == kBpcharOid) {
+    x = BpcharTrim(x);
+    y = BpcharTrim(y);
+  }
+  int c = x.compare(y);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+}  // namespace hearth::types

@@ -1,0 +1,179 @@
+// server/utils/adt/type_catalog.cpp
+//
+// Principal entry points: LookupType, LookupTypeByName, FormatType.
+// The table mirrors the pg_type rows clients rely on (OIDs, typlen, category).
+#include "utils/adt/type_catalog.h"
+
+#include <array>
+#include <cctype>
+
+#include "common/error/db_error.h"
+
+namespace hearth::types {
+namespace {
+
+constexpr std::array<TypeInfo, 20> kTypes = {{
+    {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
+    {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
+    {kInt8Oid, "int8", "bigint", 8, TypeCategory::kNumeric, false, Storage::kInt},
+    {kInt2Oid, "int2", "smallint", 2, TypeCategory::kNumeric, false, Storage::kInt},
+    {kInt4Oid, "int4", "integer", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kTextOid, "text", "text", -1, TypeCategory::kString, true, Storage::kBytes},
+    {kOidOid, "oid", "oid", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kFloat4Oid, "float4", "real", 4, TypeCategory::kNumeric, false, Storage::kFloat},
+    {kFloat8Oid, "float8", "double precision", 8, TypeCategory::kNumeric, true, Storage::kFloat},
+    {kUnknownOid, "unknown", "unknown", -2, TypeCategory::kUnknown, false, Storage::kBytes},
+    {kBpcharOid, "bpchar", "character", -1, TypeCategory::kString, false, Storage::kBytes},
+    {kVarcharOid, "varchar", "character varying", -1, TypeCategory::kString, false, Storage::kBytes},
+    {kDateOid, "date", "date", 4, TypeCategory::kDateTime, false, Storage::kInt},
+    {kTimestampOid, "timestamp", "timestamp without time zone", 8, TypeCategory::kDateTime, false,
+     Storage::kInt},
+    {kTimestampTzOid, "timestamptz", "timestamp with time zone", 8, TypeCategory::kDateTime, true,
+     Storage::kInt},
+    {kNumericOid, "numeric", "numeric", -1, TypeCategory::kNumeric, false, Storage::kBytes},
+    {kRegclassOid, "regclass", "regclass", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
+}};
+
+struct Alias {
+  const char* name;
+  Oid oid;
+};
+
+// Names accepted in casts and DDL besides pg_type.typname. (Bare "char" is
+// deliberately absent: quoted "char" is PostgreSQL's 1-byte type, and the
+// parser already turns CHAR/CHARACTER into bpchar.)
+constexpr std::array<Alias, 18> kAliases = {{
+    {"boolean", kBoolOid},
+    {"smallint", kInt2Oid},
+    {"integer", kInt4Oid},
+    {"int", kInt4Oid},
+    {"bigint", kInt8Oid},
+    {"real", kFloat4Oid},
+    {"float", kFloat8Oid},
+    {"double precision", kFloat8Oid},
+    {"decimal", kNumericOid},
+    {"dec", kNumericOid},
+    {"character varying", kVarcharOid},
+    {"char varying", kVarcharOid},
+    {"character", kBpcharOid},
+    {"timestamp without time zone", kTimestampOid},
+    {"timestamp with time zone", kTimestampTzOid},
+    {"serial", kInt4Oid},
+    {"bigserial", kInt8Oid},
+    {"smallserial", kInt2Oid},
+}};
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const TypeInfo* LookupType(Oid oid) {
+  for (const TypeInfo& t : kTypes) {
+    if (t.oid == oid) return &t;
+  }
+  return nullptr;
+}
+
+const TypeInfo* LookupTypeByName(std::string_view name) {
+  // Accept a pg_catalog. qualifier as PostgreSQL does.
+  constexpr std::string_view kPrefix = "pg_catalog.";
+  if (name.size() > kPrefix.size() && EqualsIgnoreCase(name.substr(0, kPrefix.size()), kPrefix)) {
+    name.remove_prefix(kPrefix.size());
+  }
+  for (const TypeInfo& t : kTypes) {
+    if (t.category != TypeCategory::kPseudo && EqualsIgnoreCase(name, t.name)) return &t;
+  }
+  for (const Alias& a : kAliases) {
+    if (EqualsIgnoreCase(name, a.name)) return LookupType(a.oid);
+  }
+  return nullptr;
+}
+
+std::string FormatType(Oid oid, int32_t typmod) {
+  const TypeInfo* t = LookupType(oid);
+  if (t == nullptr) return "???";
+  std::string out = t->sql_name;
+  if (typmod >= 4) {
+    if (oid == kVarcharOid || oid == kBpcharOid) {
+      out += "(" + std::to_string(typmod - 4) + ")";
+    } else if (oid == kNumericOid) {
+      out += "(" + std::to_string(NumericTypmodPrecision(typmod)) + "," +
+             std::to_string(NumericTypmodScale(typmod)) + ")";
+    }
+  }
+  return out;
+}
+
+Storage StorageOf(Oid oid) {
+  const TypeInfo* t = LookupType(oid);
+  return t ? t->storage : Storage::kNone;
+}
+
+TypeCategory CategoryOf(Oid oid) {
+  const TypeInfo* t = LookupType(oid);
+  return t ? t->category : TypeCategory::kUser;
+}
+
+bool IsPreferredType(Oid oid) {
+  const TypeInfo* t = LookupType(oid);
+  return t && t->preferred;
+}
+
+int16_t TypeLength(Oid oid) {
+  const TypeInfo* t = LookupType(oid);
+  return t ? t->typlen : -1;
+}
+
+int32_t TypmodFromModifiers(Oid oid, const int32_t* mods, int nmods) {
+  if (nmods == 0) return kNoTypmod;
+  if (oid == kVarcharOid || oid == kBpcharOid) {
+    const char* tn = oid == kVarcharOid ? "varchar" : "char";
+    if (nmods != 1) {
+      throw DbError(sqlstate::kInvalidParameterValue, "invalid type modifier");
+    }
+    if (mods[0] < 1) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    std::string("length for type ") + tn + " must be at least 1");
+    }
+    if (mods[0] > 10485760) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    std::string("length for type ") + tn + " cannot exceed 10485760");
+    }
+    return CharTypmod(mods[0]);
+  }
+  if (oid == kNumericOid) {
+    if (nmods > 2) throw DbError(sqlstate::kInvalidParameterValue, "invalid NUMERIC type modifier");
+    int precision = mods[0];
+    int scale = nmods == 2 ? mods[1] : 0;
+    if (precision < 1 || precision > 1000) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "NUMERIC precision " + std::to_string(precision) +
+                        " must be between 1 and 1000");
+    }
+    if (scale < 0 || scale > precision) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "NUMERIC scale " + std::to_string(scale) +
+                        " must be between 0 and precision " + std::to_string(precision));
+    }
+    return NumericTypmod(precision, scale);
+  }
+  if (oid == kTimestampOid || oid == kTimestampTzOid) {
+    // Fractional-second precision is accepted and ignored (always µs).
+    return kNoTypmod;
+  }
+  throw DbError(sqlstate::kSyntaxError,
+                "type modifier is not allowed for type \"" + FormatType(oid) + "\"");
+}
+
+}  // namespace hearth::types

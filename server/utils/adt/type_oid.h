@@ -1,0 +1,42 @@
+// server/utils/adt/type_oid.h
+//
+// PostgreSQL type OIDs Hearth knows, as plain constants. Clients see these
+// numbers in RowDescription and ParameterDescription, so they must match
+// pg_type exactly. Header-only, no state: safe from any thread or process.
+#pragma once
+
+#include <cstdint>
+
+namespace hearth::types {
+
+using Oid = uint32_t;
+
+inline constexpr Oid kInvalidOid = 0;
+
+inline constexpr Oid kBoolOid = 16;
+inline constexpr Oid kNameOid = 19;
+inline constexpr Oid kInt8Oid = 20;
+inline constexpr Oid kInt2Oid = 21;
+inline constexpr Oid kInt4Oid = 23;
+inline constexpr Oid kTextOid = 25;
+inline constexpr Oid kOidOid = 26;
+inline constexpr Oid kFloat4Oid = 700;
+inline constexpr Oid kFloat8Oid = 701;
+inline constexpr Oid kUnknownOid = 705;
+inline constexpr Oid kBpcharOid = 1042;
+inline constexpr Oid kVarcharOid = 1043;
+inline constexpr Oid kDateOid = 1082;
+inline constexpr Oid kTimestampOid = 1114;
+inline constexpr Oid kTimestampTzOid = 1184;
+inline constexpr Oid kNumericOid = 1700;
+inline constexpr Oid kRegclassOid = 2205;
+inline constexpr Oid kVoidOid = 2278;
+
+// Pseudo-types used only in function signatures.
+inline constexpr Oid kAnyOid = 2276;          // "any": accepts every type as is
+inline constexpr Oid kAnyNonArrayOid = 2776;  // polymorphic; unknown resolves to text
+
+// typmod of a type without modifiers (PostgreSQL's -1).
+inline constexpr int32_t kNoTypmod = -1;
+
+}  // namespace hearth::types
