@@ -125,8 +125,9 @@ struct ConstExpr : Expr {
   bool bool_value = false;
 };
 
-// A (possibly qualified) column reference: a, t.a, s.t.a, t.* (star=true,
-// fields = {"t"}). Bare `*` is StarExpr, not ColumnRef.
+// A (possibly qualified) column reference: a, t.a, s.t.a. A reference that
+// ends with '*' (t.*) has star=true and fields = {"t"} (the '*' is not in
+// fields). Bare `*` is StarExpr, not ColumnRef.
 struct ColumnRefExpr : Expr {
   static constexpr ExprKind kKind = ExprKind::kColumnRef;
   ColumnRefExpr() : Expr(kKind) {}
@@ -529,9 +530,9 @@ struct Statement {
   const StmtKind kind;
   int location = -1;  // offset of the statement's first token
   // The statement's own source text, from its first token up to (not
-  // including) the terminating ';' or end of input, trailing whitespace
-  // trimmed. Empty for statements nested inside others (EXPLAIN's query,
-  // PREPARE's body, subqueries).
+  // including) the terminating ';' or end of input, trailing whitespace and
+  // comments trimmed. Also set for the bodies of EXPLAIN, PREPARE, COPY
+  // (query) and WITH queries; empty for subqueries inside expressions/FROM.
   std::string text;
 };
 

@@ -4,8 +4,8 @@
 //   OR < AND < NOT < IS/ISNULL/NOTNULL < comparison (nonassoc) <
 //   BETWEEN/IN/LIKE/ILIKE/SIMILAR (nonassoc) < other operators (||, ~, ...) <
 //   + - < * / % < ^ < AT TIME ZONE < COLLATE < unary minus < :: and [].
-// Prefix operators other than - and + (e.g. ~, @) bind like unary minus
-// here; PostgreSQL gives them the "other operator" precedence.
+// Prefix operators other than - and + (e.g. ~, @) take an operand at the
+// + - level, like PostgreSQL's "other operator" precedence.
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
@@ -447,11 +447,20 @@ ExprPtr Parser::ParseUnary() {
     u->operand = std::move(operand);
     return u;
   }
-  if (IsOp("+") || IsOtherOp(Cur())) {
+  if (IsOp("+")) {
+    auto u = Node<UnaryOpExpr>(loc);
+    u->op = "+";
+    Advance();
+    u->operand = ParseUnary();
+    return u;
+  }
+  if (IsOtherOp(Cur())) {
+    // Prefix ~, @, |/ ...: PostgreSQL gives them "other operator" precedence,
+    // so the operand extends over + - * / but stops at ||, ~, comparisons.
     auto u = Node<UnaryOpExpr>(loc);
     u->op = Cur().text;
     Advance();
-    u->operand = ParseUnary();
+    u->operand = ParseAdd();
     return u;
   }
   return ParsePostfix();

@@ -129,7 +129,9 @@ std::unique_ptr<SelectStmt> Parser::ParseValues() {
     std::vector<ExprPtr> row = ParseExprList();
     ExpectOp(")");
     if (!s->values_lists.empty() && row.size() != s->values_lists.front().size()) {
-      ErrorAt(sqlstate::kSyntaxError, "VALUES lists must all be the same length", row_loc);
+      // Reported at the list's first expression, as PostgreSQL does.
+      ErrorAt(sqlstate::kSyntaxError, "VALUES lists must all be the same length",
+              row.front()->location >= 0 ? row.front()->location : row_loc);
     }
     s->values_lists.push_back(std::move(row));
   } while (AcceptOp(","));

@@ -8,6 +8,7 @@
 #include "postmaster/aux_process.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -81,6 +82,8 @@ void DoRound(ChildKind kind, const config::Settings& s) {
 
 void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* settings) {
   log::SetLogRole(ChildKindName(kind));
+  // Shows as "hearth walwriter" etc. in ps/top (the kernel keeps 15 bytes).
+  prctl(PR_SET_NAME, (std::string("hearth ") + ChildKindName(kind)).c_str(), 0, 0, 0);
   InstallHandler(SIGTERM, OnShutdownSignal);
   InstallHandler(SIGUSR2, OnShutdownSignal);
   InstallHandler(SIGINT, SIG_IGN);

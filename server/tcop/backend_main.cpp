@@ -7,6 +7,7 @@
 // the postmaster reset shared memory.
 #include "tcop/backend_main.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -135,6 +136,7 @@ void InstallSessionCallbacks(Session& s) {
   s.callbacks.backend_pid = [&s] { return s.backend_pid; };
   s.callbacks.transaction_timestamp = [&s] { return s.transaction_start_us; };
   s.callbacks.statement_timestamp = [&s] { return s.statement_start_us; };
+  s.callbacks.sleep = [](int64_t usec) { SleepWithInterrupts(usec); };
   s.func_context.session = &s.callbacks;
 }
 }  // namespace
@@ -155,7 +157,8 @@ void Session::EndTransaction(bool commit) {
 }
 
 void BackendMain(const BackendStartInfo& info) {
-  log::SetLogRole(info.slot == storage::kInvalidProcNumber ? "backend" : "backend");
+  log::SetLogRole("backend");
+  prctl(PR_SET_NAME, "hearth backend", 0, 0, 0);
   InstallBackendSignalHandlers();
   ClientSocket sock(info.sock_fd);
   int exit_code = 0;

@@ -32,9 +32,9 @@ BoundExprPtr BindCondition(const parser::Expr& expr, BindContext& ctx, const cha
 // Converts `e` to `target`/`typmod` in coercion context `cc`. Unknown
 // literals are converted now (errors get the literal's position), unknown
 // parameters take the target type, anything else gets a kCast node when
-// pg_cast allows it in `cc`, otherwise 42804 (implicit/assignment:
-// `column "x" is of type ...`-style callers should catch) or 42846
-// `cannot cast type X to Y`.
+// pg_cast allows it in `cc`, otherwise 42846 `cannot cast type X to Y`.
+// Callers wanting PostgreSQL's assignment wording (42804 `column "a" is of
+// type integer but expression is of type text`) check types::CanCoerce first.
 BoundExprPtr Coerce(BoundExprPtr e, types::Oid target, int32_t typmod, types::CoercionContext cc,
                     BindContext& ctx);
 

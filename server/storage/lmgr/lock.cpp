@@ -82,12 +82,24 @@ struct LocalLock {
   int32_t counts[kMaxLockMode + 1];
 };
 std::vector<LocalLock> g_local;
+// The proc slot g_local belongs to. A child forked from a process that held
+// locks (only tests do that) inherits the table; it must not believe it
+// holds its parent's locks.
+ProcNumber g_local_owner = kInvalidProcNumber;
+
+void CheckLocalOwner() {
+  if (g_local_owner != MyProcNumber()) {
+    g_local.clear();
+    g_local_owner = MyProcNumber();
+  }
+}
 
 int g_deadlock_timeout_ms = 1000;
 int g_lock_timeout_ms = 0;
 void (*g_interrupt_hook)() = nullptr;
 
 LocalLock* FindLocal(const LockTag& tag) {
+  CheckLocalOwner();
   for (LocalLock& l : g_local) {
     if (l.tag == tag) return &l;
   }
@@ -569,6 +581,7 @@ bool LockRelease(const LockTag& tag, LockMode mode) {
 }
 
 void LockReleaseAll() {
+  CheckLocalOwner();
   std::vector<LocalLock> held;
   held.swap(g_local);
   for (const LocalLock& l : held) {

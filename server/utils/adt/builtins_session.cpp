@@ -95,6 +95,23 @@ Value Random(const Value*, int, FuncCallContext& c) {
   return Value::Float8(static_cast<double>(r >> 11) * (1.0 / 9007199254740992.0));
 }
 
+// pg_sleep(seconds): through the session so a cancel or statement_timeout
+// ends it promptly.
+Value PgSleep(const Value* a, int, FuncCallContext& c) {
+  double secs = a[0].f;
+  if (secs > 0) {
+    auto usec = static_cast<int64_t>(secs * 1e6);
+    if (S(c) && S(c)->sleep) {
+      S(c)->sleep(usec);
+    } else {
+      usleep(static_cast<useconds_t>(usec));
+    }
+  }
+  Value v = Value::Null(kVoidOid);
+  v.is_null = false;
+  return v;
+}
+
 }  // namespace
 
 void AddSessionBuiltins(std::vector<FuncSignature>* t) {
@@ -121,6 +138,7 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("current_setting", {kTextOid, kBoolOid}, kTextOid, CurrentSetting, false);
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
+  vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
 }
 
 }  // namespace hearth::types::internal

@@ -27,6 +27,9 @@ struct SessionCallbacks {
   // µs since 2000-01-01 UTC; default: the wall clock at call time.
   std::function<int64_t()> transaction_timestamp;
   std::function<int64_t()> statement_timestamp;
+  // Sleeps `usec` microseconds and throws if the statement is cancelled
+  // meanwhile (pg_sleep); default: an uninterruptible sleep.
+  std::function<void(int64_t usec)> sleep;
 };
 
 struct FuncCallContext {

@@ -94,7 +94,7 @@ TEST_CASE("errors: specific messages", "[parser][error]") {
   CHECK(e.position == 10);
   e = ParseError("VALUES (1, 2), (3)");
   CHECK(e.message == "VALUES lists must all be the same length");
-  CHECK(e.position == 16);
+  CHECK(e.position == 17);
   e = ParseError("SELECT 1 ORDER BY 1 ORDER BY 1");
   CHECK(e.message == "syntax error at or near \"ORDER\"");
 }

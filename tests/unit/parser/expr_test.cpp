@@ -74,6 +74,9 @@ TEST_CASE("expr: other operators bind between comparison and +", "[parser][expr]
   CHECK(Dump("a ~~ 'x%'") == "(a ~~ 'x%')");
   CHECK(Dump("c.relname OPERATOR(pg_catalog.~) '^(t)$'") == "(c.relname ~ '^(t)$')");
   CHECK(Dump("a LIKE b || 'x'") == "(a LIKE (b || 'x'))");
+  CHECK(Dump("~ 5 + 1") == "(~ (5 + 1))");
+  CHECK(Dump("~ a || b") == "((~ a) || b)");
+  CHECK(Dump("1 + @ -5") == "(1 + (@ -5))");
 }
 
 TEST_CASE("expr: column references", "[parser][expr]") {

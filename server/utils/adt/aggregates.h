@@ -1,0 +1,47 @@
+// server/utils/adt/aggregates.h
+//
+// Running state of one built-in aggregate (count, sum, avg, min, max,
+// bool_and, bool_or, every) with PostgreSQL's result types and NULL rules:
+// NULL inputs are skipped, and every aggregate except count returns NULL
+// over zero non-NULL inputs. An AggregateState is owned by one executor
+// node in one thread; it is not shared.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "utils/adt/func_registry.h"
+#include "utils/adt/numeric.h"
+#include "utils/adt/value.h"
+
+namespace hearth::types {
+
+class AggregateState {
+ public:
+  // REQUIRES: agg is a FuncKind::kAggregate row (from ResolveFunction with
+  // kind kAggregate); arguments passed to Accumulate have agg->args types.
+  explicit AggregateState(const FuncSignature* agg);
+
+  // Adds one input row. count(*) takes nargs == 0. Throws 22003 when an
+  // integer sum leaves bigint's range.
+  void Accumulate(const Value* args, int nargs);
+
+  // The aggregate's result so far (may be called repeatedly).
+  Value Finish() const;
+
+  // Back to the state before the first row (for the next group).
+  void Reset();
+
+ private:
+  enum class Op : uint8_t { kCount, kSum, kAvg, kMin, kMax, kBoolAnd, kBoolOr };
+
+  const FuncSignature* agg_;
+  Op op_;
+  int64_t count_ = 0;       // non-NULL inputs (all rows for count(*))
+  __int128 int_sum_ = 0;    // integer sums
+  double float_sum_ = 0;    // float sums/averages
+  Numeric numeric_sum_;     // numeric sums/averages
+  Value best_;              // min/max/bool_and/bool_or
+};
+
+}  // namespace hearth::types
