@@ -409,9 +409,11 @@ struct ResTarget {
 };
 
 // (name [value]) or name = value options: COPY, EXPLAIN, VACUUM, WITH (...)
-// storage parameters, CREATE DATABASE, CREATE ROLE. Names are lowercase;
-// value keeps the text of the value (string contents, number text, or
-// lowercase keyword), and has_value is false for a bare `name`.
+// storage parameters, CREATE DATABASE, CREATE ROLE. Names are lowercase
+// (dotted storage parameters keep the dot: "toast.fillfactor"); value keeps
+// the text of the value (string contents, number text with its sign,
+// lowercase keyword, "*", or a parenthesized name list joined as "a,b"), and
+// has_value is false for a bare `name`.
 struct GenericOption {
   std::string name;
   std::string value;
@@ -803,9 +805,12 @@ struct TruncateStmt : Statement {
 // legacy `CSV` → ("format","csv"), `BINARY` → ("format","binary"),
 // `HEADER` → ("header", no value), `DELIMITER [AS] ','` → ("delimiter", ","),
 // `NULL [AS] ''` → ("null", ""), `FREEZE` → ("freeze", no value),
-// `QUOTE [AS] 'q'`, `ESCAPE [AS] 'e'`, `FORCE QUOTE *|cols`,
-// `FORCE NOT NULL cols`, `ENCODING 'x'`. A boolean written as on/off/true/
-// false/1/0 keeps that text as value.
+// `QUOTE [AS] 'q'` → ("quote", "q"), `ESCAPE [AS] 'e'`, `ENCODING 'x'`,
+// `FORCE QUOTE *|a, b` → ("force_quote", "*" or "a,b"), `FORCE NOT NULL a`
+// → ("force_not_null", "a"), `FORCE NULL a` → ("force_null", "a"),
+// `BINARY` before the table name → ("format", "binary"). A boolean written
+// as on/off/true/false/1/0 keeps that text as value; a bare option name
+// (HEADER, FREEZE) has has_value == false and means true.
 struct CopyStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kCopy;
   CopyStmt() : Statement(kKind) {}

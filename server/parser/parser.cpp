@@ -338,6 +338,10 @@ StmtPtr Parser::ParsePreparable() {
 
 std::vector<StmtPtr> ParseStatements(std::string_view sql) { return Parser(sql).ParseAll(); }
 
+int ErrorPosition(std::string_view sql, int location) {
+  return location < 0 ? 0 : CharPosition(sql, location);
+}
+
 const char* StatementName(const Statement& s) {
   switch (s.kind) {
     case StmtKind::kSelect: return "SELECT";

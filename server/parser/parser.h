@@ -24,6 +24,12 @@ namespace hearth::parser {
 // ("unterminated quoted string at or near ...", etc.) are 42601 too.
 std::vector<StmtPtr> ParseStatements(std::string_view sql);
 
+// Converts an AST `location` (0-based byte offset into `sql`) to the value
+// for DbError::WithPosition: the 1-based *character* position PostgreSQL
+// reports (they differ once the query holds non-ASCII text). Returns 0 (no
+// position) for location < 0.
+int ErrorPosition(std::string_view sql, int location);
+
 // Human-readable statement name, e.g. "CREATE TABLE", "SELECT", "COPY",
 // "DROP INDEX", "BEGIN", "ROLLBACK", used in "X is not supported yet".
 // Returns a string literal (never null).

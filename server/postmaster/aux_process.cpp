@@ -15,10 +15,12 @@
 #include <chrono>
 #include <thread>
 
+#include "access/transam/transam.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/server_settings.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lwlock.h"
 
 namespace hearth::postmaster {
@@ -64,6 +66,13 @@ void DoRound(ChildKind kind, const config::Settings& s) {
     }
     case ChildKind::kCheckpointer: {
       storage::Status st = storage::FlushAllBuffers();
+      if (st.ok()) {
+        try {
+          access::TransamCheckpoint();
+        } catch (const std::exception& e) {
+          st = storage::Status::IoError(e.what());
+        }
+      }
       if (!st.ok()) {
         // A failed write or fsync may have lost data the kernel reported as
         // written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
@@ -89,6 +98,7 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   InstallHandler(SIGINT, SIG_IGN);
   InstallHandler(SIGHUP, OnReloadSignal);
   InstallHandler(SIGQUIT, OnQuitSignal);
+  UnblockAllSignals();
   pid_t postmaster = getppid();
   storage::BackendType type = kind == ChildKind::kWalWriter  ? storage::BackendType::kWalWriter
                               : kind == ChildKind::kBgWriter ? storage::BackendType::kBgWriter

@@ -4,6 +4,8 @@
 //   hearthd init -D DIR [--username NAME] [--dbname NAME]
 //   hearthd -D DIR [-c name=value ...]
 //   hearthd --version | --help
+#include <signal.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -42,6 +44,11 @@ bool SplitAssignment(const std::string& s, std::pair<std::string, std::string>* 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Start from a clean signal state whatever the parent left us: a blocked
+  // SIGTERM inherited from a launcher would make fast shutdown impossible.
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   using hearth::postmaster::InitOptions;
   using hearth::postmaster::PostmasterOptions;
   bool init = false;

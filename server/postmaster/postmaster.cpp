@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <random>
 
+#include "access/transam/transam.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/aux_process.h"
@@ -66,6 +67,8 @@ class Postmaster {
   void SignalChildren(int signo, bool aux_too);
   void MaybeExit();
   void Reload();
+  // Creates the shared segment and starts the subsystems that live in it.
+  void CreateSharedState();
 
   const PostmasterOptions& opts_;
   config::Settings settings_;
@@ -92,6 +95,11 @@ void DeliverCancel(int32_t pid, int32_t key) {
   }
 }
 
+void Postmaster::CreateSharedState() {
+  shmem_ = storage::CreateSharedMemory(ss_.shmem);
+  access::TransamStartup(opts_.datadir);
+}
+
 int Postmaster::Run() {
   std::string error;
   ss_ = ReadServerSettings(settings_);
@@ -101,7 +109,7 @@ int Postmaster::Run() {
     return 1;
   }
   try {
-    shmem_ = storage::CreateSharedMemory(ss_.shmem);
+    CreateSharedState();
   } catch (const std::exception& e) {
     spdlog::critical("{}", e.what());
     return 1;
@@ -174,6 +182,14 @@ void Postmaster::StartAccept() {
 }
 
 pid_t Postmaster::ForkChild() {
+  // All signals stay blocked across fork: a child must never run Asio's
+  // signal handler, whose self-pipe it still shares with us until
+  // notify_fork replaces it (a SIGQUIT meant for the child would otherwise
+  // reach the postmaster as an immediate shutdown request). The child
+  // unblocks once its own handlers are installed (UnblockAllSignals).
+  sigset_t all, old;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
   io_.notify_fork(asio::io_context::fork_prepare);
   log::FlushLog();
   pid_t pid = fork();
@@ -182,11 +198,14 @@ pid_t Postmaster::ForkChild() {
     boost::system::error_code ec;
     signals_.clear(ec);
     acceptor_.close(ec);
-    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP}) signal(s, SIG_DFL);
+    // clear() restored Asio's saved dispositions; set ours (still blocked).
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR2}) signal(s, SIG_DFL);
+    signal(SIGHUP, SIG_IGN);
     g_inherited_registry = &children_;
     return 0;
   }
   io_.notify_fork(asio::io_context::fork_parent);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
   return pid;
 }
 
@@ -357,7 +376,7 @@ void Postmaster::FinishCrashResetIfDone() {
   spdlog::info("all server processes terminated; reinitializing");
   shmem_.reset();
   try {
-    shmem_ = storage::CreateSharedMemory(ss_.shmem);
+    CreateSharedState();
   } catch (const std::exception& e) {
     spdlog::critical("could not recreate shared memory: {}", e.what());
     exit_code_ = 1;
@@ -382,6 +401,12 @@ void Postmaster::MaybeExit() {
     aux_left = true;
   }
   if (aux_left) return;
+  // Every process is gone: record the exact next xid for the restart.
+  try {
+    access::TransamShutdown();
+  } catch (const std::exception& e) {
+    spdlog::error("could not write the transaction state at shutdown: {}", e.what());
+  }
   exit_requested_ = true;
   io_.stop();
 }

@@ -26,14 +26,6 @@ namespace hearth::tcop {
 
 namespace {
 
-void CheckInterruptsWhileIdle() {
-  if (g_die_pending) {
-    g_die_pending = 0;
-    throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",
-                  Severity::kFatal);
-  }
-}
-
 [[noreturn]] void ExitBackend(int code) {
   storage::ReleaseProcSlot();
   log::FlushLog();
@@ -45,6 +37,16 @@ void SendFatal(ClientSocket& sock, const DbError& e) {
   sock.Flush();
 }
 
+void ReloadSettings(Session& session, const BackendStartInfo& info) {
+  g_reload_pending = 0;
+  try {
+    info.settings->Reload(info.datadir + "/hearth.conf");
+    session.settings.OnReload(*info.settings);
+  } catch (const DbError& e) {
+    spdlog::warn("configuration file not reloaded: {}", e.message());
+  }
+}
+
 // The message loop of an established session. Returns at Terminate/EOF.
 void MessageLoop(Session& session, const BackendStartInfo& info) {
   QueryProtocol protocol(session);
@@ -54,23 +56,13 @@ void MessageLoop(Session& session, const BackendStartInfo& info) {
     if (!session.sock.HasBufferedInput()) {
       if (!session.sock.Flush()) return;
     }
-    if (g_reload_pending) {
-      g_reload_pending = 0;
-      try {
-        info.settings->Reload(info.datadir + "/hearth.conf");
-        session.settings.OnReload(*info.settings);
-      } catch (const DbError& e) {
-        spdlog::warn("configuration file not reloaded: {}", e.message());
-      }
-      session.ReportChangedSettings();
-    }
     if (auto* proc = storage::MyProc()) {
       proc->state.store(session.block == BlockState::kIdle ? storage::ProcState::kIdle
                         : session.block == BlockState::kInBlock ? storage::ProcState::kIdleInTransaction
                                                                  : storage::ProcState::kIdleInFailedTransaction);
     }
     char type = 0;
-    ReadStatus st = session.sock.ReadMessage(&type, &body, max_message, CheckInterruptsWhileIdle);
+    ReadStatus st = session.sock.ReadMessage(&type, &body, max_message, CheckForTermination);
     if (st == ReadStatus::kEof) return;
     if (st == ReadStatus::kTooLarge) {
       spdlog::warn("client sent an oversized message (type '{}'); ending the session", type);
@@ -80,6 +72,8 @@ void MessageLoop(Session& session, const BackendStartInfo& info) {
       spdlog::warn("client sent a malformed message; ending the session");
       throw DbError(sqlstate::kProtocolViolation, "invalid message format", Severity::kFatal);
     }
+    // A SIGHUP that arrived while we waited applies before this message.
+    if (g_reload_pending) ReloadSettings(session, info);
     if (auto* proc = storage::MyProc()) proc->state.store(storage::ProcState::kActive);
     switch (type) {
       case protocol::fe::kQuery:

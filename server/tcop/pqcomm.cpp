@@ -3,6 +3,8 @@
 // Principal entry points: ClientSocket::ReadStartupPacket, ReadMessage, Send, Flush.
 #include "tcop/pqcomm.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,6 +18,40 @@ ClientSocket::~ClientSocket() {
   if (fd_ >= 0) close(fd_);
 }
 
+namespace {
+
+// Blocks the interrupt signals for its lifetime; restores the old mask.
+class InterruptSignalsBlocked {
+ public:
+  InterruptSignalsBlocked() {
+    sigset_t block;
+    sigemptyset(&block);
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGALRM}) sigaddset(&block, s);
+    sigprocmask(SIG_BLOCK, &block, &old_);
+  }
+  ~InterruptSignalsBlocked() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+  const sigset_t* old() const { return &old_; }
+
+ private:
+  sigset_t old_;
+};
+
+}  // namespace
+
+// Waits until the socket is readable. The interrupt flags are checked with
+// the interrupt signals blocked, and ppoll unblocks them atomically while it
+// sleeps: a SIGTERM that lands just before we block is never missed.
+bool ClientSocket::WaitReadable(void (*interrupt_check)()) {
+  for (;;) {
+    InterruptSignalsBlocked guard;
+    if (interrupt_check != nullptr) interrupt_check();
+    pollfd pfd{fd_, POLLIN, 0};
+    int rc = ppoll(&pfd, 1, nullptr, guard.old());
+    if (rc > 0) return true;
+    if (rc < 0 && errno != EINTR) return false;
+  }
+}
+
 bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status) {
   if (in_pos_ > 0 && in_pos_ == in_.size()) {
     in_.clear();
@@ -26,6 +62,10 @@ bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status)
     if (in_pos_ > 0 && in_pos_ > in_.size() / 2) {
       in_.erase(0, in_pos_);
       in_pos_ = 0;
+    }
+    if (!WaitReadable(interrupt_check)) {
+      *status = ReadStatus::kEof;
+      return false;
     }
     size_t want = std::max<size_t>(n - (in_.size() - in_pos_), 8192);
     size_t old = in_.size();
@@ -46,12 +86,12 @@ bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status)
   return true;
 }
 
-ReadStatus ClientSocket::ReadStartupPacket(std::string* body) {
+ReadStatus ClientSocket::ReadStartupPacket(std::string* body, void (*interrupt_check)()) {
   ReadStatus st = ReadStatus::kOk;
-  if (!Fill(4, nullptr, &st)) return st;
+  if (!Fill(4, interrupt_check, &st)) return st;
   int32_t len = protocol::ReadInt32BE(in_.data() + in_pos_);
   if (len < 8 || static_cast<uint32_t>(len) > protocol::kMaxStartupPacket) return ReadStatus::kMalformed;
-  if (!Fill(static_cast<size_t>(len), nullptr, &st)) return st;
+  if (!Fill(static_cast<size_t>(len), interrupt_check, &st)) return st;
   body->assign(in_.data() + in_pos_ + 4, static_cast<size_t>(len) - 4);
   in_pos_ += static_cast<size_t>(len);
   return ReadStatus::kOk;

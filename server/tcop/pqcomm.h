@@ -25,7 +25,7 @@ class ClientSocket {
 
   // Reads the untyped startup packet (length + body, body returned without
   // the length word). kTooLarge above protocol::kMaxStartupPacket.
-  ReadStatus ReadStartupPacket(std::string* body);
+  ReadStatus ReadStartupPacket(std::string* body, void (*interrupt_check)() = nullptr);
 
   // Reads one typed message. The body excludes type and length. Messages
   // whose length exceeds `max_len` are refused with kTooLarge (the caller ends
@@ -50,6 +50,7 @@ class ClientSocket {
 
  private:
   static constexpr size_t kFlushThreshold = 64 * 1024;
+  bool WaitReadable(void (*interrupt_check)());
   // Ensures at least n unread bytes in in_; false on EOF/error.
   bool Fill(size_t n, void (*interrupt_check)(), ReadStatus* status);
 

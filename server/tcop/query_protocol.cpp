@@ -7,6 +7,7 @@
 #include "common/protocol/wire.h"
 #include "parser/parser.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/lock.h"
 #include "utils/adt/binary_io.h"
 #include "utils/adt/text_io.h"
 
@@ -15,19 +16,31 @@ namespace hearth::tcop {
 namespace {
 
 // Streams rows of a simple query straight into the socket's output buffer.
+// The RowDescription goes out with the first row (or at completion), so a
+// statement that fails before producing anything answers just 'E', as
+// PostgreSQL does for errors raised while planning.
 class SocketRowConsumer : public RowConsumer {
  public:
-  explicit SocketRowConsumer(ClientSocket& sock) : sock_(sock) {}
+  SocketRowConsumer(ClientSocket& sock, const std::vector<ColumnDesc>* columns) : sock_(sock), columns_(columns) {}
   void Row(const std::vector<types::Value>& row) override {
     CheckForInterrupts();
+    DescribeOnce();
     PutDataRow(sock_.out(), row, formats_, scratch_);
     sock_.MaybeFlush();
     count_++;
   }
   uint64_t count() const { return count_; }
+  void DescribeOnce() {
+    if (columns_ != nullptr && !described_) {
+      PutRowDescription(sock_.out(), *columns_, formats_);
+      described_ = true;
+    }
+  }
 
  private:
   ClientSocket& sock_;
+  const std::vector<ColumnDesc>* columns_;
+  bool described_ = false;
   std::vector<int16_t> formats_;
   std::string scratch_;
   uint64_t count_ = 0;
@@ -63,6 +76,8 @@ class StatementScope {
  public:
   explicit StatementScope(Session& s) {
     BeginStatementInterrupts(StatementTimeout(s));
+    storage::SetLockTimeouts(static_cast<int>(s.settings.hot().deadlock_timeout_ms),
+                             static_cast<int>(s.settings.hot().lock_timeout_ms));
     s.StartStatement();
   }
   ~StatementScope() { EndStatementInterrupts(); }
@@ -124,10 +139,10 @@ void QueryProtocol::RunSimpleStatement(const parser::Statement& stmt) {
   }
   std::unique_ptr<Plan> plan = PlanStatement(s_, stmt, {});
   CheckNotFailed(*plan);
-  if (const auto* cols = plan->Columns()) PutRowDescription(s_.sock.out(), *cols, {});
-  SocketRowConsumer out(s_.sock);
+  SocketRowConsumer out(s_.sock, plan->Columns());
   std::string tag = plan->Run(s_, {}, out);
   CheckForInterrupts();
+  out.DescribeOnce();
   PutCommandComplete(s_.sock.out(), FinalTag(tag, out.count()));
   AfterStatement(&stmt);
 }
@@ -329,13 +344,15 @@ void QueryProtocol::Execute(std::string_view body) {
     s_.sock.MaybeFlush();
     sent++;
   }
-  if (portal.next_row < portal.rows.size()) {
+  // As PostgreSQL: an Execute that stops because it reached max_rows
+  // suspends the portal even if no row is left; the next Execute completes
+  // it. The tag counts the rows of this Execute.
+  if (sent == limit) {
     PutSimple(s_.sock.out(), protocol::be::kPortalSuspended);
     return;
   }
-  PutCommandComplete(s_.sock.out(), FinalTag(portal.tag, portal.rows.size()));
-  // A finished portal answers later Executes with just the tag, as PG does
-  // for a portal run to completion: keep it, but free its rows.
+  PutCommandComplete(s_.sock.out(), FinalTag(portal.tag, sent));
+  // A completed portal answers later Executes with just its tag.
   portal.rows.clear();
   portal.next_row = 0;
 }

@@ -6,6 +6,7 @@
 #include "catalog/cluster_catalog.h"
 #include "common/error/db_error.h"
 #include "common/protocol/wire.h"
+#include "storage/ipc/interrupts.h"
 
 namespace hearth::tcop {
 
@@ -21,7 +22,7 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
   StartupResult result;
   for (;;) {
     std::string body;
-    ReadStatus st = sock.ReadStartupPacket(&body);
+    ReadStatus st = sock.ReadStartupPacket(&body, CheckForTermination);
     if (st == ReadStatus::kEof) return result;  // port probe or client gave up
     if (st != ReadStatus::kOk) Fatal(sqlstate::kProtocolViolation, "invalid length of startup packet");
     protocol::MessageReader r(body);

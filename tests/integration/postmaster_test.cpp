@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -47,6 +48,19 @@ bool ProcessAlive(pid_t pid) {
   return state != "Z";
 }
 
+// The readiness probe's short-lived backend may still be coming or going:
+// returns the child count once it has been stable for 250 ms.
+size_t WaitForStableChildren(const TestServer& server) {
+  size_t count = server.ChildPids().size();
+  for (int stable = 0, i = 0; stable < 5 && i < 100; i++) {
+    SleepMs(50);
+    const size_t now = server.ChildPids().size();
+    stable = now == count ? stable + 1 : 0;
+    count = now;
+  }
+  return count;
+}
+
 void AppendToFile(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::app);
   out << text;
@@ -66,6 +80,9 @@ CommandResult RunHearthd(const std::vector<std::string>& args, const std::string
 
 TEST_CASE("postmaster: max_connections refuses the extra client with 53300", "[postmaster_test]") {
   TestServer server(Settings{{"max_connections", "3"}});
+  // TestServer's readiness probe (connect, close) may still hold a backend;
+  // wait for it to leave before counting connections.
+  WaitForStableChildren(server);
   std::vector<std::unique_ptr<RawConn>> sessions;
   for (int i = 0; i < 3; i++) {
     sessions.push_back(std::make_unique<RawConn>(server.port()));
@@ -100,16 +117,61 @@ TEST_CASE("postmaster: max_connections refuses the extra client with 53300", "[p
   CHECK(FirstColumn(sessions[0]->Query("select 2")) == std::vector<std::string>{"2"});
 }
 
+TEST_CASE("postmaster: a crash reset frees every connection slot", "[postmaster_test]") {
+  TestServer server(Settings{{"max_connections", "3"}});
+  WaitForStableChildren(server);
+  {
+    std::vector<std::unique_ptr<RawConn>> sessions;
+    for (int i = 0; i < 3; i++) {
+      sessions.push_back(std::make_unique<RawConn>(server.port()));
+      REQUIRE(LastStatus(sessions.back()->Startup()) == 'I');
+    }
+    REQUIRE(kill(sessions[0]->backend_pid(), SIGKILL) == 0);
+    for (auto& s : sessions) {
+      s->DrainUntilEof(10000);
+      CHECK(s->eof());
+    }
+  }
+  CHECK(WaitFor([&] { return ServerAnswers(server.port()); }, 15000));
+  WaitForStableChildren(server);
+  std::vector<std::unique_ptr<RawConn>> sessions;
+  for (int i = 0; i < 3; i++) {
+    sessions.push_back(std::make_unique<RawConn>(server.port()));
+    auto msgs = sessions.back()->Startup();
+    INFO("session " << i << ": " << FirstSqlstate(msgs));
+    CHECK(LastStatus(msgs) == 'I');
+  }
+  RawConn extra(server.port());
+  CHECK(FirstSqlstate(extra.Startup()) == "53300");
+}
+
+TEST_CASE("postmaster: log lines carry timestamp, pid and level", "[postmaster_test]") {
+  TestServer server;
+  CHECK(ServerAnswers(server.port()));
+  const std::string log = server.log();
+  INFO(log);
+  const std::string first = log.substr(0, log.find('\n'));
+  // "YYYY-MM-DD HH:MM:SS..." then the postmaster's pid somewhere on the line.
+  REQUIRE(first.size() > 20);
+  CHECK(std::isdigit(static_cast<unsigned char>(first[0])));
+  CHECK(first[4] == '-');
+  CHECK(first[7] == '-');
+  CHECK(first[10] == ' ');
+  CHECK(first[13] == ':');
+  CHECK(Contains(log, std::to_string(server.pid())));
+  CHECK(Contains(log, "ready to accept connections"));
+}
+
 TEST_CASE("postmaster: backends exit when their clients leave", "[postmaster_test]") {
   TestServer server;
-  const size_t baseline = server.ChildPids().size();
+  const size_t baseline = WaitForStableChildren(server);
   {
     std::vector<std::unique_ptr<RawConn>> sessions;
     for (int i = 0; i < 5; i++) {
       sessions.push_back(std::make_unique<RawConn>(server.port()));
       REQUIRE(LastStatus(sessions.back()->Startup()) == 'I');
     }
-    CHECK(server.ChildPids().size() == baseline + 5);
+    CHECK(WaitFor([&] { return server.ChildPids().size() == baseline + 5; }, 2000));
     sessions[0]->Send(TerminateMsg());  // orderly
     // the others just close their sockets
   }
@@ -218,6 +280,8 @@ TEST_CASE("postmaster: SIGTERM is a fast shutdown", "[postmaster_test]") {
   auto start = std::chrono::steady_clock::now();
   int status = server.Stop(SIGTERM);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string log_after_stop = server.log();
+  INFO("server log:\n" << log_after_stop);
   CHECK(took < 10.0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);

@@ -165,6 +165,11 @@ TestServer::~TestServer() {
   }
   // Kill any orphaned children (after an immediate shutdown or a crash test).
   KillProcessesMentioning(datadir_);
+  // HEARTH_TEST_KEEP=1 keeps the data directory (and server.log) for a look.
+  if (getenv("HEARTH_TEST_KEEP") != nullptr) {
+    fprintf(stderr, "kept test data directory %s\n", datadir_.c_str());
+    return;
+  }
   std::error_code ec;
   fs::remove_all(fs::path(datadir_).parent_path(), ec);
 }
@@ -309,9 +314,12 @@ bool RawConn::SendStartup(const std::vector<std::pair<std::string, std::string>>
 }
 
 std::vector<RawMessage> RawConn::Startup(const std::string& user, const std::string& database) {
-  std::vector<RawMessage> out;
-  if (!SendStartup({{"user", user}, {"database", database}, {"application_name", "hearth_it"}})) return out;
-  out = ReadUntilReady();
+  if (!SendStartup({{"user", user}, {"database", database}, {"application_name", "hearth_it"}})) return {};
+  return ReadStartupReply();
+}
+
+std::vector<RawMessage> RawConn::ReadStartupReply(int timeout_ms) {
+  std::vector<RawMessage> out = ReadUntilReady(timeout_ms);
   for (const RawMessage& m : out) {
     protocol::MessageReader r(m.body);
     if (m.type == 'S') {

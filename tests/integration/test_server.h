@@ -126,6 +126,9 @@ class RawConn {
   // Startup as user/database, then reads up to ReadyForQuery or an error.
   // Returns every message read; fills params_ and backend_pid_/secret_.
   std::vector<RawMessage> Startup(const std::string& user = "hearth", const std::string& database = "hearth");
+  // After SendStartup: reads up to ReadyForQuery or an error, recording
+  // ParameterStatus values and BackendKeyData as Startup() does.
+  std::vector<RawMessage> ReadStartupReply(int timeout_ms = 10000);
   // Reads one raw byte (e.g. the 'N' answering SSLRequest); -1 on EOF/timeout.
   int ReadByte(int timeout_ms = 10000);
   // Reads one message; nullopt on EOF, timeout or a garbled frame.

@@ -29,6 +29,7 @@ void GetSnapshotData(Snapshot* out, bool replace_xmin) {
   ProcArrayShared* pa = ProcArray();
   const storage::ProcNumber me = storage::MyProcNumber();
   out->xip.clear();
+  out->xip.reserve(static_cast<size_t>(pa->nslots));  // no allocation under the lock
   {
     LWLockGuard g(pa->lock, LWLockMode::kShared);
     const TransactionId xmax = pa->latest_completed_xid.load(std::memory_order_acquire) + 1;

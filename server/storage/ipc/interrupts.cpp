@@ -57,6 +57,13 @@ void InstallBackendSignalHandlers() {
   Install(SIGALRM, OnAlarm);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGUSR2, SIG_IGN);
+  UnblockAllSignals();
+}
+
+void UnblockAllSignals() {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
 void BeginStatementInterrupts(int64_t statement_timeout_ms) {
@@ -73,12 +80,16 @@ void EndStatementInterrupts() {
   g_timeout_pending = 0;
 }
 
-void CheckForInterrupts() {
+void CheckForTermination() {
   if (g_die_pending) {
     g_die_pending = 0;
     throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",
                   Severity::kFatal);
   }
+}
+
+void CheckForInterrupts() {
+  CheckForTermination();
   if (g_timeout_pending) {
     g_timeout_pending = 0;
     g_cancel_pending = 0;

@@ -22,7 +22,12 @@ extern volatile sig_atomic_t g_die_pending;
 extern volatile sig_atomic_t g_reload_pending;
 extern volatile sig_atomic_t g_timeout_pending;
 
+// Installs the handlers above, then unblocks every signal (a forked child
+// starts with all signals blocked; see postmaster/ForkChild).
 void InstallBackendSignalHandlers();
+
+// Unblocks all signals in this process.
+void UnblockAllSignals();
 
 // Marks the start/end of a statement: cancels only count while one runs.
 // Start arms statement_timeout (milliseconds, 0 = off).
@@ -32,6 +37,10 @@ void EndStatementInterrupts();
 // Throws DbError: FATAL 57P01 when termination is pending, ERROR 57014 when
 // a cancel or statement timeout is pending during a statement.
 void CheckForInterrupts();
+
+// Throws FATAL 57P01 when termination is pending; ignores cancels. For
+// waits outside statements (idle, reading the startup packet).
+void CheckForTermination();
 
 // Sleeps `usec` microseconds in short steps, checking for interrupts (and
 // postmaster death) between them: the building block of pg_sleep and of

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/error/db_error.h"
+#include "storage/ipc/interrupts.h"
 #include "storage/lmgr/deadlock.h"
 #include "storage/lmgr/lwlock.h"
 
@@ -96,7 +97,7 @@ void CheckLocalOwner() {
 
 int g_deadlock_timeout_ms = 1000;
 int g_lock_timeout_ms = 0;
-void (*g_interrupt_hook)() = nullptr;
+void (*g_interrupt_hook)() = &hearth::CheckForInterrupts;
 
 LocalLock* FindLocal(const LockTag& tag) {
   CheckLocalOwner();

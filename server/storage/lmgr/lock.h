@@ -123,7 +123,8 @@ bool ConditionalXactLockTableWait(TransactionId xid);
 void SetLockTimeouts(int deadlock_timeout_ms, int lock_timeout_ms);
 
 // Function called between sleeps of a lock wait; it may throw (query cancel,
-// statement_timeout). nullptr (default) disables it.
+// statement_timeout, termination). Default: hearth::CheckForInterrupts
+// (storage/ipc/interrupts.h); nullptr disables it.
 void SetLockWaitInterruptHook(void (*hook)());
 
 // Monitoring/tests: how many processes hold or wait for `tag`.

@@ -8,6 +8,8 @@
 
 #include <new>
 
+#include "storage/lmgr/lock.h"
+
 namespace hearth::storage {
 
 namespace {
@@ -66,6 +68,9 @@ void ClaimProcSlot(ProcNumber n, BackendType type) {
 void ReleaseProcSlot() {
   ProcSlot* s = MyProc();
   if (s == nullptr) return;
+  // Safety net: heavyweight locks belong to the slot; a clean exit must not
+  // leave them behind (AbortTransaction normally released them already).
+  LockReleaseAll();
   s->state.store(ProcState::kFree);
   s->xid.store(kInvalidTransactionId);
   s->xmin.store(kInvalidTransactionId);

@@ -87,7 +87,9 @@ ProcNumber MyProcNumber();
 
 // Called by a child right after fork with the slot number the postmaster chose.
 void ClaimProcSlot(ProcNumber n, BackendType type);
-// Called at clean exit of a child.
+// Called at clean exit of a child. Releases any heavyweight locks still held
+// (callers should have ended their transaction with AbortTransaction first:
+// this does not touch the clog).
 void ReleaseProcSlot();
 
 // True when some proc slot's current xid is `xid` (takes the lock shared).

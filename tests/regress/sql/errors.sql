@@ -21,16 +21,17 @@ select 100000::int2;
 select -2147483648 / -1;
 select 1e400::float8;
 
--- 22P02 bad input
+-- 22P02 / 22007 / 22008 bad input
 select 'abc'::int;
 select 1 + 'x';
-select '2026-13-45'::date;
+select '2026-02-30'::date;
+select 'notadate'::date;
 select 'maybe'::bool;
 select '1.2.3'::numeric;
 
 -- 42883 undefined function or operator
 select nosuchfunc(1);
-select 'a' - 1;
+select true + 1;
 
 -- 22001 string too long for an explicit varchar length is truncation, not error
 select 'abcdef'::varchar(3);
@@ -38,8 +39,10 @@ select 'abcdef'::varchar(3);
 -- 0A000 statements that parse but do not run yet
 create table t (a int);
 insert into t values (1);
-select * from t;
+drop table t;
 
 -- the session is still fine
 select 'still alive';
+\echo :LAST_ERROR_SQLSTATE
+select 1 / 0;
 \echo :LAST_ERROR_SQLSTATE

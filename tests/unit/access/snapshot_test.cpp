@@ -59,10 +59,10 @@ TEST_CASE("Snapshots list the running xids of other proc slots", "[snapshot]") {
   }
   pa->slots[0].xid = 15;
   GetSnapshotData(&snap);
-  CHECK(snap.xmin == 15);  // only our own xid remains below xmax, and it is not listed
+  CHECK(snap.xmin == 17);  // our own xid is not listed and does not count...
   CHECK(snap.xmax == 23);
   CHECK(snap.xip == std::vector<TransactionId>{17});
-  CHECK(pa->slots[0].xmin.load() == 15);
+  CHECK(pa->slots[0].xmin.load() == 15);  // ...but it does hold back vacuum
   pa->slots[0].xid = 0;
   pa->slots[3].xid = 0;
   pa->slots[4].xid = 0;

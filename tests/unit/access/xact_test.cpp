@@ -1,7 +1,10 @@
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <vector>
 
 #include "access/transam/clog.h"
@@ -27,19 +30,27 @@ TransactionId CommitInChild(int slot) {
   REQUIRE(pipe(fds) == 0);
   pid_t pid = fork();
   if (pid == 0) {
-    hearth::storage::ClaimProcSlot(slot, hearth::storage::BackendType::kClient);
-    StartTransaction();
-    TransactionId x = GetCurrentTransactionId();
-    CommitTransaction();
-    if (write(fds[1], &x, sizeof(x)) != sizeof(x)) _exit(2);
+    try {
+      hearth::storage::ClaimProcSlot(slot, hearth::storage::BackendType::kClient);
+      // The parent is inside a read-only transaction; forget the inherited
+      // per-backend state (a server never forks mid-transaction).
+      AbortTransaction();
+      StartTransaction();
+      TransactionId x = GetCurrentTransactionId();
+      CommitTransaction();
+      if (write(fds[1], &x, sizeof(x)) != sizeof(x)) _exit(2);
+    } catch (...) {
+      _exit(3);
+    }
     _exit(0);
   }
+  close(fds[1]);  // so a child that dies early ends the read
   TransactionId x = 0;
-  REQUIRE(read(fds[0], &x, sizeof(x)) == sizeof(x));
+  ssize_t n = read(fds[0], &x, sizeof(x));
   int status = 0;
   waitpid(pid, &status, 0);
   close(fds[0]);
-  close(fds[1]);
+  REQUIRE(n == sizeof(x));
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
   return x;
@@ -178,16 +189,22 @@ TEST_CASE("XactLockTableWait returns when a writing transaction commits", "[xact
   REQUIRE(pipe(ready) == 0);
   pid_t pid = fork();
   if (pid == 0) {
-    hearth::storage::ClaimProcSlot(2, hearth::storage::BackendType::kClient);
-    StartTransaction();
-    TransactionId x = GetCurrentTransactionId();
-    if (write(ready[1], &x, sizeof(x)) != sizeof(x)) _exit(2);
-    char b;
-    if (read(go[0], &b, 1) != 1) _exit(3);
-    usleep(150 * 1000);
-    CommitTransaction();
+    try {
+      hearth::storage::ClaimProcSlot(2, hearth::storage::BackendType::kClient);
+      StartTransaction();
+      TransactionId x = GetCurrentTransactionId();
+      if (write(ready[1], &x, sizeof(x)) != sizeof(x)) _exit(2);
+      char b;
+      if (read(go[0], &b, 1) != 1) _exit(3);
+      usleep(150 * 1000);
+      CommitTransaction();
+    } catch (...) {
+      _exit(4);
+    }
     _exit(0);
   }
+  close(ready[1]);
+  close(go[0]);
   TransactionId x = 0;
   REQUIRE(read(ready[0], &x, sizeof(x)) == sizeof(x));
   CHECK(TransactionIdIsInProgress(x));
@@ -200,5 +217,56 @@ TEST_CASE("XactLockTableWait returns when a writing transaction commits", "[xact
   int status = 0;
   waitpid(pid, &status, 0);
   CHECK(WEXITSTATUS(status) == 0);
-  for (int fd : {go[0], go[1], ready[0], ready[1]}) close(fd);
+  close(go[1]);
+  close(ready[0]);
+}
+
+TEST_CASE("Two transactions waiting for each other's xid: one fails with 40P01, the other proceeds", "[xact][fork]") {
+  TransamCluster c;
+  struct Shared {
+    std::atomic<TransactionId> xid[2];
+    std::atomic<int> result[2];
+  };
+  void* m = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(m != MAP_FAILED);
+  auto* sh = new (m) Shared();
+  auto start = std::chrono::steady_clock::now();
+  pid_t pids[2];
+  for (int me = 0; me < 2; me++) {
+    pids[me] = fork();
+    if (pids[me] != 0) continue;
+    int rc = 9;
+    try {
+      hearth::storage::ClaimProcSlot(2 + me, hearth::storage::BackendType::kClient);
+      hearth::storage::SetLockTimeouts(200, 0);
+      StartTransaction();
+      sh->xid[me] = GetCurrentTransactionId();
+      for (int i = 0; i < 5000 && sh->xid[1 - me].load() == 0; i++) usleep(1000);
+      try {
+        hearth::storage::XactLockTableWait(sh->xid[1 - me]);  // "row updated by the other"
+        rc = 0;
+        CommitTransaction();
+      } catch (const hearth::DbError& e) {
+        rc = e.sqlstate() == "40P01" && e.detail().find("on transaction") != std::string::npos ? 1 : 2;
+        AbortTransaction();
+      }
+    } catch (...) {
+      rc = 8;
+    }
+    _exit(rc);
+  }
+  int rcs[2];
+  for (int i = 0; i < 2; i++) {
+    int status = 0;
+    waitpid(pids[i], &status, 0);
+    rcs[i] = WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+  }
+  auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  INFO("results " << rcs[0] << " " << rcs[1]);
+  CHECK(rcs[0] + rcs[1] == 1);  // one victim (1), one survivor (0)
+  CHECK(elapsed < 2000);
+  int victim = rcs[0] == 1 ? 0 : 1;
+  CHECK(TransactionIdGetStatus(sh->xid[victim]) == XidStatus::kAborted);
+  CHECK(TransactionIdGetStatus(sh->xid[1 - victim]) == XidStatus::kCommitted);
+  munmap(m, sizeof(Shared));
 }

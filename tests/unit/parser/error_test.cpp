@@ -60,6 +60,15 @@ TEST_CASE("errors: positions count characters, not bytes", "[parser][error]") {
   CHECK(e.position == 13);
 }
 
+TEST_CASE("errors: ErrorPosition converts AST locations", "[parser][error]") {
+  std::string sql = "SELECT '\xc3\xa9\xc3\xa9', x";
+  StmtPtr s = test::ParseOne(sql);
+  const auto& x = *s->As<SelectStmt>().targets[1].expr;
+  CHECK(x.location == 15);
+  CHECK(ErrorPosition(sql, x.location) == 14);
+  CHECK(ErrorPosition(sql, -1) == 0);
+}
+
 TEST_CASE("errors: lexical errors", "[parser][error]") {
   auto e = ParseError("SELECT 'abc");
   CHECK(e.sqlstate == "42601");
@@ -117,6 +126,15 @@ TEST_CASE("multi: statements carry their own text and location", "[parser][multi
   CHECK(v[2]->kind == StmtKind::kTransaction);
   CHECK(v[3]->text == "UPDATE t SET a = ';'");
   CHECK(v[3]->location == 29);
+}
+
+TEST_CASE("multi: leading comments are not part of the text", "[parser][multi]") {
+  auto v = ParseStatements("/* hello */ -- x\n  COPY (SELECT 1 /* in */) TO STDOUT /* tail */ ;");
+  REQUIRE(v.size() == 1);
+  CHECK(v[0]->location == 19);
+  CHECK(v[0]->text == "COPY (SELECT 1 /* in */) TO STDOUT");
+  REQUIRE(v[0]->kind == StmtKind::kCopy);
+  CHECK(v[0]->As<CopyStmt>().query->text == "SELECT 1");
 }
 
 TEST_CASE("multi: empty statements are skipped", "[parser][multi]") {

@@ -1,0 +1,300 @@
+// access/heap/heapam.cpp
+//
+// Principal entry points: HeapInsert, HeapMultiInsert, HeapDelete,
+// HeapUpdate, HeapLockTuple, HeapFetch, HeapGetLatestVersion.
+//
+// The "may I modify it" loop (ModifyPrologue) is shared by delete, update
+// and lock: exclusive-lock the page, ask TupleSatisfiesUpdate, and on
+// kBeingModified (with wait) unlock, XactLockTableWait(xmax) keeping the pin,
+// and ask again — the tuple may have been re-locked or changed meanwhile.
+#include "access/heap/heapam.h"
+
+#include <stdexcept>
+
+#include "storage/lmgr/lock.h"
+#include "storage/smgr/smgr.h"
+
+namespace hearth::heap {
+
+namespace {
+
+using access::HeapTupleHeaderSetXmax;
+using access::kHeapHintBits;
+using access::kHeapXmaxInvalid;
+using access::kHeapXmaxLockOnly;
+using access::TupleSatisfiesMVCC;
+using access::TupleSatisfiesUpdate;
+using storage::ForkNumber;
+using storage::LWLockMode;
+using storage::OffsetNumber;
+using storage::Page;
+
+// Scratch buffers reused by every call in this process (no per-row allocation).
+std::vector<char>& FormScratch() {
+  static std::vector<char> buf;
+  return buf;
+}
+
+HeapTupleHeaderData* Header(std::vector<char>& t) { return reinterpret_cast<HeapTupleHeaderData*>(t.data()); }
+
+// The live tuple at `off`, or nullptr when the line pointer is out of range
+// or not normal. REQUIRES: the page is content-locked.
+HeapTupleHeaderData* NormalTuple(const Page& pg, OffsetNumber off, size_t* len = nullptr) {
+  if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) return nullptr;
+  if (!pg.GetItemId(off).IsNormal()) return nullptr;
+  std::span<char> item = pg.GetItem(off);
+  if (len != nullptr) *len = item.size();
+  return reinterpret_cast<HeapTupleHeaderData*>(item.data());
+}
+
+// MVCC fields of a version about to be inserted by (xid, cid).
+void StampInsert(HeapTupleHeaderData* t, TransactionId xid, CommandId cid) {
+  t->t_xmin = xid;
+  t->t_xmax = access::kInvalidTransactionId;
+  t->t_cid = cid;
+  t->t_infomask = static_cast<uint16_t>((t->t_infomask & ~(kHeapHintBits | access::kHeapComboCid |
+                                                            kHeapXmaxLockOnly | access::kHeapUpdated)) |
+                                        kHeapXmaxInvalid);
+}
+
+// Copies a formed tuple onto the locked page and points its t_ctid at itself.
+OffsetNumber PutTuple(PinnedBuffer& buf, const char* data, size_t len) {
+  Page pg = buf.page();
+  OffsetNumber off = pg.AddItem(std::span<const char>(data, len));
+  if (off == storage::kInvalidOffsetNumber) throw std::logic_error("heap: tuple does not fit on the chosen page");
+  NormalTuple(pg, off)->set_ctid(ItemPointer{buf.block(), off});
+  return off;
+}
+
+// Remembers on the page that a version on it may become prunable once `xid`
+// is old enough (a hint for a future opportunistic prune; vacuum ignores it).
+void NotePrunable(Page pg, TransactionId xid) {
+  if (pg.prune_xid() == 0 || xid < pg.prune_xid()) pg.set_prune_xid(xid);
+}
+
+void FillFailure(TmFailureData* fd, const HeapTupleHeaderData* tup, ItemPointer tid, TmResult r) {
+  if (fd == nullptr) return;
+  fd->ctid = (tup != nullptr && r == TmResult::kUpdated) ? tup->ctid() : tid;
+  fd->xmax = tup != nullptr ? tup->t_xmax : access::kInvalidTransactionId;
+  fd->cmax = (tup != nullptr && r == TmResult::kSelfUpdated) ? access::HeapTupleHeaderGetCmax(*tup)
+                                                             : access::kInvalidCommandId;
+}
+
+// Row-locks the version for xid (xmax with kHeapXmaxLockOnly). REQUIRES: the
+// page exclusively locked and TupleSatisfiesUpdate said kOk.
+void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, TransactionId xid, CommandId cid) {
+  if (tup->t_xmax == xid && (tup->t_infomask & kHeapXmaxLockOnly) != 0 &&
+      (tup->t_infomask & kHeapXmaxInvalid) == 0) {
+    return;  // already ours
+  }
+  HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/true);
+  buf.MarkDirty();
+  // WAL: lock (row lock by xmax; also the temporary lock of a cross-page update).
+}
+
+// The modify prologue. Pins and exclusively locks the tuple's page into *buf
+// and returns TupleSatisfiesUpdate's verdict (after waiting, with `wait`, for
+// running modifiers); *tup_out is the tuple (nullptr for kInvisible on a
+// missing item). On return the page is locked whatever the result.
+TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
+                       const Snapshot* crosscheck, bool wait, PinnedBuffer* buf, HeapTupleHeaderData** tup_out,
+                       TmFailureData* fd) {
+  *tup_out = nullptr;
+  if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) {
+    FillFailure(fd, nullptr, tid, TmResult::kInvisible);
+    return TmResult::kInvisible;
+  }
+  *buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  for (;;) {
+    buf->Lock(LWLockMode::kExclusive);
+    HeapTupleHeaderData* tup = NormalTuple(buf->page(), tid.offset);
+    if (tup == nullptr) {
+      FillFailure(fd, nullptr, tid, TmResult::kInvisible);
+      return TmResult::kInvisible;
+    }
+    bool hints = false;
+    TmResult r = TupleSatisfiesUpdate(*tup, cid, xid, &hints);
+    if (hints) buf->MarkDirtyHint();
+    if (r == TmResult::kBeingModified && wait) {
+      const TransactionId xwait = tup->t_xmax;
+      buf->Unlock();  // never sleep on a lock while holding a content lock
+      storage::XactLockTableWait(xwait);
+      continue;
+    }
+    if (r == TmResult::kOk && crosscheck != nullptr && !TupleSatisfiesMVCC(*tup, *crosscheck, xid, &hints)) {
+      r = TmResult::kUpdated;
+    }
+    *tup_out = tup;
+    if (r != TmResult::kOk) FillFailure(fd, tup, tid, r);
+    return r;
+  }
+}
+
+}  // namespace
+
+ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row, TransactionId xid, CommandId cid,
+                       const HeapInsertOptions& opts) {
+  if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapInsert: no transaction id");
+  std::vector<char>& t = FormScratch();
+  HeapFormTuple(desc, row, &t);  // throws 54000 before any page is touched
+  StampInsert(Header(t), xid, cid);
+  TargetBuffer target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk);
+  const OffsetNumber off = PutTuple(target.buf, t.data(), t.size());
+  target.buf.MarkDirty();
+  // WAL: insert (one tuple).
+  const ItemPointer tid{target.buf.block(), off};
+  ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+  return tid;
+}
+
+void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const Row> rows, TransactionId xid,
+                     CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids) {
+  // Form everything first (an oversized row fails before anything is written).
+  static std::vector<char> arena;
+  static std::vector<size_t> starts;
+  static std::vector<size_t> lens;
+  arena.clear();
+  starts.clear();
+  lens.clear();
+  std::vector<char>& t = FormScratch();
+  for (const Row& row : rows) {
+    HeapFormTuple(desc, row, &t);
+    StampInsert(Header(t), xid, cid);
+    starts.push_back(arena.size());
+    lens.push_back(t.size());
+    // Keep each tuple 8-aligned in the arena so its header can be used in place.
+    arena.insert(arena.end(), t.begin(), t.end());
+    arena.resize(access::MaxAlign(arena.size()));
+  }
+  const size_t reserve = FillfactorReserve(opts.fillfactor);
+  size_t i = 0;
+  const size_t n = rows.size();
+  while (i < n) {
+    TargetBuffer target = GetBufferForTuple(rel, lens[i], opts.fillfactor, opts.bulk);
+    bool first = true;
+    while (i < n && (first || PageHasRoomFor(target.buf.page(), lens[i], reserve))) {
+      const OffsetNumber off = PutTuple(target.buf, arena.data() + starts[i], lens[i]);
+      if (tids != nullptr) tids->push_back(ItemPointer{target.buf.block(), off});
+      first = false;
+      ++i;
+    }
+    target.buf.MarkDirty();
+    // WAL: multi-insert (all tuples this page received, one record).
+    ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+  }
+}
+
+TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
+                    const Snapshot* crosscheck, bool wait, TmFailureData* fd) {
+  PinnedBuffer buf;
+  HeapTupleHeaderData* tup = nullptr;
+  TmResult r = LockForModify(rel, tid, xid, cid, crosscheck, wait, &buf, &tup, fd);
+  if (r != TmResult::kOk) return r;
+  HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/false);
+  tup->set_ctid(tid);  // a delete ends the chain here
+  NotePrunable(buf.page(), xid);
+  buf.MarkDirty();
+  // WAL: delete.
+  return TmResult::kOk;
+}
+
+TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc, const Row& newrow, TransactionId xid,
+                    CommandId cid, const Snapshot* crosscheck, bool wait, TmFailureData* fd, ItemPointer* new_tid,
+                    const HeapInsertOptions& opts) {
+  std::vector<char>& t = FormScratch();
+  HeapFormTuple(desc, newrow, &t);  // 54000 before anything is locked
+  StampInsert(Header(t), xid, cid);
+  PinnedBuffer obuf;
+  HeapTupleHeaderData* old = nullptr;
+  TmResult r = LockForModify(rel, otid, xid, cid, crosscheck, wait, &obuf, &old, fd);
+  if (r != TmResult::kOk) return r;
+
+  // Where the new version goes: the old page when it fits there (fillfactor is
+  // not applied: keeping versions together is what it reserved room for),
+  // else another page. For the latter, row-lock the old version first so
+  // nobody can change it while its page is unlocked, then lock both pages
+  // in block order (GetBufferForTuple).
+  TargetBuffer target;
+  PinnedBuffer* nbuf = &obuf;
+  if (!PageHasRoomFor(obuf.page(), t.size(), 0)) {
+    MarkTupleLocked(obuf, old, xid, cid);
+    obuf.Unlock();
+    target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk, &obuf);
+    if (!target.use_other) nbuf = &target.buf;
+  }
+  const OffsetNumber off = PutTuple(*nbuf, t.data(), t.size());
+  const ItemPointer ntid{nbuf->block(), off};
+  old = NormalTuple(obuf.page(), otid.offset);  // still in place: our pin blocks compaction
+  HeapTupleHeaderSetXmax(*old, xid, cid, /*is_update=*/true, /*lock_only=*/false);
+  old->set_ctid(ntid);
+  NotePrunable(obuf.page(), xid);
+  obuf.MarkDirty();
+  if (nbuf != &obuf) nbuf->MarkDirty();
+  // WAL: update (one record: the old page and, when different, the new one).
+  if (target.buf.valid()) ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+  if (new_tid != nullptr) *new_tid = ntid;
+  return TmResult::kOk;
+}
+
+TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, bool wait,
+                       TmFailureData* fd) {
+  PinnedBuffer buf;
+  HeapTupleHeaderData* tup = nullptr;
+  TmResult r = LockForModify(rel, tid, xid, cid, nullptr, wait, &buf, &tup, fd);
+  if (r != TmResult::kOk) return r;
+  MarkTupleLocked(buf, tup, xid, cid);
+  return TmResult::kOk;
+}
+
+bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
+               TransactionId my_xid, Row* out) {
+  if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) return false;
+  PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  buf.Lock(LWLockMode::kShared);
+  size_t len = 0;
+  HeapTupleHeaderData* tup = NormalTuple(buf.page(), tid.offset, &len);
+  if (tup == nullptr) return false;
+  bool hints = false;
+  const bool visible = TupleSatisfiesMVCC(*tup, snap, my_xid, &hints);
+  if (hints) buf.MarkDirtyHint();
+  if (visible && out != nullptr) HeapDeformTuple(desc, tup, len, out);
+  return visible;
+}
+
+bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
+                          TransactionId my_xid, ItemPointer* latest, Row* out) {
+  const BlockNumber nblocks = storage::SmgrNblocks(rel, ForkNumber::kMain);
+  ItemPointer cur = tid;
+  TransactionId prior_xmax = access::kInvalidTransactionId;
+  bool found = false;
+  // Chains are acyclic (each link goes to a version with a larger xmin), so
+  // the bound only guards against a corrupt page.
+  for (int hops = 0; hops < 1'000'000; ++hops) {
+    if (cur.block >= nblocks) break;
+    PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, cur.block);
+    buf.Lock(LWLockMode::kShared);
+    size_t len = 0;
+    HeapTupleHeaderData* tup = NormalTuple(buf.page(), cur.offset, &len);
+    if (tup == nullptr) break;
+    // A slot reused after vacuum holds an unrelated tuple: the chain ends.
+    if (access::TransactionIdIsValid(prior_xmax) && tup->t_xmin != prior_xmax) break;
+    bool hints = false;
+    if (TupleSatisfiesMVCC(*tup, snap, my_xid, &hints)) {
+      found = true;
+      if (latest != nullptr) *latest = cur;
+      if (out != nullptr) HeapDeformTuple(desc, tup, len, out);
+    }
+    if (hints) buf.MarkDirtyHint();
+    const uint16_t mask = tup->t_infomask;
+    const ItemPointer next = tup->ctid();
+    if (!access::TransactionIdIsValid(tup->t_xmax) || (mask & kHeapXmaxInvalid) != 0 ||
+        (mask & kHeapXmaxLockOnly) != 0 || (mask & access::kHeapUpdated) == 0 || next == cur) {
+      break;
+    }
+    prior_xmax = tup->t_xmax;
+    cur = next;
+  }
+  return found;
+}
+
+}  // namespace hearth::heap

@@ -1,0 +1,109 @@
+// access/heap/heapam.h
+//
+// Heap access method: insert, multi-insert (COPY), delete, update, row lock,
+// fetch by TID and "latest version" lookup on a relation identified by its
+// RelFileLocator. MVCC fields are stamped from the caller's transaction
+// (xid, command id) and checked with access/transam/visibility.h.
+//
+// Every page change follows the recipe: pin + exclusive content lock →
+// change → MarkDirty → (WAL record + page LSN: one `// WAL:` place per kind
+// of change) → unlock/unpin. Updaters/deleters that meet a row being changed
+// by a running transaction wait on its xid lock (XactLockTableWait) with no
+// buffer lock held (the pin is kept) and re-check.
+//
+// Process safety: any number of processes at once. Per-process state: the
+// target-page cache (hio.h) and tuple-forming scratch buffers. Throws
+// DbError for storage errors, 54000 for oversized rows; lock waits may throw
+// 40P01/55P03/57014 (see storage/lmgr/lock.h).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "access/heap/heap_tuple.h"
+#include "access/heap/hio.h"
+#include "access/transam/snapshot.h"
+#include "access/transam/transam.h"
+#include "access/transam/visibility.h"
+
+namespace hearth::heap {
+
+using access::CommandId;
+using access::Snapshot;
+using access::TmResult;
+using access::TransactionId;
+
+// A TID packed into 64 bits (block << 16 | offset), e.g. for an executor's
+// opaque row id, and back.
+inline uint64_t ItemPointerToU64(ItemPointer t) { return (static_cast<uint64_t>(t.block) << 16) | t.offset; }
+inline ItemPointer ItemPointerFromU64(uint64_t v) {
+  return ItemPointer{static_cast<uint32_t>(v >> 16), static_cast<uint16_t>(v & 0xFFFF)};
+}
+
+struct HeapInsertOptions {
+  int fillfactor = 100;              // 10..100: leave this much of each page for later updates
+  BulkInsertState* bulk = nullptr;   // COPY/bulk loads: BULKWRITE ring and a kept target pin
+};
+
+// What a failed delete/update/lock met (PostgreSQL's TM_FailureData).
+struct TmFailureData {
+  ItemPointer ctid;  // kUpdated: the newer version; otherwise the tuple itself
+  TransactionId xmax = access::kInvalidTransactionId;  // who changed it
+  CommandId cmax = access::kInvalidCommandId;          // kSelfUpdated only
+};
+
+// Inserts one row as a new version (xmin = xid, cmin = cid) and returns its
+// TID. REQUIRES: xid valid (the caller's assigned xid); row fits desc.
+ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row, TransactionId xid, CommandId cid,
+                       const HeapInsertOptions& opts = {});
+
+// Inserts many rows, filling one page at a time under one lock (one WAL
+// record per page). Appends the TIDs to *tids (when non-null) in row order.
+void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const Row> rows, TransactionId xid,
+                     CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids);
+
+// Deletes the version at `tid` (sets xmax). Results:
+//   kOk            deleted.
+//   kSelfUpdated   already changed by this transaction's command >= cid (fd.cmax set).
+//   kUpdated       a committed transaction replaced it: fd.ctid = newer version (Read
+//                  Committed follows it with HeapGetLatestVersion; Repeatable Read → 40001).
+//   kDeleted       a committed transaction deleted it.
+//   kBeingModified only when !wait: fd.xmax is the running transaction.
+//   kInvisible     not a version the caller may touch (no such item, or inserted
+//                  by a later command / uncommitted foreign transaction).
+// With wait, a running xmax is waited for (XactLockTableWait) and the check
+// repeated. crosscheck (optional): a snapshot the version must also be
+// visible to, else kUpdated (PostgreSQL's crosscheck snapshot).
+TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
+                    const Snapshot* crosscheck, bool wait, TmFailureData* fd);
+
+// Replaces the version at `otid` by `newrow`: the new version gets xmin =
+// xid, cmin = cid; the old one xmax = xid and t_ctid → the new TID. The new
+// version goes on the same page when it fits, else to another page (both
+// pages locked in block order). Results as HeapDelete; on kOk *new_tid is set.
+TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc, const Row& newrow, TransactionId xid,
+                    CommandId cid, const Snapshot* crosscheck, bool wait, TmFailureData* fd, ItemPointer* new_tid,
+                    const HeapInsertOptions& opts = {});
+
+// SELECT ... FOR UPDATE: marks the version row-locked by xid (xmax with
+// kHeapXmaxLockOnly) so updaters/deleters/lockers wait for this
+// transaction. Results as HeapDelete (kOk also when already locked by xid).
+TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, bool wait,
+                       TmFailureData* fd);
+
+// Reads the version at `tid` if it is visible to `snap` (for the transaction
+// my_xid, invalid when read-only) into *out. False when invisible or when
+// there is no such tuple (block beyond the end, unused line pointer).
+bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
+               TransactionId my_xid, Row* out);
+
+// Follows the update chain from `tid` (t_ctid links, each newer version's
+// xmin matching the older one's xmax) and returns the newest version visible
+// to `snap` in *latest (and its row in *out when non-null). False when no
+// version of the chain from `tid` on is visible (e.g. the row was deleted).
+// Read Committed re-check: after kUpdated, take GetLatestSnapshot() and
+// call this with fd.ctid.
+bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
+                          TransactionId my_xid, ItemPointer* latest, Row* out);
+
+}  // namespace hearth::heap

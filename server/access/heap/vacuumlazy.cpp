@@ -1,0 +1,157 @@
+// access/heap/vacuumlazy.cpp
+//
+// Principal entry point: HeapVacuumRelation (phases described in the header).
+#include "access/heap/vacuumlazy.h"
+
+#include <time.h>
+
+#include <vector>
+
+#include "access/heap/freespace.h"
+#include "access/heap/hio.h"
+#include "access/transam/visibility.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/ipc/interrupts.h"
+#include "storage/smgr/smgr.h"
+
+namespace hearth::heap {
+
+namespace {
+
+using storage::BlockNumber;
+using storage::ForkNumber;
+using storage::ItemState;
+using storage::LWLockMode;
+using storage::OffsetNumber;
+using storage::Page;
+using storage::PinnedBuffer;
+
+// Tries for the cleanup lock (exclusive + sole pin) for a short while; else
+// takes the plain exclusive lock. Returns whether the cleanup lock was had.
+// Readers keep pins only while they return a page's tuples, so a short wait
+// is usually enough; never waiting forever keeps an open cursor from
+// stalling VACUUM.
+bool LockForVacuum(PinnedBuffer& buf) {
+  constexpr int kAttempts = 50;
+  for (int i = 0; i < kAttempts; ++i) {
+    if (storage::ConditionalLockBufferForCleanup(buf)) return true;
+    timespec ts{0, 1'000'000};  // 1 ms
+    nanosleep(&ts, nullptr);
+  }
+  buf.Lock(LWLockMode::kExclusive);
+  return false;
+}
+
+// Records the page's free space after the page lock is released (heap and
+// FSM page locks are never held together).
+void ReleaseAndRecord(storage::RelFileLocator rel, PinnedBuffer& buf, VacuumStats* stats) {
+  const BlockNumber blk = buf.block();
+  const size_t free = buf.page().FreeSpace();
+  buf.Release();
+  RecordPageWithFreeSpace(rel, blk, free);
+  if (stats != nullptr) stats->free_bytes += free;
+}
+
+}  // namespace
+
+VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionId oldest_xmin,
+                               const DeadTidCallback& index_cleanup) {
+  VacuumStats stats;
+  const bool two_phase = static_cast<bool>(index_cleanup);
+  const BlockNumber nblocks = storage::SmgrNblocks(rel, ForkNumber::kMain);
+  stats.pages = nblocks;
+  auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
+  std::vector<ItemPointer> dead;
+
+  // Phase 1: classify every tuple, remove the dead ones' storage.
+  for (BlockNumber blk = 0; blk < nblocks; ++blk) {
+    CheckForInterrupts();
+    PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
+    const bool cleanup = LockForVacuum(buf);
+    Page pg = buf.page();
+    if (pg.IsNew()) {  // extended but never initialised (its inserter failed)
+      InitHeapPage(buf);
+      ReleaseAndRecord(rel, buf, &stats);
+      continue;
+    }
+    bool changed = false;
+    bool hints = false;
+    size_t live_bytes = 0;  // storage of the items that stay
+    const OffsetNumber maxoff = pg.MaxOffset();
+    for (OffsetNumber off = storage::kFirstOffsetNumber; off <= maxoff; ++off) {
+      const storage::ItemId id = pg.GetItemId(off);
+      if (id.state() == ItemState::kDead) {  // left by an interrupted earlier vacuum
+        if (two_phase) {
+          dead.push_back(ItemPointer{blk, off});
+        } else {
+          pg.MarkItemUnused(off);
+          changed = true;
+        }
+        continue;
+      }
+      if (!id.IsNormal()) continue;
+      auto* tup = reinterpret_cast<HeapTupleHeaderData*>(pg.GetItem(off).data());
+      switch (access::TupleSatisfiesVacuum(*tup, oldest_xmin, &hints)) {
+        case access::VacuumResult::kDead:
+          ++stats.tuples_removed;
+          changed = true;
+          if (two_phase) {
+            pg.MarkItemDead(off);
+            dead.push_back(ItemPointer{blk, off});
+          } else {
+            pg.MarkItemUnused(off);
+          }
+          break;
+        case access::VacuumResult::kRecentlyDead:
+          ++stats.tuples_recently_dead;
+          live_bytes += access::MaxAlign(id.length());
+          break;
+        case access::VacuumResult::kLive:
+        case access::VacuumResult::kInsertInProgress:
+        case access::VacuumResult::kDeleteInProgress:
+          ++stats.tuples_live;
+          live_bytes += access::MaxAlign(id.length());
+          break;
+      }
+    }
+    // Storage left behind by an earlier pass that had no cleanup lock.
+    const bool fragmented = static_cast<size_t>(pg.SpecialOffset() - pg.Upper()) > live_bytes;
+    if (changed || (cleanup && fragmented)) {
+      if (cleanup) {
+        pg.RepairFragmentation();
+        ++stats.pages_compacted;
+      } else {
+        ++stats.pages_without_cleanup;
+      }
+      pg.set_flags(static_cast<uint16_t>(pg.flags() & ~storage::kPageFlagPageFull));
+      buf.MarkDirty();
+      // WAL: prune (line pointers made dead/unused on this page, and whether it was defragmented).
+    } else if (hints) {
+      buf.MarkDirtyHint();
+    }
+    ReleaseAndRecord(rel, buf, &stats);
+  }
+
+  if (!two_phase || dead.empty()) return stats;
+
+  // Index cleanup, then phase 2: the slots become reusable.
+  index_cleanup(std::span<const ItemPointer>(dead));
+  size_t i = 0;
+  while (i < dead.size()) {
+    const BlockNumber blk = dead[i].block;
+    PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
+    const bool cleanup = LockForVacuum(buf);
+    Page pg = buf.page();
+    for (; i < dead.size() && dead[i].block == blk; ++i) {
+      const OffsetNumber off = dead[i].offset;
+      if (off <= pg.MaxOffset() && pg.GetItemId(off).state() == ItemState::kDead) pg.MarkItemUnused(off);
+    }
+    if (cleanup) pg.RepairFragmentation();  // also trims trailing unused line pointers
+    buf.MarkDirty();
+    // WAL: vacuum (dead line pointers of this page set unused).
+    ReleaseAndRecord(rel, buf, nullptr);  // free_bytes keeps the phase-1 figure
+  }
+  return stats;
+}
+
+}  // namespace hearth::heap

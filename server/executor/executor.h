@@ -1,0 +1,73 @@
+// server/executor/executor.h
+//
+// Running a PlannedStatement: Execution evaluates the init plans, opens the
+// plan and hands out result rows one at a time (so a portal can stop after
+// n rows and resume); RunPlan runs to completion. The command tag follows
+// PostgreSQL ("SELECT 3", "INSERT 0 2", "UPDATE 1", "DELETE 0", "EXPLAIN").
+// One Execution per plan at a time; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "executor/exec_context.h"
+#include "executor/planned_statement.h"
+
+namespace hearth::executor {
+
+class Execution {
+ public:
+  // Starts `plan` (which must outlive this object) with `ctx` (copied;
+  // ctx.params/nparams are the user's $1..$n, of plan.param_types).
+  // Runs init plans and opens the root; INSERT/UPDATE/DELETE do all their
+  // work here. Throws DbError; nothing stays open after a throw.
+  Execution(PlannedStatement& plan, const ExecContext& ctx);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+
+  // Next result row (RETURNING rows for DML); false when done. Throws
+  // DbError (the caller then destroys the Execution).
+  bool Next(Row& row);
+  // Rows processed so far (the count in the command tag).
+  uint64_t processed() const;
+  // E.g. "SELECT 2"; complete once Next returned false.
+  std::string CommandTag() const;
+
+  struct InSet;          // see planned_statement.h, InitPlan::Kind::kInSet
+  struct SubPlanRunner;  // see planned_statement.h, SubPlan
+
+ private:
+  void RunInitPlans();
+  void CloseAll();
+
+  PlannedStatement& plan_;
+  ExecContext ctx_;
+  std::vector<types::Value> params_;
+  std::vector<std::unique_ptr<InSet>> sets_;
+  std::vector<std::unique_ptr<SubPlanRunner>> runners_;
+  uint64_t rows_ = 0;
+  bool open_ = false;
+};
+
+// Runs `plan` to completion, calling `sink` for each result row. Returns
+// the command tag.
+std::string RunPlan(PlannedStatement& plan, const ExecContext& ctx,
+                    const std::function<void(const Row&)>& sink);
+
+// The registry-style function behind "x IN (subquery)": args[0] = x,
+// args[1] = int8 address of an Execution::InSet. Three-valued like IN.
+types::Value InSetLookup(const types::Value* args, int nargs, types::FuncCallContext& ctx);
+// Its signature row (not in the global registry).
+const types::FuncSignature* InSetLookupSignature();
+
+// The function behind a correlated subquery: args = [outer values...,
+// (IN: tested value), int8 address of an Execution::SubPlanRunner]; runs
+// the subplan with the outer values as parameters.
+types::Value SubPlanCall(const types::Value* args, int nargs, types::FuncCallContext& ctx);
+const types::FuncSignature* SubPlanSignature();
+
+}  // namespace hearth::executor

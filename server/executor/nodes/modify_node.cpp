@@ -1,0 +1,144 @@
+// server/executor/nodes/modify_node.cpp
+//
+// Principal entry points: ModifyTableNode::Open (does the work), Next.
+#include "executor/nodes/modify_node.h"
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+#include "utils/adt/text_io.h"
+
+namespace hearth::executor {
+
+ModifyTableNode::ModifyTableNode(ModifyKind kind, TableInfo table, ExecNodePtr child, PlanExpr where,
+                                 std::vector<PlanExpr> new_row, std::vector<PlanExpr> returning,
+                                 std::vector<OutputColumn> columns)
+    : kind_(kind),
+      table_(std::move(table)),
+      child_(std::move(child)),
+      where_(std::move(where)),
+      new_row_(std::move(new_row)),
+      returning_(std::move(returning)) {
+  columns_ = std::move(columns);
+}
+
+void ModifyTableNode::CheckNotNull(const Row& row) const {
+  for (size_t i = 0; i < table_.columns.size(); ++i) {
+    const ColumnInfo& c = table_.columns[i];
+    if (!c.not_null || !row[i].is_null) continue;
+    std::string detail = "Failing row contains (";
+    for (size_t j = 0; j < table_.columns.size(); ++j) {
+      if (j) detail += ", ";
+      if (row[j].is_null) {
+        detail += "null";
+      } else {
+        types::AppendOutput(row[j], &detail);
+      }
+    }
+    detail += ").";
+    throw DbError(sqlstate::kNotNullViolation, "null value in column \"" + c.name + "\" of relation \"" +
+                                                   table_.name + "\" violates not-null constraint")
+        .WithDetail(detail);
+  }
+}
+
+void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
+  if (returning_.empty()) return;
+  eval.row = table_row.data();
+  eval.nrow = table_.columns.size();
+  Row r(returning_.size());
+  for (size_t i = 0; i < returning_.size(); ++i) r[i] = Eval(*returning_[i].expr, eval);
+  out_.push_back(std::move(r));
+}
+
+void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval) {
+  size_t ncols = table_.columns.size();
+  for (;;) {
+    eval.row = old_row.data();
+    eval.nrow = ncols;
+    if (where_.expr && !EvalPredicate(*where_.expr, eval)) return;
+    ModifyResult r;
+    if (kind_ == ModifyKind::kUpdate) {
+      scratch_.resize(ncols);
+      for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*new_row_[c].expr, eval);
+      CheckNotNull(scratch_);
+      r = mod.Update(rid, scratch_, nullptr);
+    } else {
+      r = mod.Delete(rid);
+    }
+    switch (r) {
+      case ModifyResult::kOk:
+        ++processed_;
+        AddReturning(kind_ == ModifyKind::kUpdate ? scratch_ : old_row, eval);
+        return;
+      case ModifyResult::kSelfModified:
+      case ModifyResult::kNotFound:
+      case ModifyResult::kConcurrentlyDeleted:
+        return;  // changed by this statement / gone: skip, like PostgreSQL
+      case ModifyResult::kConcurrentlyUpdated:
+        // Read Committed: re-check the newest version and try again.
+        if (!mod.FetchLatestVersion(rid, &old_row, &rid)) return;
+        break;
+    }
+  }
+}
+
+void ModifyTableNode::Open(ExecContext& ctx) {
+  Close();
+  processed_ = 0;
+  if (ctx.tables == nullptr) throw DbError(sqlstate::kInternalError, "no table provider");
+  std::unique_ptr<TableModifier> mod = ctx.tables->OpenModifier(table_);
+  EvalContext eval = ctx.MakeEval();
+  size_t ncols = table_.columns.size();
+  child_->Open(ctx);
+  Row in;
+  while (child_->Next(in)) {
+    ctx.CheckInterrupts();
+    if (kind_ == ModifyKind::kInsert) {
+      CheckNotNull(in);
+      mod->Insert(in);
+      ++processed_;
+      AddReturning(in, eval);
+      continue;
+    }
+    auto rid = static_cast<RowId>(in[ncols].i);
+    in.resize(ncols);
+    ModifyOne(*mod, in, rid, eval);
+  }
+  child_->Close();
+}
+
+bool ModifyTableNode::Next(Row& row) {
+  if (pos_ >= out_.size()) return false;
+  row = std::move(out_[pos_++]);
+  return true;
+}
+
+void ModifyTableNode::Close() {
+  child_->Close();
+  out_.clear();
+  pos_ = 0;
+}
+
+void ModifyTableNode::Explain(std::vector<std::string>* lines, int indent, bool as_child,
+                              const std::vector<std::string>* extra) const {
+  lines->push_back(std::string(static_cast<size_t>(indent), ' ') + (as_child ? "->  " : "") + ExplainName());
+  int body = indent + (as_child ? 4 : 0);
+  if (extra) {
+    for (const std::string& d : *extra) lines->push_back(std::string(static_cast<size_t>(body + 2), ' ') + d);
+  }
+  // The WHERE clause is evaluated here but reads like the scan's filter.
+  std::vector<std::string> filter;
+  if (where_.expr) filter.push_back("Filter: " + where_.text);
+  child_->Explain(lines, body + 2, true, filter.empty() ? nullptr : &filter);
+}
+
+std::string ModifyTableNode::ExplainName() const {
+  switch (kind_) {
+    case ModifyKind::kInsert: return "Insert on " + table_.name;
+    case ModifyKind::kUpdate: return "Update on " + table_.name;
+    case ModifyKind::kDelete: return "Delete on " + table_.name;
+  }
+  return "";
+}
+
+}  // namespace hearth::executor

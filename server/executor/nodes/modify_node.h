@@ -1,0 +1,67 @@
+// server/executor/nodes/modify_node.h
+//
+// ModifyTableNode: INSERT, UPDATE or DELETE on one table, with RETURNING.
+// Input rows (from the child):
+//   INSERT: a full table row, already coerced to the column types/typmods;
+//   UPDATE, DELETE: a table row followed by its RowId (int8), straight from
+//     a scan; this node evaluates the WHERE clause and (UPDATE) the new row
+//     itself, so that under Read Committed it can re-check a concurrently
+//     updated row's newest version (TableModifier::FetchLatestVersion) with
+//     the same expressions.
+// Open performs the whole modification (as PostgreSQL does, even when the
+// client reads only part of RETURNING), checks NOT NULL (23502 with
+// PostgreSQL's message and "Failing row contains (...)" detail), and
+// buffers RETURNING rows, which Next then yields. processed() is the row
+// count for the command tag. Immutable plan, one execution at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "executor/exec_node.h"
+
+namespace hearth::executor {
+
+enum class ModifyKind : uint8_t { kInsert, kUpdate, kDelete };
+
+class ModifyTableNode : public ExecNode {
+ public:
+  // `where` (UPDATE/DELETE, may be null) and `new_row` (UPDATE: one
+  // expression per table column) are bound against the old table row.
+  // `returning` is bound against the table row (new row for INSERT/UPDATE,
+  // old row for DELETE); `columns` describe it (empty: no RETURNING).
+  ModifyTableNode(ModifyKind kind, TableInfo table, ExecNodePtr child, PlanExpr where,
+                  std::vector<PlanExpr> new_row, std::vector<PlanExpr> returning,
+                  std::vector<OutputColumn> columns);
+  void Open(ExecContext& ctx) override;
+  bool Next(Row& row) override;
+  void Close() override;
+  void Explain(std::vector<std::string>* lines, int indent, bool as_child,
+               const std::vector<std::string>* extra) const override;
+
+  uint64_t processed() const { return processed_; }
+  ModifyKind kind() const { return kind_; }
+
+ protected:
+  std::string ExplainName() const override;
+
+ private:
+  void CheckNotNull(const Row& row) const;
+  void AddReturning(const Row& table_row, EvalContext& eval);
+  // UPDATE/DELETE of one scanned row, with the Read Committed retry loop.
+  void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval);
+
+  ModifyKind kind_;
+  TableInfo table_;
+  ExecNodePtr child_;
+  PlanExpr where_;
+  std::vector<PlanExpr> new_row_;
+  std::vector<PlanExpr> returning_;
+  std::vector<Row> out_;
+  Row scratch_;
+  size_t pos_ = 0;
+  uint64_t processed_ = 0;
+};
+
+}  // namespace hearth::executor

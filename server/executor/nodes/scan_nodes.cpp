@@ -1,0 +1,97 @@
+// server/executor/nodes/scan_nodes.cpp
+//
+// Principal entry points: SeqScanNode, ValuesScanNode, ResultNode,
+// SubqueryScanNode (Open/Next/Close).
+#include "executor/nodes/scan_nodes.h"
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+
+namespace hearth::executor {
+
+SeqScanNode::SeqScanNode(TableInfo table, std::string alias, PlanExpr filter, bool emit_rid)
+    : table_(std::move(table)), alias_(std::move(alias)), filter_(std::move(filter)), emit_rid_(emit_rid) {
+  for (const ColumnInfo& c : table_.columns) columns_.push_back({c.name, c.type, c.typmod});
+  if (emit_rid_) columns_.push_back({"ctid", types::kInt8Oid, types::kNoTypmod});
+}
+
+void SeqScanNode::Open(ExecContext& ctx) {
+  if (ctx.tables == nullptr) throw DbError(sqlstate::kInternalError, "no table provider");
+  ctx_ = &ctx;
+  eval_ = ctx.MakeEval();
+  scan_ = ctx.tables->OpenScan(table_, /*bulk=*/true);
+}
+
+bool SeqScanNode::Next(Row& row) {
+  RowId rid = kInvalidRowId;
+  while (scan_->Next(row, &rid)) {
+    ctx_->CheckInterrupts();
+    if (filter_.expr) {
+      eval_.row = row.data();
+      eval_.nrow = row.size();
+      if (!EvalPredicate(*filter_.expr, eval_)) continue;
+    }
+    if (emit_rid_) {
+      row.resize(table_.columns.size() + 1);
+      row.back() = types::Value::Int8(static_cast<int64_t>(rid));
+    }
+    return true;
+  }
+  return false;
+}
+
+void SeqScanNode::Close() { scan_.reset(); }
+
+std::string SeqScanNode::ExplainName() const {
+  std::string s = "Seq Scan on " + table_.name;
+  if (!alias_.empty() && alias_ != table_.name) s += " " + alias_;
+  return s;
+}
+
+void SeqScanNode::ExplainDetails(std::vector<std::string>* out) const {
+  if (filter_.expr) out->push_back("Filter: " + filter_.text);
+}
+
+ValuesScanNode::ValuesScanNode(std::vector<std::vector<PlanExpr>> rows, std::vector<OutputColumn> columns)
+    : exprs_(std::move(rows)) {
+  columns_ = std::move(columns);
+}
+
+ValuesScanNode::ValuesScanNode(std::vector<Row> rows, std::vector<OutputColumn> columns)
+    : fixed_(std::move(rows)) {
+  columns_ = std::move(columns);
+}
+
+void ValuesScanNode::Open(ExecContext& ctx) {
+  pos_ = 0;
+  eval_ = ctx.MakeEval();
+}
+
+bool ValuesScanNode::Next(Row& row) {
+  if (!exprs_.empty()) {
+    if (pos_ >= exprs_.size()) return false;
+    const std::vector<PlanExpr>& r = exprs_[pos_++];
+    row.resize(r.size());
+    for (size_t i = 0; i < r.size(); ++i) row[i] = Eval(*r[i].expr, eval_);
+    return true;
+  }
+  if (pos_ >= fixed_.size()) return false;
+  const Row& r = fixed_[pos_++];
+  row.resize(r.size());
+  for (size_t i = 0; i < r.size(); ++i) row[i] = r[i];
+  return true;
+}
+
+bool ResultNode::Next(Row& row) {
+  if (done_) return false;
+  done_ = true;
+  row.clear();
+  return true;
+}
+
+SubqueryScanNode::SubqueryScanNode(ExecNodePtr child, std::string alias, std::vector<OutputColumn> columns)
+    : child_(std::move(child)), alias_(std::move(alias)) {
+  columns_ = std::move(columns);
+}
+
+}  // namespace hearth::executor

@@ -1,0 +1,96 @@
+// server/executor/nodes/scan_nodes.h
+//
+// Leaf plan nodes: SeqScanNode (a table through TableProvider, optionally
+// with a pushed-down filter and the RowId as a trailing int8 column for
+// UPDATE/DELETE), ValuesScanNode (VALUES lists or fixed in-memory rows),
+// ResultNode (one empty row: SELECT without FROM) and SubqueryScanNode
+// (a FROM-clause subquery under an alias). Plan trees are immutable;
+// per-execution state lives in members reset by Open. One execution at a
+// time per tree.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "executor/exec_node.h"
+
+namespace hearth::executor {
+
+class SeqScanNode : public ExecNode {
+ public:
+  // `alias` empty or equal to the table name → "Seq Scan on t". `filter`
+  // may have a null expr. With emit_rid the row gets one extra int8 column
+  // holding the RowId.
+  SeqScanNode(TableInfo table, std::string alias, PlanExpr filter, bool emit_rid);
+  void Open(ExecContext& ctx) override;
+  bool Next(Row& row) override;
+  void Close() override;
+  const TableInfo& table() const { return table_; }
+
+ protected:
+  std::string ExplainName() const override;
+  void ExplainDetails(std::vector<std::string>* out) const override;
+
+ private:
+  TableInfo table_;
+  std::string alias_;
+  PlanExpr filter_;
+  bool emit_rid_;
+  ExecContext* ctx_ = nullptr;
+  std::unique_ptr<TableScan> scan_;
+  EvalContext eval_;
+};
+
+class ValuesScanNode : public ExecNode {
+ public:
+  // Rows of expressions evaluated at each execution (may use $n).
+  ValuesScanNode(std::vector<std::vector<PlanExpr>> rows, std::vector<OutputColumn> columns);
+  // Fixed rows (tests, materialized results).
+  ValuesScanNode(std::vector<Row> rows, std::vector<OutputColumn> columns);
+  void Open(ExecContext& ctx) override;
+  bool Next(Row& row) override;
+  void Close() override {}
+
+ protected:
+  std::string ExplainName() const override { return "Values Scan on \"*VALUES*\""; }
+
+ private:
+  std::vector<std::vector<PlanExpr>> exprs_;
+  std::vector<Row> fixed_;
+  size_t pos_ = 0;
+  EvalContext eval_;
+};
+
+class ResultNode : public ExecNode {
+ public:
+  ResultNode() = default;
+  void Open(ExecContext&) override { done_ = false; }
+  bool Next(Row& row) override;
+  void Close() override {}
+
+ protected:
+  std::string ExplainName() const override { return "Result"; }
+
+ private:
+  bool done_ = false;
+};
+
+class SubqueryScanNode : public ExecNode {
+ public:
+  // Passes the child's rows through under `alias` with renamed columns.
+  SubqueryScanNode(ExecNodePtr child, std::string alias, std::vector<OutputColumn> columns);
+  void Open(ExecContext& ctx) override { child_->Open(ctx); }
+  bool Next(Row& row) override { return child_->Next(row); }
+  void Close() override { child_->Close(); }
+
+ protected:
+  std::string ExplainName() const override { return "Subquery Scan on " + alias_; }
+  std::vector<const ExecNode*> ExplainChildren() const override { return {child_.get()}; }
+
+ private:
+  ExecNodePtr child_;
+  std::string alias_;
+};
+
+}  // namespace hearth::executor

@@ -1,0 +1,68 @@
+// server/executor/spill_file.cpp
+//
+// Principal entry points: SpillFile (create/unlink), Write, Read.
+#include "executor/spill_file.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+
+namespace hearth::executor {
+
+namespace {
+constexpr size_t kBufferSize = 64 * 1024;
+std::atomic<uint64_t> g_file_counter{0};
+}  // namespace
+
+SpillFile::SpillFile(const std::string& dir) {
+  std::string d = dir.empty() ? std::filesystem::temp_directory_path().string() : dir;
+  std::error_code ec;
+  std::filesystem::create_directories(d, ec);  // an error shows at fopen below
+  path_ = d + "/pgsql_tmp" + std::to_string(getpid()) + "." + std::to_string(g_file_counter++);
+  f_ = std::fopen(path_.c_str(), "w+b");
+  if (f_ == nullptr) Fail("create");
+  std::setvbuf(f_, nullptr, _IOFBF, kBufferSize);
+}
+
+SpillFile::~SpillFile() {
+  if (f_ != nullptr) std::fclose(f_);
+  std::remove(path_.c_str());
+}
+
+void SpillFile::Fail(const char* what) const {
+  throw DbError(sqlstate::kIoError, std::string("could not ") + what + " temporary file \"" + path_ +
+                                        "\": " + std::strerror(errno));
+}
+
+void SpillFile::Write(const std::string& record) {
+  auto len = static_cast<uint32_t>(record.size());
+  if (std::fwrite(&len, sizeof len, 1, f_) != 1 ||
+      (len > 0 && std::fwrite(record.data(), 1, len, f_) != len)) {
+    Fail("write to");
+  }
+}
+
+void SpillFile::Rewind() {
+  if (std::fflush(f_) != 0) Fail("write to");
+  std::rewind(f_);
+}
+
+bool SpillFile::Read(std::string* record) {
+  uint32_t len;
+  if (std::fread(&len, sizeof len, 1, f_) != 1) {
+    if (std::ferror(f_)) Fail("read from");
+    return false;
+  }
+  record->resize(len);
+  if (len > 0 && std::fread(record->data(), 1, len, f_) != len) Fail("read from");
+  return true;
+}
+
+}  // namespace hearth::executor

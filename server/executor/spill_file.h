@@ -1,0 +1,42 @@
+// server/executor/spill_file.h
+//
+// SpillFile: an anonymous-ish temporary file for one sorted run, written
+// sequentially then read back sequentially through a large stdio buffer
+// (no syscall per row). The file is created in the directory given by
+// ExecContext::temp_dir as pgsql_tmp<pid>.<n> and removed by the
+// destructor — RAII, so a cancel (57014) or any other error unwinding
+// through the owning node leaves no file behind. Owned by one node; not
+// thread-safe.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace hearth::executor {
+
+class SpillFile {
+ public:
+  // Creates the file (and `dir` if missing). Empty dir → system temp dir.
+  // Throws DbError 58030 on I/O failure.
+  explicit SpillFile(const std::string& dir);
+  ~SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+
+  // Appends one record (length-prefixed).
+  void Write(const std::string& record);
+  // Switches from writing to reading from the start.
+  void Rewind();
+  // Reads the next record into *record; false at end of file.
+  bool Read(std::string* record);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void Fail(const char* what) const;
+
+  std::string path_;
+  FILE* f_ = nullptr;
+};
+
+}  // namespace hearth::executor

@@ -1,0 +1,116 @@
+// server/executor/table_access.h
+//
+// The table interface between the query engine and storage. The executor
+// and planner only ever see tables through these classes: storage (heap
+// tables, catalog) implements them; InMemoryCatalog (in_memory_catalog.h)
+// implements them for tests. Keep this small: every method here is a
+// promise the heap implementation must keep.
+//
+// Thread/process safety: a TableProvider and the scans/modifiers it opens
+// belong to one backend and are used by one thread; implementations handle
+// their own cross-backend concurrency (locks, MVCC) internally.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "utils/adt/type_oid.h"
+#include "utils/adt/value.h"
+
+namespace hearth::executor {
+
+// One row of values, in column order. Callers reuse a Row across calls, so
+// implementations should assign into existing elements (resize once) rather
+// than rebuild the vector: fixed-width Values then never allocate.
+using Row = std::vector<types::Value>;
+
+// Opaque tuple identifier (heap: block << 16 | offset; in-memory: index).
+// Only meaningful to the table that produced it, and only within the
+// statement that fetched it.
+using RowId = uint64_t;
+inline constexpr RowId kInvalidRowId = ~RowId{0};
+
+struct ColumnInfo {
+  std::string name;
+  types::Oid type = types::kInvalidOid;
+  int32_t typmod = types::kNoTypmod;  // varchar(n) → n+4, numeric(p,s) → ((p<<16)|s)+4
+  bool not_null = false;
+  // DEFAULT clause as SQL expression text (e.g. "0", "now()", "'x'::text"),
+  // parsed and bound by the planner; empty when there is none (→ NULL).
+  std::string default_expr;
+  bool has_default() const { return !default_expr.empty(); }
+};
+
+struct TableInfo {
+  types::Oid oid = types::kInvalidOid;
+  std::string schema;  // "public" unless created elsewhere
+  std::string name;
+  std::vector<ColumnInfo> columns;  // attnum order (attnum = index + 1)
+};
+
+// Outcome of Delete/Update. kOk: done. kConcurrentlyUpdated /
+// kConcurrentlyDeleted: another (now committed) transaction changed the row
+// after our snapshot saw it. Return these only under Read Committed: the
+// executor then skips a deleted row, or calls FetchLatestVersion, re-checks
+// the WHERE clause on the newest version and retries. Under Repeatable Read
+// the implementation throws 40001 itself ("could not serialize access due
+// to concurrent update"). The in-memory catalog never returns them.
+// kSelfModified: the row was already changed by this same statement
+// (PostgreSQL skips it silently). kNotFound: rid names no live row.
+enum class ModifyResult : uint8_t {
+  kOk,
+  kConcurrentlyUpdated,
+  kConcurrentlyDeleted,
+  kSelfModified,
+  kNotFound,
+};
+
+// A forward-only scan of the rows visible to the current statement.
+class TableScan {
+ public:
+  virtual ~TableScan() = default;
+  // Fills `row` (resized to the table's column count) with the next visible
+  // row and `*rid` (if not null) with its id; false at the end. Rows
+  // inserted by the current statement after the scan was opened are never
+  // returned (no Halloween problem). May throw DbError (I/O, corruption).
+  virtual bool Next(Row& row, RowId* rid) = 0;
+};
+
+// Writes into one table for the current statement/transaction. Values
+// passed in already have the column types and typmods (the executor
+// coerces and checks NOT NULL before calling).
+class TableModifier {
+ public:
+  virtual ~TableModifier() = default;
+  // Inserts a row; returns its id. May throw DbError (e.g. 23505 later).
+  virtual RowId Insert(const Row& row) = 0;
+  // Deletes the row `rid`.
+  virtual ModifyResult Delete(RowId rid) = 0;
+  // Replaces row `rid` by `row`; on kOk `*new_rid` (if not null) receives
+  // the new version's id (may equal rid).
+  virtual ModifyResult Update(RowId rid, const Row& row, RowId* new_rid) = 0;
+  // Read Committed re-check: after Update/Delete of `rid` returned
+  // kConcurrentlyUpdated, follows the update chain to the newest committed
+  // version (waiting for an in-progress updater), stores it in *row and its
+  // id in *latest, and returns true; false if that version is deleted.
+  virtual bool FetchLatestVersion(RowId rid, Row* row, RowId* latest) = 0;
+};
+
+// The catalog as the planner and executor see it.
+class TableProvider {
+ public:
+  virtual ~TableProvider() = default;
+  // Finds a table. `schema` empty means "search path" (public). nullopt if
+  // there is no such table (the planner raises 42P01).
+  virtual std::optional<TableInfo> Lookup(const std::string& schema, const std::string& name) = 0;
+  // Opens a scan of `table` for the current snapshot. `bulk`: the caller
+  // will read the whole table (storage may use a ring buffer strategy).
+  virtual std::unique_ptr<TableScan> OpenScan(const TableInfo& table, bool bulk) = 0;
+  // Opens a modifier for INSERT/UPDATE/DELETE on `table`.
+  virtual std::unique_ptr<TableModifier> OpenModifier(const TableInfo& table) = 0;
+};
+
+}  // namespace hearth::executor

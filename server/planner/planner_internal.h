@@ -1,0 +1,173 @@
+// server/planner/planner_internal.h
+//
+// Shared pieces of the planner: name-resolution scopes, per-statement
+// planner state (parameter types, init plans, synthetic parse nodes), and
+// QueryPlanner, which plans one SELECT level. Internal to server/planner.
+// One PlannerState per PlanStatement call; single-threaded.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "executor/exec_node.h"
+#include "executor/expr/bind_context.h"
+#include "executor/planned_statement.h"
+#include "executor/table_access.h"
+#include "parser/ast.h"
+#include "planner/deparse.h"
+
+namespace hearth::planner {
+
+using executor::BindContext;
+using executor::BoundExpr;
+using executor::BoundExprPtr;
+using executor::BoundKind;
+using executor::ColumnBinding;
+using executor::ExecNodePtr;
+using executor::OutputColumn;
+using executor::PlanExpr;
+
+// One FROM item as name resolution sees it.
+struct RangeEntry {
+  std::string alias;  // qualifier: the alias, else the table name; "" = unnamed
+  std::vector<std::string> names;
+  std::vector<types::Oid> types;
+  std::vector<int32_t> typmods;
+  std::vector<bool> hidden;  // right-hand USING columns: no unqualified/star access
+  int offset = 0;            // first slot in the row of the node that scans this scope
+  int width() const { return static_cast<int>(names.size()); }
+};
+
+// Column indexes at or above this stand for outer-query columns of a
+// correlated subquery; QueryPlanner::Bind turns them into parameters.
+inline constexpr int kOuterRefBase = 1 << 24;
+
+// The outer-query columns a correlated subquery uses. Each distinct outer
+// column gets a parameter slot the subplan reads and a representative
+// reference the outer query binds to supply the value.
+struct Correlation {
+  int* nslots = nullptr;                           // PlannerState::nslots
+  std::vector<int> outer_index;                    // slot in the outer scope's row
+  std::vector<const parser::ColumnRefExpr*> refs;  // representative reference
+  std::vector<int> slots;                          // parameter slot (before + nuser)
+};
+
+// The FROM scope of one query level, chained to the enclosing query's.
+struct Scope {
+  std::vector<RangeEntry> entries;
+  const Scope* parent = nullptr;
+  // Set for the top level of a subquery in an expression: references to the
+  // immediately enclosing query are allowed and recorded here.
+  Correlation* corr = nullptr;
+
+  int width() const;
+  // PostgreSQL's errors: 42703 unknown column, 42702 ambiguous, 42P01
+  // missing FROM-clause entry; a reference found only in an enclosing query
+  // → 0A000 (correlated subqueries are not supported).
+  ColumnBinding Resolve(const parser::ColumnRefExpr& c) const;
+  // Entry and column index of c (same errors as Resolve).
+  std::pair<const RangeEntry*, int> Find(const parser::ColumnRefExpr& c) const;
+  // EXPLAIN name of a reference: "alias.col" with several entries, "col" with one.
+  std::string DisplayName(const parser::ColumnRefExpr& c) const;
+  ColumnNamer Namer() const;
+
+ private:
+  // nullopt: not found here (no throw); throws on ambiguity.
+  std::optional<std::pair<const RangeEntry*, int>> TryFind(const parser::ColumnRefExpr& c) const;
+};
+
+struct PlannerState {
+  explicit PlannerState(executor::TableProvider& t) : tables(t) {}
+  executor::TableProvider& tables;
+  std::vector<types::Oid> params;
+  std::vector<executor::InitPlan> init_plans;
+  std::vector<executor::SubPlan> sub_plans;
+  int nslots = 0;  // hidden parameter slots allocated so far
+  // Hidden parameters (init-plan results, correlated outer values, subplan
+  // handles): their final index is
+  // (number of user params) + slot, fixed up when planning ends.
+  std::vector<std::pair<BoundExpr*, int>> hidden;
+  // Parse nodes the planner synthesizes (star expansion, defaults); kept
+  // alive for the duration of planning.
+  std::vector<std::unique_ptr<parser::Expr>> synthetic;
+  std::vector<std::vector<parser::StmtPtr>> parsed_defaults;
+};
+
+struct PlannedQuery {
+  ExecNodePtr node;
+  std::vector<OutputColumn> columns;
+};
+
+// One select-list entry after '*' expansion.
+struct TargetSpec {
+  const parser::Expr* expr = nullptr;
+  std::string name;
+};
+
+class QueryPlanner {
+ public:
+  QueryPlanner(PlannerState& st, const Scope* outer, Correlation* corr = nullptr)
+      : st_(st), outer_(outer), corr_(corr) {}
+  PlannedQuery PlanSelect(const parser::SelectStmt& s);
+
+  // A BindContext resolving columns in `scope` (may be null: no columns),
+  // planning subqueries as init plans; aggregates rejected with
+  // "aggregate functions are not allowed in <clause>" when clause is set.
+  BindContext Context(const Scope* scope, const char* agg_clause);
+  // Binds with the statement-wide parameter types flowing in and out.
+  BoundExprPtr Bind(const parser::Expr& e, BindContext& ctx);
+  BoundExprPtr BindCond(const parser::Expr& e, BindContext& ctx, const char* what);
+  // Expands '*' / 't.*' into column references (42601 without FROM).
+  std::vector<TargetSpec> ExpandTargets(const std::vector<parser::ResTarget>& targets, const Scope& scope);
+
+ private:
+  PlannedQuery PlanSimple(const parser::SelectStmt& s);
+  PlannedQuery PlanValues(const parser::SelectStmt& s);
+  PlannedQuery PlanSetOp(const parser::SelectStmt& s);
+  void ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s);
+  void ApplyLimit(PlannedQuery& q, const parser::SelectStmt& s);
+
+  struct FromResult {
+    ExecNodePtr node;
+    std::vector<RangeEntry> entries;  // offsets relative to node's row
+  };
+  FromResult PlanFromItem(const parser::FromItem& item);
+  FromResult PlanJoin(const parser::JoinRef& j);
+
+  BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
+  BoundExprPtr BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                              const Correlation& corr);
+  BoundExprPtr HiddenParam(types::Oid type, int32_t typmod, int slot);
+  // Rewrites outer-column references (kOuterRefBase) into hidden params.
+  void ConvertOuterRefs(BoundExpr& e);
+
+  PlannerState& st_;
+  const Scope* outer_;
+  Correlation* corr_;
+};
+
+// --- helpers shared by the planner files ---
+
+// Top-level AND operands of e (e itself if not an AND).
+void SplitConjuncts(const parser::Expr* e, std::vector<const parser::Expr*>* out);
+// Smallest/largest kColumn index in e; min = INT_MAX when none.
+void ColumnRange(const BoundExpr& e, int* min, int* max);
+// Adds delta to every kColumn index in e.
+void ShiftColumns(BoundExpr& e, int delta);
+// a AND b as a bound node.
+BoundExprPtr MakeAnd(BoundExprPtr a, BoundExprPtr b);
+BoundExprPtr MakeColumn(int index, types::Oid type, int32_t typmod);
+// Output column description of a bound select-list entry.
+OutputColumn Describe(const std::string& name, const BoundExpr& e);
+// True if f names an aggregate (count, sum, ...), not a window call.
+bool IsAggregateCall(const parser::FuncCallExpr& f);
+// Calls fn for each direct sub-expression of e (not into subqueries).
+void ForEachChild(const parser::Expr& e, const std::function<void(const parser::Expr&)>& fn);
+
+// Assignment coercion to a table column with PostgreSQL's message:
+// 42804 `column "a" is of type integer but expression is of type boolean`.
+BoundExprPtr AssignCoerce(BoundExprPtr e, const executor::ColumnInfo& col, BindContext& ctx, int location);
+
+}  // namespace hearth::planner
