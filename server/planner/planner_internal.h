@@ -146,6 +146,7 @@ class QueryPlanner {
   PlannerState& st_;
   const Scope* outer_;
   Correlation* corr_;
+  bool set_op_arm_ = false;  // planning an operand of UNION/INTERSECT/EXCEPT
 };
 
 // --- helpers shared by the planner files ---

@@ -330,9 +330,10 @@ BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindCont
 std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::ResTarget>& targets,
                                                     const Scope& scope) {
   std::vector<TargetSpec> out;
-  auto expand_entry = [&](const RangeEntry& e, int location) {
+  // '*' shows a USING column once (the left copy); 't.*' shows all of t.
+  auto expand_entry = [&](const RangeEntry& e, int location, bool skip_hidden) {
     for (int i = 0; i < e.width(); ++i) {
-      if (e.hidden[static_cast<size_t>(i)]) continue;
+      if (skip_hidden && e.hidden[static_cast<size_t>(i)]) continue;
       auto ref = std::make_unique<parser::ColumnRefExpr>();
       if (!e.alias.empty()) ref->fields.push_back(e.alias);
       ref->fields.push_back(e.names[static_cast<size_t>(i)]);
@@ -347,7 +348,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
       if (scope.entries.empty()) {
         ThrowAt(DbError(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid"), e.location);
       }
-      for (const RangeEntry& re : scope.entries) expand_entry(re, e.location);
+      for (const RangeEntry& re : scope.entries) expand_entry(re, e.location, /*skip_hidden=*/true);
       continue;
     }
     if (e.kind == parser::ExprKind::kColumnRef && e.As<parser::ColumnRefExpr>().star) {
@@ -361,7 +362,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
         ThrowAt(DbError(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + qual + "\""),
                 e.location);
       }
-      expand_entry(*found, e.location);
+      expand_entry(*found, e.location, /*skip_hidden=*/false);
       continue;
     }
     out.push_back(TargetSpec{&e, t.alias.empty() ? executor::OutputColumnName(e) : t.alias});
@@ -593,6 +594,7 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
 
 PlannedQuery QueryPlanner::PlanSetOp(const parser::SelectStmt& s) {
   QueryPlanner lp(st_, outer_), rp(st_, outer_);
+  lp.set_op_arm_ = rp.set_op_arm_ = true;
   PlannedQuery l = lp.PlanSelect(*s.larg);
   PlannedQuery r = rp.PlanSelect(*s.rarg);
   const char* opname = s.set_op == parser::SetOpKind::kUnion       ? "UNION"
@@ -906,9 +908,13 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
 
   for (const TargetSpec& t : targets) {
     BoundExprPtr b = bind_out(*t.expr);
-    out_ctx.param_types = st_.params;
-    b = executor::ResolveUnknownOutput(std::move(b), out_ctx);
-    st_.params = out_ctx.param_types;
+    if (!set_op_arm_) {
+      // A set operation's arms keep unknown outputs ('1' UNION SELECT 2 is
+      // int4); PlanSetOp resolves the column types across the arms.
+      out_ctx.param_types = st_.params;
+      b = executor::ResolveUnknownOutput(std::move(b), out_ctx);
+      st_.params = out_ctx.param_types;
+    }
     columns.push_back(Describe(t.name, *b));
     target_texts.push_back(Deparse(*t.expr));
     exprs.push_back(PlanExpr{std::move(b), Deparse(*t.expr, scope.Namer())});

@@ -10,8 +10,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include <chrono>
 
+#include "access/transam/xact.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
 #include "config/registry.h"
@@ -27,6 +27,8 @@ namespace hearth::tcop {
 namespace {
 
 [[noreturn]] void ExitBackend(int code) {
+  // A session that ends inside a transaction (EOF, FATAL) rolls it back.
+  access::AbortTransaction();
   storage::ReleaseProcSlot();
   log::FlushLog();
   _exit(code);
@@ -108,48 +110,6 @@ void MessageLoop(Session& session, const BackendStartInfo& info) {
 
 }  // namespace
 
-void Session::ReportChangedSettings() {
-  for (const auto& [name, value] : settings.TakeReportChanges()) PutParameterStatus(sock.out(), name, value);
-}
-
-namespace {
-int64_t NowPgEpochUs() {
-  // 946684800 = seconds from 1970-01-01 to 2000-01-01.
-  auto now = std::chrono::system_clock::now().time_since_epoch();
-  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - 946684800LL * 1000000;
-}
-
-void InstallSessionCallbacks(Session& s) {
-  s.callbacks.database_name = [&s] { return s.database; };
-  s.callbacks.current_user = [&s] { return s.user; };
-  s.callbacks.session_user = [&s] { return s.user; };
-  s.callbacks.get_setting = [&s](std::string_view name) -> std::optional<std::string> {
-    if (config::FindSetting(name) == nullptr) return std::nullopt;
-    return s.settings.Show(name);
-  };
-  s.callbacks.backend_pid = [&s] { return s.backend_pid; };
-  s.callbacks.transaction_timestamp = [&s] { return s.transaction_start_us; };
-  s.callbacks.statement_timestamp = [&s] { return s.statement_start_us; };
-  s.callbacks.sleep = [](int64_t usec) { SleepWithInterrupts(usec); };
-  s.func_context.session = &s.callbacks;
-}
-}  // namespace
-
-void Session::StartStatement() {
-  statement_start_us = NowPgEpochUs();
-  if (!transaction_active) {
-    transaction_active = true;
-    transaction_start_us = statement_start_us;
-  }
-}
-
-void Session::EndTransaction(bool commit) {
-  transaction_active = false;
-  settings.AtTransactionEnd(commit);
-  portals.clear();
-  block = BlockState::kIdle;
-}
-
 void BackendMain(const BackendStartInfo& info) {
   log::SetLogRole("backend");
   prctl(PR_SET_NAME, "hearth backend", 0, 0, 0);
@@ -170,7 +130,7 @@ void BackendMain(const BackendStartInfo& info) {
     session.database = startup.database;
     session.user = startup.user;
     session.backend_pid = static_cast<int32_t>(getpid());
-    InstallSessionCallbacks(session);
+    session.InstallCallbacks();
 
     for (const auto& [name, value] : session.settings.ReportedParameters()) {
       PutParameterStatus(sock.out(), name, value);

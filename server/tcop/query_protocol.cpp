@@ -97,15 +97,14 @@ void QueryProtocol::CheckNotFailed(const Plan& plan) const {
 void QueryProtocol::ReportError(const DbError& e) {
   PutError(s_.sock.out(), e);
   if (e.severity() >= Severity::kFatal) throw e;
-  if (s_.block == BlockState::kInBlock) {
-    s_.block = BlockState::kFailed;
-  } else if (s_.block == BlockState::kIdle) {
-    s_.EndTransaction(false);
-  }
+  s_.AbortAfterError();
   in_implicit_txn_ = false;
 }
 
-void QueryProtocol::AfterStatement(const parser::Statement*) { s_.ReportChangedSettings(); }
+void QueryProtocol::AfterStatement(const parser::Statement*) {
+  s_.EndStatement();
+  s_.ReportChangedSettings();
+}
 
 void QueryProtocol::SimpleQuery(std::string_view body) {
   // The body is the query text plus a terminating NUL.
@@ -184,6 +183,7 @@ void QueryProtocol::Parse(std::string_view body) {
   if (!stmt_name.empty() && s_.prepared.count(stmt_name)) {
     throw DbError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + stmt_name + "\" already exists");
   }
+  s_.EnsureTransaction();
   auto ps = std::make_unique<PreparedStatement>();
   ps->query = std::string(*query);
   std::vector<parser::StmtPtr> stmts = parser::ParseStatements(ps->query);
@@ -381,7 +381,13 @@ void QueryProtocol::Close(std::string_view body) {
 
 void QueryProtocol::Sync() {
   skip_until_sync_ = false;
-  if (s_.block == BlockState::kIdle) s_.EndTransaction(true);
+  if (s_.block == BlockState::kIdle) {
+    try {
+      s_.EndTransaction(true);
+    } catch (const DbError& e) {
+      ReportError(e);
+    }
+  }
   in_implicit_txn_ = false;
   s_.ReportChangedSettings();
   PutReadyForQuery(s_.sock.out(), s_.ReadyStatus());

@@ -61,11 +61,18 @@ class Session {
   // µs since 2000-01-01: start of the current transaction and statement.
   int64_t transaction_start_us = 0;
   int64_t statement_start_us = 0;
-  bool transaction_active = false;
 
-  // Called when a statement starts: stamps it, and starts a transaction
-  // (implicit or the first statement of a block) when none is active.
+  // Fills `callbacks` with this session's answers (call once, at start).
+  void InstallCallbacks();
+  // Starts a transaction unless one is running or the block has failed.
+  void EnsureTransaction();
+  // Called when a statement starts: stamps it and EnsureTransaction().
   void StartStatement();
+  // Called after a statement succeeded: its changes become visible to the
+  // next command of the transaction.
+  void EndStatement();
+  // After an error: aborts the transaction now; a block becomes failed.
+  void AbortAfterError();
   std::map<std::string, std::unique_ptr<PreparedStatement>> prepared;
   std::map<std::string, std::unique_ptr<Portal>> portals;
 
@@ -88,6 +95,7 @@ class Session {
 
   // Ends the current transaction (commit or abort) and leaves block state
   // Idle; drops portals, which live only as long as their transaction.
+  // A failing commit aborts instead and rethrows.
   void EndTransaction(bool commit);
 };
 

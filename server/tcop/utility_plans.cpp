@@ -5,12 +5,40 @@
 // inside a block warns 25001, COMMIT/ROLLBACK outside one warns 25P01, and
 // COMMIT of a failed block rolls back and answers ROLLBACK.
 #include "common/error/sqlstate.h"
+#include "access/transam/xact.h"
 #include "config/registry.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
 
 namespace {
+
+const char* IsolationName(parser::IsolationLevel level) {
+  switch (level) {
+    case parser::IsolationLevel::kReadUncommitted: return "read uncommitted";
+    case parser::IsolationLevel::kRepeatableRead: return "repeatable read";
+    case parser::IsolationLevel::kSerializable: return "serializable";
+    default: return "read committed";
+  }
+}
+
+// Sets the running transaction's isolation level. READ UNCOMMITTED behaves
+// as READ COMMITTED, as in PostgreSQL; SERIALIZABLE is refused (0A000).
+void ApplyIsolation(parser::IsolationLevel level) {
+  switch (level) {
+    case parser::IsolationLevel::kDefault: return;
+    case parser::IsolationLevel::kReadUncommitted:
+    case parser::IsolationLevel::kReadCommitted:
+      access::SetTransactionIsolation(access::IsolationLevel::kReadCommitted);
+      return;
+    case parser::IsolationLevel::kRepeatableRead:
+      access::SetTransactionIsolation(access::IsolationLevel::kRepeatableRead);
+      return;
+    case parser::IsolationLevel::kSerializable:
+      throw DbError(sqlstate::kFeatureNotSupported, "SERIALIZABLE isolation is not supported yet")
+          .WithHint("Use REPEATABLE READ or READ COMMITTED.");
+  }
+}
 
 class TransactionPlan : public Plan {
  public:
@@ -26,13 +54,10 @@ class TransactionPlan : public Plan {
     switch (kind_) {
       case K::kBegin:
       case K::kStart:
-        if (options_.isolation == parser::IsolationLevel::kSerializable) {
-          throw DbError(sqlstate::kFeatureNotSupported, "SERIALIZABLE isolation is not supported yet")
-              .WithHint("Use REPEATABLE READ or READ COMMITTED.");
-        }
         if (s.block != BlockState::kIdle) {
           s.Notice(Severity::kWarning, sqlstate::kActiveSqlTransaction, "there is already a transaction in progress");
         } else {
+          ApplyIsolation(options_.isolation);
           s.block = BlockState::kInBlock;
         }
         return kind_ == K::kBegin ? "BEGIN" : "START TRANSACTION";
@@ -86,9 +111,19 @@ class SetPlan : public Plan {
         s.settings.SetDefault(name_, is_local_);
         break;
       case parser::SetKind::kTransaction:
+        if (s.block == BlockState::kIdle) {
+          s.Notice(Severity::kWarning, sqlstate::kNoActiveSqlTransaction,
+                   "SET TRANSACTION can only be used in transaction blocks");
+          return "SET";
+        }
+        ApplyIsolation(isolation_);
+        break;
       case parser::SetKind::kSessionCharacteristics:
         if (isolation_ == parser::IsolationLevel::kSerializable) {
           throw DbError(sqlstate::kFeatureNotSupported, "SERIALIZABLE isolation is not supported yet");
+        }
+        if (isolation_ != parser::IsolationLevel::kDefault) {
+          s.settings.Set("default_transaction_isolation", {IsolationName(isolation_)}, false);
         }
         break;
     }

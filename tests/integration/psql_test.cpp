@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "test_server.h"
@@ -369,4 +370,22 @@ TEST_CASE("psql: SHOW, SET, RESET and their errors", "[psql_test]") {
   CHECK(Contains(header, " setting "));
   CHECK(Contains(header, " description "));
   CHECK(std::count(header.begin(), header.end(), '|') == 2);
+}
+
+TEST_CASE("psql: Ctrl-C sends a CancelRequest that stops the statement", "[psql_test]") {
+  TestServer server;
+  // coreutils timeout delivers SIGINT to psql after 1 s, as Ctrl-C would.
+  auto start = std::chrono::steady_clock::now();
+  CommandResult r = hearth::testing::RunCommand({"timeout", "--foreground", "-s", "INT", "1", "psql", "-X", "-h", "127.0.0.1", "-p",
+                                                 std::to_string(server.port()), "-U", "hearth", "-d", "hearth", "-c",
+                                                 "select pg_sleep(5)"});
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(took < 3.5);
+  CHECK(r.err.rfind("Cancel request sent\n", 0) == 0);
+  const std::string tail = "\nERROR:  canceling statement due to user request\n";
+  CHECK((r.err.size() >= tail.size() && r.err.compare(r.err.size() - tail.size(), tail.size(), tail) == 0));
+  // statement_timeout from psql's point of view.
+  r = server.Psql({"-c", "set statement_timeout = 200", "-c", "select pg_sleep(3)"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "ERROR:  canceling statement due to statement timeout\n");
 }

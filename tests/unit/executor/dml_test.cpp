@@ -5,6 +5,8 @@
 using sqlh::Db;
 using sqlh::V;
 using hearth::types::Value;
+using hearth::executor::InMemoryCatalog;
+using hearth::executor::Row;
 
 TEST_CASE("dml: insert with defaults, column lists, returning", "[planner][dml]") {
   Db db;
@@ -101,4 +103,100 @@ TEST_CASE("dml: pgbench statements with inferred parameter types", "[planner][dm
   CHECK(db.Run(sel, {Value::Int4(2)}).rows == V{"-60"});
   CHECK(db.Rows("SELECT count(*), sum(delta), count(mtime) FROM pgbench_history") == V{"3|-30|3"});
   CHECK(db.Rows("SELECT length(filler) FROM pgbench_accounts WHERE aid = 1") == V{"0"});
+}
+
+namespace {
+// A provider whose modifier reports one concurrent update (or delete) of a
+// row, as the heap does under Read Committed, with `latest` as the newest
+// committed version.
+class RacyProvider : public hearth::executor::TableProvider {
+ public:
+  RacyProvider(InMemoryCatalog& inner, hearth::executor::ModifyResult result, Row latest)
+      : inner_(inner), result_(result), latest_(std::move(latest)) {}
+  std::optional<hearth::executor::TableInfo> Lookup(const std::string& s, const std::string& n) override {
+    return inner_.Lookup(s, n);
+  }
+  std::unique_ptr<hearth::executor::TableScan> OpenScan(const hearth::executor::TableInfo& t, bool b) override {
+    return inner_.OpenScan(t, b);
+  }
+  std::unique_ptr<hearth::executor::TableModifier> OpenModifier(const hearth::executor::TableInfo& t) override {
+    struct Mod : hearth::executor::TableModifier {
+      RacyProvider* p;
+      std::unique_ptr<hearth::executor::TableModifier> in;
+      hearth::executor::RowId Insert(const Row& r) override { return in->Insert(r); }
+      hearth::executor::ModifyResult Delete(hearth::executor::RowId rid) override {
+        if (rid == 0 && !p->raced_) {
+          p->raced_ = true;
+          return p->result_;
+        }
+        return in->Delete(rid);
+      }
+      hearth::executor::ModifyResult Update(hearth::executor::RowId rid, const Row& r,
+                                            hearth::executor::RowId* nr) override {
+        if (rid == 0 && !p->raced_) {
+          p->raced_ = true;
+          return p->result_;
+        }
+        return in->Update(rid, r, nr);
+      }
+      bool FetchLatestVersion(hearth::executor::RowId rid, Row* row, hearth::executor::RowId* latest) override {
+        ++p->fetches_;
+        *row = p->latest_;
+        *latest = rid;
+        return true;
+      }
+    };
+    auto m = std::make_unique<Mod>();
+    m->p = this;
+    m->in = inner_.OpenModifier(t);
+    return m;
+  }
+  int fetches_ = 0;
+  bool raced_ = false;
+
+ private:
+  InMemoryCatalog& inner_;
+  hearth::executor::ModifyResult result_;
+  Row latest_;
+};
+}  // namespace
+
+TEST_CASE("dml: read committed re-check of concurrently updated rows", "[planner][dml]") {
+  using hearth::executor::ModifyResult;
+  Db db;
+  db.Create("CREATE TABLE acc (aid int, abalance int)");
+  db.Exec("INSERT INTO acc VALUES (1, 100), (2, 200)");
+  SECTION("newest version still matches: update applies on top of it") {
+    RacyProvider racy(db.cat, ModifyResult::kConcurrentlyUpdated, {Value::Int4(1), Value::Int4(500)});
+    db.ctx.tables = &racy;
+    auto r = db.Exec("UPDATE acc SET abalance = abalance + 10 WHERE aid = 1 RETURNING abalance");
+    CHECK(r.rows == V{"510"});
+    CHECK(r.tag == "UPDATE 1");
+    CHECK(racy.fetches_ == 1);
+  }
+  SECTION("newest version no longer matches WHERE: skipped") {
+    RacyProvider racy(db.cat, ModifyResult::kConcurrentlyUpdated, {Value::Int4(7), Value::Int4(500)});
+    db.ctx.tables = &racy;
+    CHECK(db.Exec("DELETE FROM acc WHERE aid = 1").tag == "DELETE 0");
+    db.ctx.tables = &db.cat;
+    CHECK(db.Rows("SELECT aid FROM acc") == V{"1", "2"});
+  }
+  SECTION("concurrently deleted: skipped") {
+    RacyProvider racy(db.cat, ModifyResult::kConcurrentlyDeleted, {});
+    db.ctx.tables = &racy;
+    CHECK(db.Exec("UPDATE acc SET abalance = 0").tag == "UPDATE 1");
+    CHECK(racy.fetches_ == 0);
+  }
+}
+
+TEST_CASE("dml: subqueries in UPDATE and INSERT", "[planner][dml]") {
+  Db db;
+  db.Create("CREATE TABLE t (k int, v int)");
+  db.Create("CREATE TABLE u (k int, w int)");
+  db.Exec("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+  db.Exec("INSERT INTO u VALUES (1, 5), (1, 6), (2, 7)");
+  CHECK(db.Exec("UPDATE t SET v = (SELECT sum(w) FROM u WHERE u.k = t.k) WHERE k < 3").tag == "UPDATE 2");
+  CHECK(db.Rows("SELECT k, v FROM t") == V{"1|11", "2|7", "3|0"});
+  CHECK(db.Exec("DELETE FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k)").tag == "DELETE 1");
+  CHECK(db.Exec("INSERT INTO t VALUES ((SELECT max(k) FROM t) + 1, 0) RETURNING k").rows == V{"3"});
 }

@@ -1,0 +1,101 @@
+// tcop/session.cpp
+//
+// Principal entry points: Session::StartStatement, Session::EndTransaction,
+// Session::AbortAfterError. The session drives the transaction machinery
+// (access/transam/xact.h) the way PostgreSQL's xact.c block states do:
+//   - the first statement outside a block starts an implicit transaction,
+//     which ends (commits) at the end of the Query message or at Sync;
+//   - BEGIN turns the running transaction into a block;
+//   - an error aborts the transaction at once (locks are released), and a
+//     block then stays "failed" until COMMIT/ROLLBACK ends it.
+#include <chrono>
+
+#include "access/transam/xact.h"
+#include "config/enums.h"
+#include "config/registry.h"
+#include "storage/ipc/interrupts.h"
+#include "tcop/session.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+// 946684800 = seconds from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch).
+constexpr int64_t kUnixToPgEpochUs = 946684800LL * 1000000;
+
+int64_t NowPgEpochUs() {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - kUnixToPgEpochUs;
+}
+
+}  // namespace
+
+void Session::InstallCallbacks() {
+  callbacks.database_name = [this] { return database; };
+  callbacks.current_user = [this] { return user; };
+  callbacks.session_user = [this] { return user; };
+  callbacks.get_setting = [this](std::string_view name) -> std::optional<std::string> {
+    if (config::FindSetting(name) == nullptr) return std::nullopt;
+    return settings.Show(name);
+  };
+  callbacks.backend_pid = [this] { return backend_pid; };
+  callbacks.transaction_timestamp = [this] { return transaction_start_us; };
+  callbacks.statement_timestamp = [this] { return statement_start_us; };
+  callbacks.sleep = [](int64_t usec) { SleepWithInterrupts(usec); };
+  func_context.session = &callbacks;
+}
+
+void Session::ReportChangedSettings() {
+  for (const auto& [name, value] : settings.TakeReportChanges()) PutParameterStatus(sock.out(), name, value);
+}
+
+void Session::EnsureTransaction() {
+  // A failed block has no transaction: it waits for COMMIT/ROLLBACK.
+  if (block == BlockState::kFailed || access::IsTransactionInProgress()) return;
+  access::StartTransaction();
+  // default_transaction_isolation (SERIALIZABLE is refused when set).
+  if (settings.hot().default_transaction_isolation == config::IsolationLevel::kRepeatableRead) {
+    access::SetTransactionIsolation(access::IsolationLevel::kRepeatableRead);
+  }
+  int64_t unix_us = access::GetCurrentTransactionStartTimestamp();
+  transaction_start_us = unix_us != 0 ? unix_us - kUnixToPgEpochUs : NowPgEpochUs();
+}
+
+void Session::StartStatement() {
+  statement_start_us = NowPgEpochUs();
+  EnsureTransaction();
+}
+
+void Session::EndStatement() {
+  if (access::IsTransactionInProgress()) access::CommandCounterIncrement();
+}
+
+void Session::EndTransaction(bool commit) {
+  portals.clear();
+  block = BlockState::kIdle;
+  if (commit && access::IsTransactionInProgress()) {
+    try {
+      access::CommitTransaction();
+    } catch (...) {
+      access::AbortTransaction();
+      settings.AtTransactionEnd(false);
+      throw;
+    }
+  } else {
+    access::AbortTransaction();
+  }
+  settings.AtTransactionEnd(commit);
+}
+
+void Session::AbortAfterError() {
+  access::AbortTransaction();
+  if (block == BlockState::kInBlock || block == BlockState::kFailed) {
+    // The block stays open (failed) until COMMIT/ROLLBACK; portals die now.
+    block = BlockState::kFailed;
+    portals.clear();
+  } else {
+    EndTransaction(false);
+  }
+}
+
+}  // namespace hearth::tcop
