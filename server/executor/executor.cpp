@@ -101,6 +101,11 @@ const types::FuncSignature* InSetLookupSignature() {
 }
 
 Execution::Execution(PlannedStatement& plan, const ExecContext& ctx) : plan_(plan), ctx_(ctx) {
+  if (plan_.executing) {
+    throw DbError(sqlstate::kObjectInUse, "prepared statement is already being executed by another portal");
+  }
+  plan_.executing = true;
+  holding_ = true;
   params_.assign(ctx.params, ctx.params + ctx.nparams);
   params_.resize(std::max(params_.size(), static_cast<size_t>(plan_.nslots)));
   ctx_.params = params_.data();
@@ -124,6 +129,9 @@ Execution::Execution(PlannedStatement& plan, const ExecContext& ctx) : plan_(pla
 Execution::~Execution() { CloseAll(); }
 
 void Execution::CloseAll() {
+  if (!holding_) return;
+  holding_ = false;
+  plan_.executing = false;
   if (open_) {
     open_ = false;
     plan_.root->Close();
@@ -177,9 +185,12 @@ void Execution::RunInitPlans() {
 }
 
 bool Execution::Next(Row& row) {
-  if (!open_) return false;
+  if (!open_ || done_) return false;
   try {
-    if (!plan_.root->Next(row)) return false;
+    if (!plan_.root->Next(row)) {
+      done_ = true;
+      return false;
+    }
   } catch (...) {
     CloseAll();
     throw;

@@ -20,10 +20,13 @@ namespace hearth::executor {
 
 class Execution {
  public:
-  // Starts `plan` (which must outlive this object) with `ctx` (copied;
-  // ctx.params/nparams are the user's $1..$n, of plan.param_types).
+  // Starts `plan` (which must outlive this object) with `ctx` (copied, and
+  // the parameter values too: ctx.params/nparams are the user's $1..$n, of
+  // plan.param_types, and need not outlive the constructor call).
   // Runs init plans and opens the root; INSERT/UPDATE/DELETE do all their
-  // work here. Throws DbError; nothing stays open after a throw.
+  // work here. Throws DbError; nothing stays open after a throw. One
+  // Execution per plan at a time: throws 55006 if `plan` is already being
+  // executed (plan the statement again for a second concurrent portal).
   Execution(PlannedStatement& plan, const ExecContext& ctx);
   ~Execution();
   Execution(const Execution&) = delete;
@@ -51,6 +54,8 @@ class Execution {
   std::vector<std::unique_ptr<SubPlanRunner>> runners_;
   uint64_t rows_ = 0;
   bool open_ = false;
+  bool done_ = false;     // Next returned false once
+  bool holding_ = false;  // this Execution owns plan_.executing
 };
 
 // Runs `plan` to completion, calling `sink` for each result row. Returns

@@ -66,6 +66,10 @@ struct PlannedStatement {
   std::vector<SubPlan> sub_plans;
   // Total parameter slots: user $n + init-plan results + subplan slots.
   int nslots = 0;
+  // Set while an Execution runs this plan: plan nodes hold per-execution
+  // state, so a second simultaneous Execution (two open portals of one
+  // prepared statement) is refused — plan the statement again for it.
+  bool executing = false;
 };
 
 }  // namespace hearth::executor

@@ -69,8 +69,9 @@ struct Scope {
   ColumnBinding Resolve(const parser::ColumnRefExpr& c) const;
   // Entry and column index of c (same errors as Resolve).
   std::pair<const RangeEntry*, int> Find(const parser::ColumnRefExpr& c) const;
-  // EXPLAIN name of a reference: "alias.col" with several entries, "col" with one.
-  std::string DisplayName(const parser::ColumnRefExpr& c) const;
+  // EXPLAIN name of a reference: "alias.col" with several entries, "col"
+  // with one or when `bare`; references outside this scope as written.
+  std::string DisplayName(const parser::ColumnRefExpr& c, bool bare = false) const;
   ColumnNamer Namer() const;
 
  private:

@@ -93,15 +93,17 @@ ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
   return b;
 }
 
-std::string Scope::DisplayName(const parser::ColumnRefExpr& c) const {
+std::string Scope::DisplayName(const parser::ColumnRefExpr& c, bool bare) const {
+  std::optional<std::pair<const RangeEntry*, int>> found;
   try {
-    auto [e, i] = Find(c);
-    const std::string& name = e->names[static_cast<size_t>(i)];
-    if (entries.size() > 1 && !e->alias.empty()) return e->alias + "." + name;
-    return name;
+    found = TryFind(c);
   } catch (const DbError&) {
-    return Deparse(c);
   }
+  if (!found) return Deparse(c);
+  auto [e, i] = *found;
+  const std::string& name = e->names[static_cast<size_t>(i)];
+  if (!bare && entries.size() > 1 && !e->alias.empty()) return e->alias + "." + name;
+  return name;
 }
 
 ColumnNamer Scope::Namer() const {

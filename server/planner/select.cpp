@@ -36,7 +36,8 @@ constexpr int kUnsetParamIndex = 1 << 20;
   throw e;
 }
 
-// Wraps node in a FilterNode for the conjunction of `conds` (if any).
+// Applies the conjunction of `conds` (if any) to node's rows: pushed into a
+// plain table scan, else as a FilterNode.
 ExecNodePtr AddFilter(ExecNodePtr node, std::vector<PlanExpr> conds, int agg_base = -1) {
   if (conds.empty()) return node;
   PlanExpr all;
@@ -44,12 +45,17 @@ ExecNodePtr AddFilter(ExecNodePtr node, std::vector<PlanExpr> conds, int agg_bas
     all.text = all.expr ? "(" + all.text + " AND " + c.text + ")" : c.text;
     all.expr = MakeAnd(std::move(all.expr), std::move(c.expr));
   }
+  if (auto* scan = dynamic_cast<executor::SeqScanNode*>(node.get()); scan && !scan->has_filter() && agg_base < 0) {
+    scan->SetFilter(std::move(all));
+    return node;
+  }
   return std::make_unique<executor::FilterNode>(std::move(node), std::move(all), agg_base);
 }
 
 // A WHERE/ON conjunct with the slots it reads.
 struct Conjunct {
   PlanExpr e;
+  std::string scan_text;  // with bare column names, as PostgreSQL shows scan filters
   int min = INT_MAX, max = -1;
   bool used = false;
 };
@@ -123,6 +129,22 @@ int Ordinal(const parser::Expr& e) {
   } catch (...) {
     return -1;
   }
+}
+
+// Structural equality of two bound expressions (ORDER BY ambiguity).
+bool SameBound(const BoundExpr& a, const BoundExpr& b) {
+  if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.func != b.func ||
+      a.children.size() != b.children.size() || a.negated != b.negated) {
+    return false;
+  }
+  if (a.kind == BoundKind::kConst && (a.value.is_null != b.value.is_null || a.value.i != b.value.i ||
+                                      a.value.str != b.value.str)) {
+    return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (!SameBound(*a.children[i], *b.children[i])) return false;
+  }
+  return true;
 }
 
 bool IsOrdinalConst(const parser::Expr& e) {
@@ -742,16 +764,18 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
       Conjunct c;
       c.e.expr = BindCond(*p, ctx, "WHERE");
       c.e.text = Deparse(*p, scope.Namer());
+      c.scan_text = Deparse(*p, [&scope](const parser::ColumnRefExpr& r) { return scope.DisplayName(r, true); });
       ColumnRange(*c.e.expr, &c.min, &c.max);
       conjs.push_back(std::move(c));
     }
   }
-  auto take = [&](auto pred, int shift) {
+  auto take = [&](auto pred, int shift, bool scan_text) {
     std::vector<PlanExpr> out;
     for (Conjunct& c : conjs) {
       if (c.used || c.max < 0 || !pred(c)) continue;
       c.used = true;
       if (shift) ShiftColumns(*c.e.expr, shift);
+      if (scan_text) c.e.text = c.scan_text;
       out.push_back(std::move(c.e));
     }
     return out;
@@ -762,13 +786,14 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   } else {
     for (size_t k = 0; k < items.size(); ++k) {
       auto [off, end] = ranges[k];
-      ExecNodePtr item = AddFilter(std::move(items[k]),
-                                   take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off));
+      bool is_scan = dynamic_cast<executor::SeqScanNode*>(items[k].get()) != nullptr;
+      ExecNodePtr item = AddFilter(
+          std::move(items[k]), take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, is_scan));
       if (k == 0) {
         node = std::move(item);
         continue;
       }
-      std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0);
+      std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0, false);
       node = MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds));
     }
   }
@@ -949,7 +974,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
         const std::string& name = e.As<parser::ColumnRefExpr>().fields[0];
         for (size_t i = 0; i < targets.size(); ++i) {
           if (targets[i].name == name) {
-            if (col >= 0 && target_texts[static_cast<size_t>(col)] != target_texts[i]) {
+            if (col >= 0 && !SameBound(*exprs[static_cast<size_t>(col)].expr, *exprs[i].expr)) {
               ThrowAt(DbError(sqlstate::kAmbiguousColumn, "ORDER BY \"" + name + "\" is ambiguous"), e.location);
             }
             if (col < 0) col = static_cast<int>(i);

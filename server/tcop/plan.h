@@ -27,6 +27,17 @@ class RowConsumer {
   virtual void Row(const std::vector<types::Value>& row) = 0;
 };
 
+// A started statement handing out its rows one at a time, so a portal can
+// stop after max_rows and resume at the next Execute.
+class Cursor {
+ public:
+  virtual ~Cursor() = default;
+  // Next row into `row`; false when done (then Tag() is final).
+  virtual bool Next(std::vector<types::Value>& row) = 0;
+  // Command tag, e.g. "SELECT 3", "INSERT 0 1", "SET".
+  virtual std::string Tag() const = 0;
+};
+
 class Plan {
  public:
   virtual ~Plan() = default;
@@ -40,6 +51,10 @@ class Plan {
   virtual bool EndsFailedTransaction() const { return false; }
   // Runs the statement; throws DbError. Returns the command tag.
   virtual std::string Run(Session& session, const std::vector<types::Value>& params, RowConsumer& out) = 0;
+  // Starts the statement for incremental fetching. The default runs it to
+  // completion and buffers the rows (fine for small results); plans over
+  // tables return a streaming cursor.
+  virtual std::unique_ptr<Cursor> Start(Session& session, const std::vector<types::Value>& params);
 };
 
 // Builds the plan for one parsed statement. `param_types` holds the types the
@@ -53,6 +68,10 @@ std::unique_ptr<Plan> PlanTransactionStmt(const parser::TransactionStmt& stmt);
 std::unique_ptr<Plan> PlanSetStmt(const parser::SetStmt& stmt);
 std::unique_ptr<Plan> PlanShowStmt(Session& session, const parser::ShowStmt& stmt);
 std::unique_ptr<Plan> PlanResetStmt(const parser::ResetStmt& stmt);
+// SELECT/INSERT/UPDATE/DELETE/EXPLAIN through planner + executor over the
+// session's tables.
+std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
+                                const std::vector<types::Oid>& param_types);
 std::unique_ptr<Plan> PlanSelectWithoutFrom(Session& session, const parser::SelectStmt& stmt,
                                             const std::vector<types::Oid>& param_types);
 

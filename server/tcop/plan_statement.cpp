@@ -38,9 +38,13 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
           sel.order_by.empty()) {
         return PlanSelectWithoutFrom(session, sel, param_types);
       }
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    "SELECT with FROM, GROUP BY, ORDER BY or set operations is not supported yet");
+      return PlanQuery(session, stmt, param_types);
     }
+    case K::kInsert:
+    case K::kUpdate:
+    case K::kDelete:
+    case K::kExplain:
+      return PlanQuery(session, stmt, param_types);
     default:
       NotSupported(stmt);
   }

@@ -46,20 +46,7 @@ class SocketRowConsumer : public RowConsumer {
   uint64_t count_ = 0;
 };
 
-// Collects a portal's rows so Execute can hand them out max_rows at a time.
-class CollectingRowConsumer : public RowConsumer {
- public:
-  explicit CollectingRowConsumer(std::vector<std::vector<types::Value>>& rows) : rows_(rows) {}
-  void Row(const std::vector<types::Value>& row) override {
-    CheckForInterrupts();
-    rows_.push_back(row);
-  }
-
- private:
-  std::vector<std::vector<types::Value>>& rows_;
-};
-
-// "SELECT" tags carry the row count, as PostgreSQL's do.
+// A bare "SELECT" tag gets the row count, as PostgreSQL's tags carry it.
 std::string FinalTag(const std::string& tag, uint64_t rows) {
   if (tag == "SELECT") return "SELECT " + std::to_string(rows);
   return tag;
@@ -327,34 +314,41 @@ void QueryProtocol::Execute(std::string_view body) {
     PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
     return;
   }
-  if (!portal.started) {
-    StatementScope scope(s_);
-    CheckNotFailed(*plan);
-    if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
-    CollectingRowConsumer collect(portal.rows);
-    portal.tag = plan->Run(s_, portal.params, collect);
-    portal.started = true;
-    AfterStatement(portal.source->stmt.get());
+  if (portal.done) {
+    // A completed portal answers later Executes with an empty result.
+    PutCommandComplete(s_.sock.out(), portal.tag.rfind("SELECT ", 0) == 0 ? "SELECT 0" : portal.tag);
+    return;
   }
+  StatementScope scope(s_);
+  CheckNotFailed(*plan);
+  if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
+  if (!portal.cursor) portal.cursor = plan->Start(s_, portal.params);
   std::string scratch;
   size_t limit = *max_rows > 0 ? static_cast<size_t>(*max_rows) : SIZE_MAX;
   size_t sent = 0;
-  while (portal.next_row < portal.rows.size() && sent < limit) {
-    PutDataRow(s_.sock.out(), portal.rows[portal.next_row++], portal.result_formats, scratch);
+  std::vector<types::Value> row;
+  // As PostgreSQL: an Execute that stops because it reached max_rows
+  // suspends the portal even if no row is left; the next one completes it.
+  while (sent < limit) {
+    if (!portal.cursor->Next(row)) {
+      portal.done = true;
+      break;
+    }
+    CheckForInterrupts();
+    PutDataRow(s_.sock.out(), row, portal.result_formats, scratch);
     s_.sock.MaybeFlush();
     sent++;
   }
-  // As PostgreSQL: an Execute that stops because it reached max_rows
-  // suspends the portal even if no row is left; the next Execute completes
-  // it. The tag counts the rows of this Execute.
-  if (sent == limit) {
+  if (!portal.done) {
     PutSimple(s_.sock.out(), protocol::be::kPortalSuspended);
     return;
   }
-  PutCommandComplete(s_.sock.out(), FinalTag(portal.tag, sent));
-  // A completed portal answers later Executes with just its tag.
-  portal.rows.clear();
-  portal.next_row = 0;
+  portal.tag = portal.cursor->Tag();
+  // PostgreSQL's SELECT tag after a chunked fetch counts the last Execute's rows.
+  if (portal.tag.rfind("SELECT ", 0) == 0 && *max_rows > 0) portal.tag = "SELECT " + std::to_string(sent);
+  portal.cursor.reset();
+  PutCommandComplete(s_.sock.out(), portal.tag);
+  AfterStatement(portal.source->stmt.get());
 }
 
 void QueryProtocol::Close(std::string_view body) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/session_settings.h"
+#include "executor/table_access.h"
 #include "tcop/dest.h"
 #include "tcop/plan.h"
 #include "tcop/pqcomm.h"
@@ -32,14 +33,12 @@ struct PreparedStatement {
 };
 
 struct Portal {
-  PreparedStatement* source = nullptr;  // owned by Session (or by the portal)
-  std::unique_ptr<PreparedStatement> owned_source;
+  PreparedStatement* source = nullptr;  // owned by Session::prepared
   std::vector<types::Value> params;
   std::vector<int16_t> result_formats;
-  // Rows are produced at the first Execute and handed out in max_rows chunks.
-  bool started = false;
-  std::vector<std::vector<types::Value>> rows;
-  size_t next_row = 0;
+  // Started at the first Execute; later Executes continue it.
+  std::unique_ptr<Cursor> cursor;
+  bool done = false;
   std::string tag;
 };
 
@@ -55,6 +54,8 @@ class Session {
   int32_t backend_pid = 0;
 
   BlockState block = BlockState::kIdle;
+  // The tables statements see (catalog + heap); null until storage is wired.
+  executor::TableProvider* tables = nullptr;
   // What built-in functions see of the session (now(), current_user, ...).
   types::SessionCallbacks callbacks;
   types::FuncCallContext func_context;

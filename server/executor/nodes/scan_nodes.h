@@ -27,6 +27,9 @@ class SeqScanNode : public ExecNode {
   bool Next(Row& row) override;
   void Close() override;
   const TableInfo& table() const { return table_; }
+  bool has_filter() const { return filter_.expr != nullptr; }
+  // Planner only, before the first Open: pushes a filter into the scan.
+  void SetFilter(PlanExpr filter) { filter_ = std::move(filter); }
 
  protected:
   std::string ExplainName() const override;

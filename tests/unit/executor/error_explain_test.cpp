@@ -64,6 +64,12 @@ TEST_CASE("explain: plan text", "[planner][explain]") {
           "              Filter: (count(*) > 1)", "              ->  Seq Scan on a",
           "                    Filter: (id > $1)"});
   CHECK(db.Explain("SELECT count(*) FROM a") == V{"Aggregate", "  ->  Seq Scan on a"});
+  // Comma join: the equality becomes the hash key, single-table conditions
+  // filter their scan (printed unqualified, as PostgreSQL does).
+  CHECK(db.Explain("SELECT * FROM a, b WHERE a.id = b.id AND a.x > 5 AND b.x < a.x") ==
+        V{"Hash Join", "  Hash Cond: (a.id = b.id)", "  Join Filter: (b.x < a.x)", "  ->  Seq Scan on a",
+          "        Filter: (x > 5)", "  ->  Hash", "        ->  Seq Scan on b"});
+  CHECK(db.Explain("SELECT * FROM a, b") == V{"Nested Loop", "  ->  Seq Scan on a", "  ->  Seq Scan on b"});
   CHECK(db.Explain("SELECT 1") == V{"Result"});
   CHECK(db.Explain("SELECT id FROM a ORDER BY name NULLS FIRST, x") ==
         V{"Sort", "  Sort Key: name NULLS FIRST, x", "  ->  Seq Scan on a"});

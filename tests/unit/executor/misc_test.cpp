@@ -45,6 +45,8 @@ TEST_CASE("misc: assorted query shapes", "[planner][misc]") {
   CHECK(db.Rows("SELECT count(*), count(DISTINCT id) FROM a") == V{"6|3"});
   CHECK(db.Exec("UPDATE a SET x = -x WHERE id IN (SELECT id FROM b)").tag == "UPDATE 4");
   CHECK(db.Rows("SELECT sum(x) FROM a") == V{"20"});
+  CHECK(db.Rows("SELECT *, id FROM a ORDER BY id DESC LIMIT 1") == V{"3|NULL|3"});
+  CHECK(db.Error("SELECT id, x AS id FROM a ORDER BY id").message() == "ORDER BY \"id\" is ambiguous");
   CHECK(db.Error("SELECT 1/0").sqlstate() == "22012");
   CHECK(db.Error("SELECT * FROM a LIMIT 'x'").sqlstate() == "22P02");
 }

@@ -2,6 +2,7 @@
 // LIMIT/OFFSET, VALUES, set operations and subqueries.
 #include "sql_harness.h"
 
+using hearth::executor::ExecContext;
 using sqlh::Db;
 using sqlh::V;
 using hearth::types::Value;
@@ -106,4 +107,30 @@ TEST_CASE("select: subqueries", "[planner]") {
   auto p = db.Plan("SELECT id FROM t WHERE id > (SELECT min(id) FROM t WHERE grp = $1) ORDER BY id");
   CHECK(db.Run(p, {Value::Int4(2)}).rows == V{"4", "5"});
   CHECK(db.Run(p, {Value::Int4(1)}).rows == V{"2", "3", "4", "5"});
+}
+
+TEST_CASE("execution: one run of a plan at a time; params are copied", "[planner]") {
+  Db db;
+  Fill(db);
+  auto p = db.Plan("SELECT id FROM t WHERE id > $1 ORDER BY id");
+  hearth::executor::Row row;
+  {
+    std::vector<Value> params = {Value::Int4(3)};
+    ExecContext c = db.ctx;
+    c.params = params.data();
+    c.nparams = params.size();
+    hearth::executor::Execution ex(p, c);
+    params[0] = Value::Int4(0);  // the Execution keeps its own copy
+    try {
+      hearth::executor::Execution second(p, c);
+      FAIL("second concurrent execution accepted");
+    } catch (const hearth::DbError& e) {
+      CHECK(e.sqlstate() == "55006");
+    }
+    std::vector<std::string> got;
+    while (ex.Next(row)) got.push_back(sqlh::RowText(row));
+    CHECK(got == V{"4", "5"});
+    CHECK_FALSE(ex.Next(row));
+  }
+  CHECK(db.Run(p, {Value::Int4(4)}).rows == V{"5"});
 }

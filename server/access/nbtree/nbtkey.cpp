@@ -1,0 +1,269 @@
+// access/nbtree/nbtkey.cpp
+//
+// The order-preserving key encoding (layout in nbtree_internal.h and
+// README.md) and the key text of unique-violation details. Pure functions.
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "access/nbtree/nbtree_internal.h"
+
+namespace hearth::nbtree {
+namespace {
+
+using types::Value;
+
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar };
+
+Family FamilyOf(types::Oid t) {
+  switch (t) {
+    case types::kBoolOid: return Family::kBool;
+    case types::kInt2Oid:
+    case types::kInt4Oid:
+    case types::kInt8Oid:
+    case types::kOidOid:
+    case types::kRegclassOid:
+    case types::kDateOid:
+    case types::kTimestampOid:
+    case types::kTimestampTzOid: return Family::kInt;
+    case types::kFloat4Oid:
+    case types::kFloat8Oid: return Family::kFloat;
+    case types::kNumericOid: return Family::kNumeric;
+    case types::kTextOid:
+    case types::kVarcharOid:
+    case types::kNameOid:
+    case types::kUnknownOid: return Family::kString;
+    case types::kBpcharOid: return Family::kBpchar;
+    default: throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
+  }
+}
+
+void PutBigEndian(uint64_t v, int bytes, std::string* out) {
+  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+// Bytes with 0x00 escaped as 00 01, terminated by 00 00: prefix-free, order kept.
+void PutString(std::string_view s, std::string* out) {
+  for (char c : s) {
+    out->push_back(c);
+    if (c == '\0') out->push_back('\x01');
+  }
+  out->push_back('\0');
+  out->push_back('\0');
+}
+
+void PutDouble(double d, std::string* out) {
+  uint64_t bits;
+  if (std::isnan(d)) {
+    bits = 0xFFF8000000000000ull;  // above +inf after the transform; all NaNs equal
+  } else {
+    if (d == 0) d = 0;  // -0 == +0
+    bits = std::bit_cast<uint64_t>(d);
+    bits = (bits & 0x8000000000000000ull) ? ~bits : (bits | 0x8000000000000000ull);
+  }
+  PutBigEndian(bits, 8, out);
+}
+
+// Numeric from its canonical text ("-12.50", "0", "NaN"): class byte
+// (0 negative, 1 zero, 2 positive, 3 NaN), then for non-zero numbers the
+// decimal exponent (sign-flipped 32 bit) and the significant digits ending
+// in 0x00, all inverted for negatives.
+void PutNumeric(std::string_view s, std::string* out) {
+  if (s == "NaN") {
+    out->push_back('\x03');
+    return;
+  }
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg || (!s.empty() && s[0] == '+')) s.remove_prefix(1);
+  size_t dot = s.find('.');
+  std::string_view ip = s.substr(0, dot), fp = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
+  std::string digits;
+  digits.reserve(s.size());
+  int32_t exp = 0;
+  size_t i = 0;
+  while (i < ip.size() && ip[i] == '0') ++i;
+  if (i < ip.size()) {
+    exp = static_cast<int32_t>(ip.size() - i);
+    digits.append(ip.substr(i));
+    digits.append(fp);
+  } else {
+    size_t j = 0;
+    while (j < fp.size() && fp[j] == '0') ++j;
+    exp = -static_cast<int32_t>(j);
+    digits.append(fp.substr(j));
+  }
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  for (char c : digits)
+    if (c < '0' || c > '9') throw std::invalid_argument("nbtree: bad numeric text");
+  if (digits.empty()) {
+    out->push_back('\x01');
+    return;
+  }
+  out->push_back(neg ? '\x00' : '\x02');
+  size_t start = out->size();
+  PutBigEndian(static_cast<uint32_t>(exp) ^ 0x80000000u, 4, out);
+  out->append(digits);
+  out->push_back('\0');
+  if (neg)
+    for (size_t k = start; k < out->size(); ++k) (*out)[k] = static_cast<char>(~(*out)[k]);
+}
+
+double AsDouble(const Value& v) {
+  if (FamilyOf(v.type) == Family::kInt) return static_cast<double>(v.i);
+  if (FamilyOf(v.type) == Family::kFloat) return v.f;
+  throw std::invalid_argument("nbtree: value does not fit a float key column");
+}
+
+void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
+  if (v.is_null) {
+    out->push_back(col.nulls_first ? '\x00' : '\x02');
+    return;
+  }
+  out->push_back('\x01');
+  size_t start = out->size();
+  Family f = FamilyOf(col.type);
+  Family vf = FamilyOf(v.type);
+  switch (f) {
+    case Family::kBool:
+      if (vf != Family::kBool) throw std::invalid_argument("nbtree: value does not fit a bool key column");
+      out->push_back(v.b ? '\x01' : '\x00');
+      break;
+    case Family::kInt:
+      if (vf != Family::kInt) throw std::invalid_argument("nbtree: value does not fit an integer key column");
+      PutBigEndian(static_cast<uint64_t>(v.i) ^ 0x8000000000000000ull, 8, out);
+      break;
+    case Family::kFloat: PutDouble(AsDouble(v), out); break;
+    case Family::kNumeric:
+      if (vf == Family::kInt) {
+        PutNumeric(std::to_string(v.i), out);
+      } else if (vf == Family::kNumeric) {
+        PutNumeric(v.str, out);
+      } else {
+        throw std::invalid_argument("nbtree: value does not fit a numeric key column");
+      }
+      break;
+    case Family::kString:
+    case Family::kBpchar: {
+      if (vf != Family::kString && vf != Family::kBpchar)
+        throw std::invalid_argument("nbtree: value does not fit a text key column");
+      std::string_view s = v.str;
+      if (f == Family::kBpchar)
+        while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+      PutString(s, out);
+      break;
+    }
+  }
+  if (col.descending)
+    for (size_t k = start; k < out->size(); ++k) (*out)[k] = static_cast<char>(~(*out)[k]);
+}
+
+// Proleptic Gregorian date from days since 2000-01-01.
+void CivilFromDays(int64_t days2000, int64_t* y, unsigned* m, unsigned* d) {
+  int64_t z = days2000 + 10957 + 719468;  // days since 0000-03-01
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  unsigned doe = static_cast<unsigned>(z - era * 146097);
+  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t yy = static_cast<int64_t>(yoe) + era * 400;
+  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  unsigned mp = (5 * doy + 2) / 153;
+  *d = doy - (153 * mp + 2) / 5 + 1;
+  *m = mp < 10 ? mp + 3 : mp - 9;
+  *y = yy + (*m <= 2 ? 1 : 0);
+}
+
+std::string FormatDate(int64_t days) {
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(days, &y, &m, &d);
+  char buf[48];
+  if (y > 0) {
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
+  } else {
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u BC", static_cast<long long>(1 - y), m, d);
+  }
+  return buf;
+}
+
+std::string FormatValue(const Value& v) {
+  if (v.is_null) return "null";
+  switch (v.type) {
+    case types::kBoolOid: return v.b ? "t" : "f";
+    case types::kDateOid: return FormatDate(v.i);
+    case types::kTimestampOid:
+    case types::kTimestampTzOid: {
+      int64_t days = v.i / types::kUsecsPerDay, rem = v.i % types::kUsecsPerDay;
+      if (rem < 0) {
+        rem += types::kUsecsPerDay;
+        --days;
+      }
+      int64_t secs = rem / types::kUsecsPerSec, us = rem % types::kUsecsPerSec;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
+                    static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+      std::string out = FormatDate(days);
+      std::string date_part = out, suffix;
+      if (out.size() > 3 && out.compare(out.size() - 3, 3, " BC") == 0) {
+        date_part = out.substr(0, out.size() - 3);
+        suffix = " BC";
+      }
+      std::string r = date_part + buf;
+      if (us != 0) {
+        char f[16];
+        std::snprintf(f, sizeof f, ".%06lld", static_cast<long long>(us));
+        std::string fs = f;
+        while (fs.back() == '0') fs.pop_back();
+        r += fs;
+      }
+      return r + suffix;
+    }
+    case types::kFloat4Oid:
+    case types::kFloat8Oid: {
+      if (std::isnan(v.f)) return "NaN";
+      if (std::isinf(v.f)) return v.f > 0 ? "Infinity" : "-Infinity";
+      char buf[64];
+      auto r = v.type == types::kFloat4Oid ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v.f))
+                                           : std::to_chars(buf, buf + sizeof buf, v.f);
+      return std::string(buf, r.ptr);
+    }
+    default: break;
+  }
+  if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
+  return v.str;
+}
+
+}  // namespace
+
+void EncodeKey(const IndexDesc& index, std::span<const types::Value> key, std::string* out) {
+  if (key.size() > index.cols.size()) throw std::invalid_argument("nbtree: more key values than index columns");
+  for (size_t i = 0; i < key.size(); ++i) EncodeValue(index.cols[i], key[i], out);
+}
+
+void AppendTid(ItemPointer tid, std::string* out) {
+  PutBigEndian(tid.block, 4, out);
+  PutBigEndian(tid.offset, 2, out);
+}
+
+ItemPointer DecodeTid(std::span<const char> entry) {
+  const auto* p = reinterpret_cast<const unsigned char*>(entry.data() + entry.size() - kTidBytes);
+  ItemPointer t;
+  t.block = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+  t.offset = static_cast<uint16_t>((p[4] << 8) | p[5]);
+  return t;
+}
+
+std::string FormatKeyDetail(const IndexDesc& index, std::span<const types::Value> key) {
+  std::string cols, vals;
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (i > 0) {
+      cols += ", ";
+      vals += ", ";
+    }
+    cols += i < index.cols.size() ? index.cols[i].name : "";
+    vals += FormatValue(key[i]);
+  }
+  return "Key (" + cols + ")=(" + vals + ") already exists.";
+}
+
+}  // namespace hearth::nbtree

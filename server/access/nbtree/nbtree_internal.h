@@ -1,0 +1,177 @@
+// access/nbtree/nbtree_internal.h
+//
+// Internals shared by the B-tree files: the order-preserving key encoding
+// (every key compares with memcmp), the page special area and metapage
+// layout, item accessors and the descent used by insert and scan. Not for
+// use outside access/nbtree. Pure functions over caller-locked pages; the
+// lock rules are in README.md.
+#pragma once
+
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "access/nbtree/nbtree.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/page/page.h"
+
+namespace hearth::nbtree {
+
+using storage::OffsetNumber;
+using storage::Page;
+using storage::PinnedBuffer;
+
+// ---- Key encoding (nbtkey.cpp) -----------------------------------------------------
+//
+// A leaf entry is the concatenation of each key column's encoding followed
+// by the heap TID (block big-endian 4 bytes, offset big-endian 2 bytes).
+// Column encoding: one marker byte (NULL: 0x00 when NULLS FIRST, 0x02 when
+// NULLS LAST; not null: 0x01) followed, when not null, by the value bytes
+// (inverted bitwise for DESC). Every column encoding is prefix-free, so two
+// entries compare correctly with plain memcmp (shorter = smaller on a tie),
+// and a k-column prefix compares with the first k columns of an entry.
+
+inline constexpr size_t kTidBytes = 6;
+
+// Appends the encoding of `key` (a prefix of the index columns is allowed)
+// to *out. Throws std::invalid_argument on a type the column cannot take.
+void EncodeKey(const IndexDesc& index, std::span<const types::Value> key, std::string* out);
+void AppendTid(ItemPointer tid, std::string* out);
+ItemPointer DecodeTid(std::span<const char> entry);  // from the last 6 bytes
+
+// Lexicographic byte order; a proper prefix is smaller.
+inline int CompareBytes(std::span<const char> a, std::span<const char> b) {
+  size_t n = a.size() < b.size() ? a.size() : b.size();
+  int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// A position in key space: the byte string `key` followed by -infinity
+// (plus_inf=false: sorts just before every string that starts with key) or
+// +infinity (plus_inf=true: just after every string that starts with key).
+struct Bound {
+  std::string key;
+  bool plus_inf = false;
+};
+// <0 when x sorts before the bound, 0 when x == key exactly (minus only), >0 after.
+inline int CompareToBound(std::span<const char> x, const Bound& b) {
+  size_t n = x.size() < b.key.size() ? x.size() : b.key.size();
+  int c = n == 0 ? 0 : std::memcmp(x.data(), b.key.data(), n);
+  if (c != 0) return c < 0 ? -1 : 1;
+  if (x.size() < b.key.size()) return -1;
+  if (b.plus_inf) return -1;
+  return x.size() == b.key.size() ? 0 : 1;
+}
+
+// Text for "Key (a, b)=(1, x)" in the unique violation detail.
+std::string FormatKeyDetail(const IndexDesc& index, std::span<const types::Value> key);
+
+// ---- Page layout (nbtpage.cpp) --------------------------------------------------------
+
+// Special area of every page except the metapage (16 bytes).
+struct BtOpaque {
+  uint32_t left;    // left sibling, kInvalidBlockNumber for the leftmost page of a level
+  uint32_t right;   // right sibling, kInvalidBlockNumber for the rightmost
+  uint16_t level;   // 0 = leaf
+  uint16_t flags;   // kBt* below
+  uint16_t cycle_id;  // reserved for vacuum cycle ids (always 0 today)
+  uint16_t magic;   // kBtPageMagic: catches a non-btree page
+};
+static_assert(sizeof(BtOpaque) == 16);
+inline constexpr uint16_t kBtLeaf = 0x1;
+inline constexpr uint16_t kBtRoot = 0x2;
+inline constexpr uint16_t kBtDeleted = 0x4;    // reserved (no page deletion yet)
+inline constexpr uint16_t kBtHalfDead = 0x8;   // reserved
+inline constexpr uint16_t kBtPageMagic = 0xB7EE;
+
+// Metapage (block 0): the whole special area.
+struct BtMetaColumn {
+  uint32_t type;
+  uint8_t flags;  // 1 = DESC, 2 = NULLS FIRST
+  uint8_t pad[3];
+};
+struct BtMeta {
+  uint32_t magic;     // kBtMetaMagic
+  uint32_t version;   // kBtVersion
+  uint32_t root;      // kInvalidBlockNumber for an empty index
+  uint32_t level;     // level of the root
+  uint32_t fastroot;  // = root (no fast-root optimisation yet)
+  uint32_t fastlevel;
+  uint32_t natts;
+  uint32_t pad;
+  BtMetaColumn cols[kMaxKeyColumns];
+};
+inline constexpr uint32_t kBtMetaMagic = 0x48425452;  // "HBTR"
+inline constexpr uint32_t kBtVersion = 1;
+inline constexpr BlockNumber kMetaBlock = 0;
+
+// Largest encoded leaf entry (with TID): three of them plus their line
+// pointers always fit a page, so a split can always place the new entry.
+inline constexpr size_t kMaxEntrySize = 2700;
+// Page bytes available for items after the header and special area.
+inline constexpr size_t kPageUsable = storage::kBlockSize - storage::kPageHeaderSize - sizeof(BtOpaque);
+
+inline BtOpaque* Opaque(Page p) { return reinterpret_cast<BtOpaque*>(p.Special().data()); }
+inline BtMeta* Meta(Page p) { return reinterpret_cast<BtMeta*>(p.Special().data()); }
+inline bool IsLeaf(Page p) { return (Opaque(p)->flags & kBtLeaf) != 0; }
+inline bool IsRightmost(Page p) { return Opaque(p)->right == storage::kInvalidBlockNumber; }
+inline OffsetNumber FirstDataOffset(Page p) { return IsRightmost(p) ? 1 : 2; }
+inline constexpr OffsetNumber kHighKeyOffset = 1;
+
+// The key bytes of item `off`: the whole item for a high key or a leaf
+// entry, the bytes after the 4-byte child block for an internal item (the
+// first data item of an internal page has an empty key = minus infinity).
+inline std::span<const char> ItemKey(Page p, OffsetNumber off) {
+  std::span<char> it = p.GetItem(off);
+  if (IsLeaf(p) || (off == kHighKeyOffset && !IsRightmost(p))) return {it.data(), it.size()};
+  return {it.data() + 4, it.size() - 4};
+}
+inline BlockNumber ItemChild(Page p, OffsetNumber off) {
+  uint32_t b;
+  std::memcpy(&b, p.GetItem(off).data(), 4);
+  return b;
+}
+inline std::span<const char> HighKey(Page p) { return ItemKey(p, kHighKeyOffset); }
+inline size_t ItemCost(size_t len) { return ((len + 7) & ~size_t{7}) + storage::kItemIdSize; }
+
+// Formats a b-tree page in `p` (cleared).
+void InitBtPage(Page p, uint16_t level, uint16_t flags, BlockNumber left, BlockNumber right);
+// Reads root block and level from the metapage (shared lock, released).
+// root == kInvalidBlockNumber for an empty index. Throws on a bad metapage.
+void ReadMeta(const IndexDesc& index, BlockNumber* root, uint32_t* level);
+// Builds an internal item [child][key] into *out.
+void MakeInternalItem(BlockNumber child, std::span<const char> key, std::string* out);
+
+// ---- Search (nbtsearch.cpp) -------------------------------------------------------------
+
+struct StackEntry {
+  BlockNumber block;   // internal page we went through
+  OffsetNumber off;    // offset of the downlink we followed
+};
+
+// Moves right while the high key sorts at or before the bound (the entries
+// we look for moved right in a split). `buf` is locked in `mode`; on return
+// it holds the right page locked the same way.
+void MoveRight(const IndexDesc& index, PinnedBuffer* buf, const Bound& bound, storage::LWLockMode mode);
+// First offset on a (locked) leaf whose entry is >= bound (max+1 if none).
+OffsetNumber LeafLowerBound(Page p, const Bound& bound);
+// Offset of the downlink to follow on an internal page: the last item whose key <= bound.
+OffsetNumber InternalChild(Page p, const Bound& bound);
+// Descends from the root to the leaf that holds the first entry >= bound,
+// locking the leaf in `leaf_mode` (upper pages shared, one at a time).
+// Fills *stack (when non-null) with the path, root first. Returns an invalid
+// buffer for an empty index.
+PinnedBuffer Descend(const IndexDesc& index, const Bound& bound, storage::LWLockMode leaf_mode,
+                     std::vector<StackEntry>* stack);
+// The leftmost page at `level` (locked in `mode`), invalid for an empty index.
+PinnedBuffer LeftmostAtLevel(const IndexDesc& index, uint32_t level, storage::LWLockMode mode);
+
+PinnedBuffer ReadLocked(const IndexDesc& index, BlockNumber blk, storage::LWLockMode mode);
+
+// Throws DbError XX002 (index corrupted) with the text.
+[[noreturn]] void ThrowCorrupt(const IndexDesc& index, const std::string& what);
+
+}  // namespace hearth::nbtree

@@ -1,0 +1,128 @@
+// access/transam/xlog_internal.h
+//
+// INTERNAL to the xlog*.cpp files: the layout of the WAL state in the wal
+// area of shared memory, and helpers shared by insert/flush/segment code.
+//
+// Locks and what they guard (take them in this order; never wait for
+// insertions while holding write_lock or buf_mapping_lock):
+//   InsertSlot::lock       one inserter per slot; held for a whole XLogInsert.
+//                          kNumInsertSlots = 1 today (a single insert lock);
+//                          raising it lets inserts copy in parallel without
+//                          touching callers: flushers already wait per slot.
+//   insert_pos_lck (spin)  cur_byte_pos, prev_lsn and the slots'
+//                          inserting_at when an insert starts.
+//   buf_mapping_lock       initialising WAL buffer pages (initialized_upto,
+//                          xlblocks). Released before writing a page out.
+//   write_lock             WALWriteLock: writing and syncing WAL files,
+//                          written_upto / flushed_upto advance under it.
+//   segment_lock           creating / recycling / removing segment files.
+// inserting_at protocol: an inserter stores its record's start LSN under the
+// spinlock, and before it may block for a buffer page it stores the LSN up to
+// which it has copied all its bytes; 0 = not inserting. A flusher computes the
+// end of reserved WAL, then waits until every slot is idle or past it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "access/transam/xlog.h"
+#include "storage/lmgr/lwlock.h"
+
+namespace hearth::access::xlog_internal {
+
+inline constexpr int kNumInsertSlots = 1;
+
+struct alignas(64) InsertSlot {
+  storage::LWLock lock;
+  std::atomic<uint64_t> inserting_at;
+};
+
+struct alignas(64) StatsShared {
+  std::atomic<int64_t> wal_records;
+  std::atomic<int64_t> wal_fpi;
+  std::atomic<uint64_t> wal_bytes;
+  std::atomic<int64_t> wal_buffers_full;
+  std::atomic<int64_t> wal_write;
+  std::atomic<int64_t> wal_sync;
+  std::atomic<int64_t> wal_write_time_ns;
+  std::atomic<int64_t> wal_sync_time_ns;
+  std::atomic<int64_t> stats_reset_us;
+  std::atomic<int64_t> commit_requests;
+  std::atomic<int64_t> commit_already_flushed;
+  std::atomic<int64_t> flush_leader;
+  std::atomic<int64_t> flush_follower_waits;
+  std::atomic<int64_t> commit_delays;
+  std::atomic<int64_t> segments_created;
+  std::atomic<int64_t> segments_created_on_demand;
+  std::atomic<int64_t> segments_recycled;
+  std::atomic<int64_t> segments_removed;
+};
+
+struct XLogShared {
+  // Insert position (usable byte positions, see xlog_format.h).
+  alignas(64) storage::SpinLock insert_pos_lck;
+  uint64_t cur_byte_pos;   // end of reserved space
+  XLogRecPtr prev_lsn;     // start of the last reserved record
+  InsertSlot slots[kNumInsertSlots];
+  storage::SharedCondition insert_done;  // notified when an inserter finishes or advances
+
+  // WAL buffers.
+  alignas(64) storage::LWLock buf_mapping_lock;
+  std::atomic<uint64_t> initialized_upto;  // pages below this LSN are initialised
+  int32_t nbuffers;
+
+  // Write / flush.
+  alignas(64) storage::LWLock write_lock;
+  std::atomic<uint64_t> written_upto;
+  std::atomic<uint64_t> flushed_upto;
+  storage::SharedCondition flush_done;  // notified after every write_lock release
+
+  // Segments and settings.
+  alignas(64) storage::LWLock segment_lock;
+  uint64_t segment_size;
+  int32_t prealloc_segments;
+  int32_t max_recycled_segments;
+  std::atomic<bool> fsync;
+  std::atomic<uint8_t> sync_method;  // WalSyncMethod
+  std::atomic<bool> track_io_timing;
+
+  StatsShared stats;
+};
+
+// Layout of the area: XLogShared at 0, xlblocks at kXlblocksOffset (one
+// atomic end-LSN per buffer: the page the buffer holds ends there), pages at
+// an 8 KiB-aligned offset after them.
+inline constexpr size_t kXlblocksOffset = 32 * 1024;
+static_assert(sizeof(XLogShared) <= kXlblocksOffset);
+
+// This process's view (pointers inherited through fork). Throws
+// std::logic_error before XLogStartup.
+XLogShared* Shared();
+std::atomic<uint64_t>* Xlblocks();
+uint8_t* BufferPage(int idx);
+const std::string& WalDir();
+
+// Reserved end as an LSN.
+XLogRecPtr ReservedEnd();
+// Waits until all insertions into WAL below `upto` are copied; returns a
+// position <= the reserved end and >= min(upto, reserved end) below which
+// every byte is in the buffers. Never call while holding write_lock unless
+// `upto` is already known to be finished.
+XLogRecPtr WaitInsertionsToFinish(XLogRecPtr upto);
+// REQUIRES write_lock held. Writes buffers up to `upto` (<= a finished
+// position) and, if `flush`, syncs so flushed_upto >= upto.
+void WriteLocked(XLogRecPtr upto, bool flush);
+// Releases write_lock and wakes processes waiting for a flush.
+void ReleaseWriteLock();
+// Closes this process's cached WAL file descriptor.
+void CloseWalFile();
+
+// Segment files (xlog_segment.cpp). Creates segment `segno` zero-filled and
+// synced unless it exists; returns true when it created one.
+bool InstallSegment(uint64_t segno, bool on_demand);
+
+int64_t NowMicrosUnix();
+int64_t MonotonicNanos();
+
+}  // namespace hearth::access::xlog_internal

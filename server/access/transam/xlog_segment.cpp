@@ -1,0 +1,152 @@
+// access/transam/xlog_segment.cpp
+//
+// Principal entry points: InstallSegment (internal), XLogPreallocateSegments,
+// RemoveOldSegments.
+#include "access/transam/xlog_segment.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "access/transam/xlog_internal.h"
+
+namespace hearth::access {
+
+namespace xi = xlog_internal;
+
+namespace {
+
+[[noreturn]] void ThrowErrno(const std::string& what) {
+  throw std::runtime_error("WAL: " + what + ": " + std::strerror(errno));
+}
+
+bool FileExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+void FsyncDir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) ThrowErrno("open directory " + dir);
+  if (::fsync(fd) != 0) {
+    int e = errno;
+    ::close(fd);
+    errno = e;
+    ThrowErrno("fsync directory " + dir);
+  }
+  ::close(fd);
+}
+
+std::string SegPath(uint64_t segno) { return xi::WalDir() + "/" + XLogSegmentFileName(segno); }
+
+// Segment numbers of all segment files present.
+std::vector<uint64_t> ListSegments() {
+  std::vector<uint64_t> out;
+  DIR* d = ::opendir(xi::WalDir().c_str());
+  if (d == nullptr) ThrowErrno("open " + xi::WalDir());
+  while (dirent* e = ::readdir(d)) {
+    uint64_t segno;
+    if (XLogParseSegmentFileName(e->d_name, &segno)) out.push_back(segno);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+namespace xlog_internal {
+
+bool InstallSegment(uint64_t segno, bool on_demand) {
+  XLogShared* sh = Shared();
+  storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
+  const std::string path = SegPath(segno);
+  if (FileExists(path)) return false;
+  // Build the file under a temporary name, then link it into place, so a
+  // crash never leaves a short segment under a real name.
+  const std::string tmp = WalDir() + "/xlogtemp." + std::to_string(::getpid());
+  ::unlink(tmp.c_str());
+  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) ThrowErrno("create " + tmp);
+  static const std::vector<uint8_t> zeros(64 * 1024, 0);
+  uint64_t done = 0;
+  while (done < sh->segment_size) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(zeros.size(), sh->segment_size - done));
+    ssize_t w = ::pwrite(fd, zeros.data(), n, static_cast<off_t>(done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      errno = e;
+      ThrowErrno("write " + tmp);
+    }
+    done += static_cast<uint64_t>(w);
+  }
+  if (sh->fsync.load(std::memory_order_relaxed) && ::fsync(fd) != 0) {
+    int e = errno;
+    ::close(fd);
+    errno = e;
+    ThrowErrno("fsync " + tmp);
+  }
+  ::close(fd);
+  if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) ThrowErrno("link " + path);
+  ::unlink(tmp.c_str());
+  if (sh->fsync.load(std::memory_order_relaxed)) FsyncDir(WalDir());
+  sh->stats.segments_created.fetch_add(1, std::memory_order_relaxed);
+  if (on_demand) sh->stats.segments_created_on_demand.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace xlog_internal
+
+int XLogPreallocateSegments() {
+  xi::XLogShared* sh = xi::Shared();
+  const uint64_t cur = XLogSegNo(xi::ReservedEnd(), sh->segment_size);
+  int created = 0;
+  for (uint64_t s = cur; s <= cur + static_cast<uint64_t>(std::max(0, sh->prealloc_segments)); s++) {
+    if (xi::InstallSegment(s, false)) created++;
+  }
+  return created;
+}
+
+RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
+  xi::XLogShared* sh = xi::Shared();
+  RemovedSegments result;
+  const XLogRecPtr limit = std::min(redo_lsn, XLogFlushedUpTo());
+  const uint64_t keep_from = XLogSegNo(limit, sh->segment_size);
+  const uint64_t insert_seg = XLogSegNo(xi::ReservedEnd(), sh->segment_size);
+  storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
+  std::vector<uint64_t> segs = ListSegments();
+  uint64_t highest = segs.empty() ? insert_seg : std::max(segs.back(), insert_seg);
+  bool changed = false;
+  for (uint64_t segno : segs) {
+    if (segno >= keep_from) break;
+    const std::string old_path = SegPath(segno);
+    if (highest - insert_seg < static_cast<uint64_t>(std::max(0, sh->max_recycled_segments))) {
+      const std::string new_path = SegPath(highest + 1);
+      if (FileExists(new_path)) throw std::logic_error("WAL: recycle target exists: " + new_path);
+      if (::rename(old_path.c_str(), new_path.c_str()) != 0) ThrowErrno("rename " + old_path);
+      highest++;
+      result.recycled++;
+    } else {
+      if (::unlink(old_path.c_str()) != 0) ThrowErrno("unlink " + old_path);
+      result.removed++;
+    }
+    changed = true;
+  }
+  if (changed && sh->fsync.load(std::memory_order_relaxed)) FsyncDir(xi::WalDir());
+  sh->stats.segments_recycled.fetch_add(result.recycled, std::memory_order_relaxed);
+  sh->stats.segments_removed.fetch_add(result.removed, std::memory_order_relaxed);
+  return result;
+}
+
+}  // namespace hearth::access

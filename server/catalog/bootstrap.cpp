@@ -1,0 +1,106 @@
+// catalog/bootstrap.cpp
+//
+// Principal entry point: BootstrapCatalog.
+#include "catalog/bootstrap.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "access/heap/heapam.h"
+#include "access/heap/hio.h"
+#include "access/transam/transam.h"
+#include "access/transam/xact.h"
+#include "catalog/catalog_defs.h"
+#include "catalog/catalog_rows.h"
+#include "catalog/catalog_shared.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/ipc/shmem_layout.h"
+#include "storage/lmgr/proc_array.h"
+#include "storage/smgr/smgr.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+struct ColumnSpec {
+  const char* name;
+  Oid type;
+};
+
+const std::vector<ColumnSpec> kClassColumns = {
+    {"oid", types::kOidOid},          {"relname", types::kNameOid},     {"relnamespace", types::kOidOid},
+    {"relfilenode", types::kOidOid},  {"relkind", types::kTextOid},     {"relnatts", types::kInt2Oid},
+    {"relpages", types::kInt4Oid},    {"reltuples", types::kFloat4Oid}, {"relhasindex", types::kBoolOid},
+    {"relfillfactor", types::kInt4Oid},
+};
+const std::vector<ColumnSpec> kAttributeColumns = {
+    {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},
+    {"atttypmod", types::kInt4Oid}, {"attnum", types::kInt2Oid},     {"attnotnull", types::kBoolOid},
+    {"atthasdef", types::kBoolOid}, {"attdefault", types::kTextOid},
+};
+
+void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSpec>& cols) {
+  const access::TransactionId xid = access::kBootstrapTransactionId;
+  internal::ClassFields cf;
+  cf.oid = oid;
+  cf.relname = name;
+  cf.relnamespace = kPgCatalogNamespace;
+  cf.relfilenode = oid;
+  cf.relnatts = static_cast<int>(cols.size());
+  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, access::kFirstCommandId);
+  int attnum = 0;
+  for (const ColumnSpec& c : cols) {
+    internal::AttributeFields a;
+    a.attrelid = oid;
+    a.attname = c.name;
+    a.atttypid = c.type;
+    a.attnum = ++attnum;
+    a.attnotnull = true;
+    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid,
+                     access::kFirstCommandId);
+  }
+}
+
+void Check(const storage::Status& st, const char* what) {
+  if (!st.ok()) throw std::runtime_error(std::string(what) + ": " + st.message());
+}
+
+}  // namespace
+
+void BootstrapCatalog(const std::string& datadir) {
+  storage::ShmemParams p;
+  p.max_connections = 1;
+  p.max_aux_processes = 1;
+  p.nbuffers = 64;
+  p.wal_buffers = 8;
+  p.relation_size_cache = 64;
+  auto seg = storage::CreateSharedMemory(p);
+  storage::SmgrInit(datadir);
+  access::TransamStartup(datadir);
+  storage::ClaimProcSlot(0, storage::BackendType::kStartup);
+  try {
+    for (Oid oid : {kHearthClassOid, kHearthAttributeOid}) {
+      storage::RelFileLocator rel(oid);
+      if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
+        throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
+      }
+      Check(storage::SmgrCreate(rel, storage::ForkNumber::kMain), "could not create system catalog");
+    }
+    InsertCatalogRelation(kHearthClassOid, kHearthClassName, kClassColumns);
+    InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
+    WriteOidControlFile(datadir, kFirstNormalObjectId);
+    heap::ForgetAllTargetBlocks();
+    Check(storage::FlushAllBuffers(), "could not write system catalogs");
+    Check(storage::SmgrImmedSync(ClassRel(), storage::ForkNumber::kMain), "could not sync hearth_class");
+    Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
+  } catch (...) {
+    storage::ReleaseProcSlot();
+    storage::SmgrCloseAll();
+    throw;
+  }
+  storage::ReleaseProcSlot();
+  access::TransamShutdown();
+  storage::SmgrCloseAll();
+}
+
+}  // namespace hearth::catalog

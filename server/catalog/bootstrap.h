@@ -1,0 +1,24 @@
+// catalog/bootstrap.h
+//
+// Creating the system catalogs of a new cluster (`hearthd init`).
+//
+// Process safety: single process, no server running on the data directory.
+// It creates (and destroys) its own small shared segment and points this
+// process's storage/transam globals at it, so the calling process must not
+// use shared memory afterwards (call it from `hearthd init`, or fork first).
+#pragma once
+
+#include <string>
+
+namespace hearth::catalog {
+
+// Creates hearth_class (1259) and hearth_attribute (1249) under
+// <datadir>/base/, describing themselves (namespace pg_catalog), written by
+// the bootstrap xid (always committed), and <datadir>/global/oid_control
+// (user OIDs from 16384). Flushes every buffer and shuts transam down
+// cleanly. Uses the directory's existing transam files (TransamStartup
+// creates global/ and pg_xact/ when missing). Throws std::runtime_error when
+// the catalogs already exist or on I/O errors.
+void BootstrapCatalog(const std::string& datadir);
+
+}  // namespace hearth::catalog

@@ -1,0 +1,55 @@
+// catalog/catalog_defs.cpp
+//
+// Principal entry points: ClassTupleDesc, AttributeTupleDesc, NamespaceOid.
+#include "catalog/catalog_defs.h"
+
+namespace hearth::catalog {
+
+using heap::ColumnDesc;
+using heap::TupleDesc;
+
+const TupleDesc& ClassTupleDesc() {
+  // Order must match ClassCol.
+  static const TupleDesc desc({
+      ColumnDesc::ForType(types::kOidOid),     // oid
+      ColumnDesc::ForType(types::kNameOid),    // relname
+      ColumnDesc::ForType(types::kOidOid),     // relnamespace
+      ColumnDesc::ForType(types::kOidOid),     // relfilenode
+      ColumnDesc::ForType(types::kTextOid),    // relkind
+      ColumnDesc::ForType(types::kInt2Oid),    // relnatts
+      ColumnDesc::ForType(types::kInt4Oid),    // relpages
+      ColumnDesc::ForType(types::kFloat4Oid),  // reltuples
+      ColumnDesc::ForType(types::kBoolOid),    // relhasindex
+      ColumnDesc::ForType(types::kInt4Oid),    // relfillfactor
+  });
+  return desc;
+}
+
+const TupleDesc& AttributeTupleDesc() {
+  // Order must match AttrCol.
+  static const TupleDesc desc({
+      ColumnDesc::ForType(types::kOidOid),   // attrelid
+      ColumnDesc::ForType(types::kNameOid),  // attname
+      ColumnDesc::ForType(types::kOidOid),   // atttypid
+      ColumnDesc::ForType(types::kInt4Oid),  // atttypmod
+      ColumnDesc::ForType(types::kInt2Oid),  // attnum
+      ColumnDesc::ForType(types::kBoolOid),  // attnotnull
+      ColumnDesc::ForType(types::kBoolOid),  // atthasdef
+      ColumnDesc::ForType(types::kTextOid),  // attdefault
+  });
+  return desc;
+}
+
+Oid NamespaceOid(const std::string& schema) {
+  if (schema.empty() || schema == "public") return kPublicNamespace;
+  if (schema == "pg_catalog") return kPgCatalogNamespace;
+  return types::kInvalidOid;
+}
+
+std::string NamespaceName(Oid ns) {
+  if (ns == kPublicNamespace) return "public";
+  if (ns == kPgCatalogNamespace) return "pg_catalog";
+  return "";
+}
+
+}  // namespace hearth::catalog

@@ -1,0 +1,77 @@
+// catalog/catalog_defs.h
+//
+// The fixed shape of Hearth's system catalogs: their OIDs (= relfilenodes,
+// PostgreSQL's numbers), column layouts and tuple descriptors, the namespace
+// OIDs and the first OID handed to user objects. Constants and pure
+// functions only; safe anywhere.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "access/heap/heap_tuple.h"
+#include "storage/smgr/relfile.h"
+#include "utils/adt/type_oid.h"
+
+namespace hearth::catalog {
+
+using types::Oid;
+
+// System catalogs: oid == relfilenode, fixed forever.
+inline constexpr Oid kHearthClassOid = 1259;      // pg_class analogue
+inline constexpr Oid kHearthAttributeOid = 1249;  // pg_attribute analogue
+inline constexpr char kHearthClassName[] = "hearth_class";
+inline constexpr char kHearthAttributeName[] = "hearth_attribute";
+
+// Namespaces (no namespace catalog yet: these two are built in).
+inline constexpr Oid kPgCatalogNamespace = 11;  // system catalogs live here
+inline constexpr Oid kPublicNamespace = 2200;   // every user table today
+
+// The single database all relations belong to (lock tags carry it).
+inline constexpr Oid kDatabaseOid = 1;
+
+// OIDs below this are reserved for built-in objects; user objects (and every
+// relfilenode made after bootstrap) are numbered from here on.
+inline constexpr Oid kFirstNormalObjectId = 16384;
+
+// Column numbers (0-based positions) of hearth_class.
+enum ClassCol : int {
+  kClassOid = 0,
+  kClassRelname,       // name
+  kClassRelnamespace,  // oid
+  kClassRelfilenode,   // oid
+  kClassRelkind,       // text, "r" for tables
+  kClassRelnatts,      // int2
+  kClassRelpages,      // int4
+  kClassReltuples,     // float4 (-1: never analyzed)
+  kClassRelhasindex,   // bool
+  kClassRelfillfactor, // int4, 10..100 (WITH (fillfactor=N))
+  kClassNatts
+};
+
+// Column numbers (0-based positions) of hearth_attribute.
+enum AttrCol : int {
+  kAttAttrelid = 0,  // oid
+  kAttAttname,       // name
+  kAttAtttypid,      // oid
+  kAttAtttypmod,     // int4
+  kAttAttnum,        // int2, 1-based
+  kAttAttnotnull,    // bool
+  kAttAtthasdef,     // bool
+  kAttAttdefault,    // text: DEFAULT expression as SQL text ("" without one)
+  kAttNatts
+};
+
+// Tuple descriptors of the two catalogs (built once, immutable).
+const heap::TupleDesc& ClassTupleDesc();
+const heap::TupleDesc& AttributeTupleDesc();
+
+inline storage::RelFileLocator ClassRel() { return storage::RelFileLocator(kHearthClassOid); }
+inline storage::RelFileLocator AttributeRel() { return storage::RelFileLocator(kHearthAttributeOid); }
+
+// "public" → 2200, "pg_catalog" → 11, "" (search path) → 2200; else 0.
+Oid NamespaceOid(const std::string& schema);
+// 2200 → "public", 11 → "pg_catalog"; else "".
+std::string NamespaceName(Oid ns);
+
+}  // namespace hearth::catalog

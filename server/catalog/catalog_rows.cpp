@@ -1,0 +1,98 @@
+// catalog/catalog_rows.cpp
+//
+// Principal entry points: FindClassByName, FindClassByOid, FindAttributes,
+// MakeClassRow, MakeAttributeRow.
+#include "catalog/catalog_rows.h"
+
+#include <algorithm>
+
+#include "access/heap/heapscan.h"
+#include "access/transam/snapshot.h"
+#include "access/transam/xact.h"
+
+namespace hearth::catalog::internal {
+
+namespace {
+
+using types::Value;
+
+// A fresh snapshot that also sees the transaction's earlier commands. Does
+// not move the proc slot's advertised xmin backwards or forwards if set.
+const access::Snapshot& CatalogSnapshot() {
+  static access::Snapshot snap;
+  access::GetSnapshotData(&snap, /*replace_xmin=*/false);
+  snap.curcid = access::GetCurrentCommandId(false);
+  return snap;
+}
+
+template <typename Match>
+std::vector<CatalogTuple> ScanCatalog(storage::RelFileLocator rel, const heap::TupleDesc& desc, Match match,
+                                      bool first_only) {
+  std::vector<CatalogTuple> out;
+  heap::HeapScanOptions opts;
+  opts.allow_bulkread = false;
+  heap::HeapScan scan(rel, desc, CatalogSnapshot(), access::GetCurrentTransactionIdIfAny(), opts);
+  CatalogTuple t;
+  while (scan.Next(&t.row, &t.tid)) {
+    if (!match(t.row)) continue;
+    out.push_back(t);
+    if (first_only) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<CatalogTuple> FindClassByName(Oid ns, const std::string& name) {
+  auto rows = ScanCatalog(
+      ClassRel(), ClassTupleDesc(),
+      [&](const heap::Row& r) { return RowOid(r, kClassRelnamespace) == ns && r[kClassRelname].str == name; }, true);
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows[0]);
+}
+
+std::optional<CatalogTuple> FindClassByOid(Oid oid) {
+  auto rows = ScanCatalog(
+      ClassRel(), ClassTupleDesc(), [&](const heap::Row& r) { return RowOid(r, kClassOid) == oid; }, true);
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows[0]);
+}
+
+std::vector<CatalogTuple> FindAttributes(Oid relid) {
+  auto rows = ScanCatalog(
+      AttributeRel(), AttributeTupleDesc(), [&](const heap::Row& r) { return RowOid(r, kAttAttrelid) == relid; },
+      false);
+  std::sort(rows.begin(), rows.end(),
+            [](const CatalogTuple& a, const CatalogTuple& b) { return a.row[kAttAttnum].i < b.row[kAttAttnum].i; });
+  return rows;
+}
+
+heap::Row MakeClassRow(const ClassFields& f) {
+  heap::Row r(kClassNatts);
+  r[kClassOid] = Value::Int(types::kOidOid, f.oid);
+  r[kClassRelname] = Value::Bytes(types::kNameOid, f.relname);
+  r[kClassRelnamespace] = Value::Int(types::kOidOid, f.relnamespace);
+  r[kClassRelfilenode] = Value::Int(types::kOidOid, f.relfilenode);
+  r[kClassRelkind] = Value::Text("r");
+  r[kClassRelnatts] = Value::Int(types::kInt2Oid, f.relnatts);
+  r[kClassRelpages] = Value::Int4(0);
+  r[kClassReltuples] = Value::Float(types::kFloat4Oid, -1.0);
+  r[kClassRelhasindex] = Value::Bool(false);
+  r[kClassRelfillfactor] = Value::Int4(f.fillfactor);
+  return r;
+}
+
+heap::Row MakeAttributeRow(const AttributeFields& f) {
+  heap::Row r(kAttNatts);
+  r[kAttAttrelid] = Value::Int(types::kOidOid, f.attrelid);
+  r[kAttAttname] = Value::Bytes(types::kNameOid, f.attname);
+  r[kAttAtttypid] = Value::Int(types::kOidOid, f.atttypid);
+  r[kAttAtttypmod] = Value::Int4(f.atttypmod);
+  r[kAttAttnum] = Value::Int(types::kInt2Oid, f.attnum);
+  r[kAttAttnotnull] = Value::Bool(f.attnotnull);
+  r[kAttAtthasdef] = Value::Bool(!f.attdefault.empty());
+  r[kAttAttdefault] = Value::Text(f.attdefault);
+  return r;
+}
+
+}  // namespace hearth::catalog::internal

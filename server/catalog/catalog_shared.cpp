@@ -1,0 +1,143 @@
+// catalog/catalog_shared.cpp
+//
+// Principal entry points: GetNewObjectId, BumpCatalogVersion, CatalogVersion.
+//
+// Control file format (text, one line): "hearth-oid-control 1 <next_oid>\n".
+#include "catalog/catalog_shared.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <stdexcept>
+
+#include "access/transam/transam.h"
+#include "access/transam/transam_shared.h"
+#include "common/error/db_error.h"
+#include "storage/lmgr/lwlock.h"
+#include "storage/lmgr/proc_array.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+struct CatalogShared {
+  // 0: not loaded; 1: a process is loading the control file; 2: ready.
+  std::atomic<uint32_t> state;
+  storage::LWLock oid_lock;
+  Oid next_oid;         // under oid_lock
+  Oid persisted_limit;  // value in the control file; every OID handed out is below it
+  std::atomic<uint64_t> catalog_version;
+};
+static_assert(sizeof(access::transam_internal::TransamShared) + sizeof(CatalogShared) + 64 <= storage::kXactAreaBytes,
+              "the catalog's shared state no longer fits behind transam's in the xact area");
+
+CatalogShared* Shared() {
+  auto* area = static_cast<char*>(storage::XactArea());
+  if (area == nullptr) throw std::logic_error("catalog: shared memory is not set up");
+  // Last bytes of the area, 64-aligned.
+  size_t off = (storage::kXactAreaBytes - sizeof(CatalogShared)) & ~size_t{63};
+  return reinterpret_cast<CatalogShared*>(area + off);
+}
+
+[[noreturn]] void ThrowIo(const std::string& what, const std::string& path) {
+  throw std::runtime_error(what + " \"" + path + "\": " + std::strerror(errno));
+}
+
+std::string ControlPath(const std::string& datadir) { return datadir + "/" + kOidControlFile; }
+
+// Loads the counter once per segment (first caller wins; others wait).
+CatalogShared* Ready() {
+  CatalogShared* s = Shared();
+  uint32_t st = s->state.load(std::memory_order_acquire);
+  if (st == 2) return s;
+  uint32_t expected = 0;
+  if (s->state.compare_exchange_strong(expected, 1)) {
+    try {
+      Oid next = ReadOidControlFile(access::TransamDataDir());
+      s->next_oid = next;
+      s->persisted_limit = next;
+    } catch (...) {
+      s->state.store(0);
+      throw;
+    }
+    s->state.store(2, std::memory_order_release);
+    return s;
+  }
+  while (s->state.load(std::memory_order_acquire) != 2) {
+    if (s->state.load() == 0) return Ready();  // the loader failed: try ourselves
+    sched_yield();
+  }
+  return s;
+}
+
+}  // namespace
+
+void WriteOidControlFile(const std::string& datadir, Oid next) {
+  const std::string path = ControlPath(datadir);
+  const std::string tmp = path + ".tmp";
+  std::string body = "hearth-oid-control 1 " + std::to_string(next) + "\n";
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) ThrowIo("could not create file", tmp);
+  if (write(fd, body.data(), body.size()) != static_cast<ssize_t>(body.size()) || fsync(fd) != 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    ThrowIo("could not write file", tmp);
+  }
+  close(fd);
+  if (rename(tmp.c_str(), path.c_str()) != 0) ThrowIo("could not rename file", tmp);
+  int dfd = open((datadir + "/global").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+}
+
+Oid ReadOidControlFile(const std::string& datadir) {
+  const std::string path = ControlPath(datadir);
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("could not open OID control file \"" + path + "\" (run hearthd init)");
+  std::string magic;
+  int version = 0;
+  unsigned long long next = 0;
+  in >> magic >> version >> next;
+  if (!in || magic != "hearth-oid-control" || version != 1 || next < kFirstNormalObjectId || next > UINT32_MAX) {
+    throw std::runtime_error("corrupt OID control file \"" + path + "\"");
+  }
+  return static_cast<Oid>(next);
+}
+
+Oid GetNewObjectId() {
+  CatalogShared* s = Ready();
+  storage::LWLockGuard guard(s->oid_lock, storage::LWLockMode::kExclusive);
+  Oid oid = s->next_oid;
+  if (oid >= UINT32_MAX - kOidPrefetch) throw DbError("54000", "OID space exhausted");
+  if (oid >= s->persisted_limit) {
+    // Written before the OID is handed out: a crash after this never reuses it.
+    Oid limit = oid + kOidPrefetch;
+    WriteOidControlFile(access::TransamDataDir(), limit);
+    s->persisted_limit = limit;
+  }
+  s->next_oid = oid + 1;
+  return oid;
+}
+
+void CatalogShutdown() {
+  CatalogShared* s = Shared();
+  if (s->state.load(std::memory_order_acquire) != 2) return;
+  storage::LWLockGuard guard(s->oid_lock, storage::LWLockMode::kExclusive);
+  WriteOidControlFile(access::TransamDataDir(), s->next_oid);
+  s->persisted_limit = s->next_oid;
+}
+
+uint64_t CatalogVersion() { return Shared()->catalog_version.load(std::memory_order_acquire); }
+
+void BumpCatalogVersion() { Shared()->catalog_version.fetch_add(1, std::memory_order_acq_rel); }
+
+}  // namespace hearth::catalog

@@ -1,0 +1,348 @@
+// catalog/ddl.cpp
+//
+// Principal entry points: CreateTable, DropTables, TruncateTables.
+#include "catalog/ddl.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "access/heap/heapam.h"
+#include "access/transam/xact.h"
+#include "catalog/catalog_rows.h"
+#include "catalog/catalog_shared.h"
+#include "catalog/pending_delete.h"
+#include "catalog/relcache.h"
+#include "common/error/db_error.h"
+#include "storage/smgr/smgr.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+using parser::ConstraintKind;
+
+constexpr size_t kMaxNameBytes = 63;  // NAMEDATALEN - 1
+constexpr int kMaxColumns = 1600;
+
+void RequireTransaction() {
+  if (!access::IsTransactionInProgress()) throw std::logic_error("catalog DDL outside a transaction");
+}
+
+// PostgreSQL truncates over-long identifiers (at a character boundary).
+std::string TruncateName(const std::string& s) {
+  if (s.size() <= kMaxNameBytes) return s;
+  size_t n = kMaxNameBytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
+// 1-based character position of byte offset `location` in the query (0: none).
+int Position(std::string_view text, int location) {
+  if (location < 0 || text.empty() || static_cast<size_t>(location) > text.size()) return 0;
+  int chars = 0;
+  for (int i = 0; i < location; ++i) {
+    if ((static_cast<unsigned char>(text[static_cast<size_t>(i)]) & 0xC0) != 0x80) ++chars;
+  }
+  return chars + 1;
+}
+
+std::string QuoteLiteral(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  return out + "'";
+}
+
+// Fallback deparser: literal constants only.
+std::string DeparseConstOnly(const parser::Expr& e) {
+  if (e.kind != parser::ExprKind::kConst) {
+    throw DbError("0A000", "this DEFAULT expression is not supported yet");
+  }
+  const auto& c = e.As<parser::ConstExpr>();
+  switch (c.const_kind) {
+    case parser::ConstKind::kInteger:
+    case parser::ConstKind::kNumeric: return c.value;
+    case parser::ConstKind::kString: return QuoteLiteral(c.value);
+    case parser::ConstKind::kBool: return c.bool_value ? "true" : "false";
+    case parser::ConstKind::kNull: return "NULL";
+  }
+  return "NULL";
+}
+
+Oid ResolveNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname) {
+  Oid ns = NamespaceOid(rv.schema);
+  if (ns == kPgCatalogNamespace) {
+    throw DbError("42501", "permission denied to create \"pg_catalog." + relname + "\"")
+        .WithDetail("System catalog modifications are currently disallowed.");
+  }
+  if (ns == types::kInvalidOid) throw DbError("3F000", "schema \"" + rv.schema + "\" does not exist");
+  return ns;
+}
+
+int ParseFillfactor(const parser::GenericOption& opt) {
+  int v = 0;
+  const std::string& s = opt.value;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (!opt.has_value || ec != std::errc() || p != s.data() + s.size()) {
+    throw DbError("22023", "invalid value for integer option \"fillfactor\": " + s);
+  }
+  if (v < 10 || v > 100) {
+    throw DbError("22023", "value " + s + " out of bounds for option \"fillfactor\"")
+        .WithDetail("Valid values are between \"10\" and \"100\".");
+  }
+  return v;
+}
+
+uint32_t NameHash(Oid ns, const std::string& name) {
+  uint32_t h = 2166136261u ^ ns;
+  for (unsigned char c : name) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+void DeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, access::TransactionId xid,
+                        access::CommandId cid) {
+  heap::TmFailureData fd;
+  access::TmResult r = heap::HeapDelete(rel, tid, xid, cid, nullptr, /*wait=*/true, &fd);
+  if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+}
+
+void RejectSystemCatalog(const RelationEntry& e) {
+  if (e.namespace_oid == kPgCatalogNamespace) {
+    throw DbError("42501", "permission denied: \"" + e.info.name + "\" is a system catalog");
+  }
+}
+
+storage::RelFileLocator CreateRelationFile(Oid relfilenode) {
+  storage::RelFileLocator rel(relfilenode);
+  storage::Status st = storage::SmgrCreate(rel, storage::ForkNumber::kMain);
+  if (!st.ok()) throw DbError("58030", "could not create relation file: " + st.message());
+  // Gone again if the transaction does not commit.
+  RegisterPendingDelete(rel, /*at_commit=*/false);
+  return rel;
+}
+
+}  // namespace
+
+DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx) {
+  RequireTransaction();
+  DdlResult result;
+  const std::string relname = TruncateName(stmt.table.name);
+  const Oid ns = ResolveNamespaceForCreate(stmt.table, relname);
+  if (stmt.temp) throw DbError("0A000", "temporary tables are not supported yet");
+  if (!stmt.on_commit.empty()) throw DbError("42P16", "ON COMMIT can only be used on temporary tables");
+
+  // Validate everything before touching storage.
+  const int ncols = static_cast<int>(stmt.columns.size());
+  if (ncols > kMaxColumns) throw DbError("54011", "tables can have at most 1600 columns");
+  std::vector<internal::AttributeFields> attrs;
+  attrs.reserve(stmt.columns.size());
+  const auto& deparse = ctx.deparse ? ctx.deparse : std::function<std::string(const parser::Expr&)>(DeparseConstOnly);
+  bool has_pk = false;
+  auto note_pk = [&]() {
+    if (has_pk) throw DbError("42P16", "multiple primary keys for table \"" + relname + "\" are not allowed");
+    has_pk = true;
+  };
+  for (int i = 0; i < ncols; ++i) {
+    const parser::ColumnDef& col = stmt.columns[static_cast<size_t>(i)];
+    internal::AttributeFields a;
+    a.attname = TruncateName(col.name);
+    for (const auto& prev : attrs) {
+      if (prev.attname == a.attname) throw DbError("42701", "column \"" + a.attname + "\" specified more than once");
+    }
+    const parser::TypeName& tn = col.type;
+    if (tn.is_array) throw DbError("0A000", "array types are not supported yet").WithPosition(Position(ctx.query_text, tn.location));
+    const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
+    if (ti == nullptr) {
+      std::string shown = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
+      throw DbError("42704", "type \"" + shown + "\" does not exist").WithPosition(Position(ctx.query_text, tn.location));
+    }
+    if (ti->category == types::TypeCategory::kPseudo || ti->storage == types::Storage::kNone) {
+      throw DbError("42P16", "column \"" + a.attname + "\" has pseudo-type " + ti->name);
+    }
+    a.atttypid = ti->oid;
+    a.atttypmod = tn.typmods.empty() ? types::kNoTypmod
+                                     : types::TypmodFromModifiers(ti->oid, tn.typmods.data(), static_cast<int>(tn.typmods.size()));
+    a.attnum = i + 1;
+    a.attrelid = 0;  // set below
+    bool said_null = false, said_not_null = false, said_default = false;
+    for (const parser::Constraint& c : col.constraints) {
+      switch (c.kind) {
+        case ConstraintKind::kNotNull: said_not_null = true; break;
+        case ConstraintKind::kNull: said_null = true; break;
+        case ConstraintKind::kDefault:
+          if (said_default) {
+            throw DbError("42601", "multiple default values specified for column \"" + a.attname + "\" of table \"" +
+                                       relname + "\"");
+          }
+          said_default = true;
+          if (c.expr) {
+            a.attdefault = deparse(*c.expr);
+            // An explicit DEFAULT NULL is the same as no default.
+            if (a.attdefault == "NULL") a.attdefault.clear();
+          }
+          break;
+        case ConstraintKind::kPrimaryKey: note_pk(); said_not_null = true; break;
+        case ConstraintKind::kUnique: break;  // accepted; enforced by the index issue
+        case ConstraintKind::kCheck: throw DbError("0A000", "CHECK constraints are not supported yet");
+        case ConstraintKind::kForeignKey: throw DbError("0A000", "FOREIGN KEY constraints are not supported yet");
+      }
+      if (said_null && said_not_null) {
+        throw DbError("42601", "conflicting NULL/NOT NULL declarations for column \"" + a.attname + "\" of table \"" +
+                                   relname + "\"");
+      }
+    }
+    a.attnotnull = said_not_null;
+    attrs.push_back(std::move(a));
+  }
+  for (const parser::Constraint& c : stmt.constraints) {
+    switch (c.kind) {
+      case ConstraintKind::kPrimaryKey:
+      case ConstraintKind::kUnique:
+        if (c.kind == ConstraintKind::kPrimaryKey) note_pk();
+        for (const std::string& name : c.columns) {
+          auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& a) { return a.attname == name; });
+          if (it == attrs.end()) throw DbError("42703", "column \"" + name + "\" named in key does not exist");
+          if (c.kind == ConstraintKind::kPrimaryKey) it->attnotnull = true;
+        }
+        break;
+      case ConstraintKind::kCheck: throw DbError("0A000", "CHECK constraints are not supported yet");
+      case ConstraintKind::kForeignKey: throw DbError("0A000", "FOREIGN KEY constraints are not supported yet");
+      default: break;
+    }
+  }
+  int fillfactor = 100;
+  for (const parser::GenericOption& opt : stmt.with_options) {
+    if (opt.name == "fillfactor") {
+      fillfactor = ParseFillfactor(opt);
+    } else if (opt.name == "autovacuum_enabled" || opt.name == "toast.autovacuum_enabled") {
+      // Accepted for compatibility (pgbench may send it); there is no autovacuum.
+    } else {
+      throw DbError("22023", "unrecognized parameter \"" + opt.name + "\"");
+    }
+  }
+
+  // Serialise creators of the same name, then check with a fresh snapshot.
+  storage::LockAcquire(storage::LockTag::Object(kHearthClassOid, NameHash(ns, relname)), storage::LockMode::kExclusive);
+  if (internal::FindClassByName(ns, relname)) {
+    if (stmt.if_not_exists) {
+      result.notices.push_back({"42P07", "relation \"" + relname + "\" already exists, skipping"});
+      return result;
+    }
+    throw DbError("42P07", "relation \"" + relname + "\" already exists");
+  }
+
+  const Oid oid = GetNewObjectId();
+  CreateRelationFile(oid);
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  const access::CommandId cid = access::GetCurrentCommandId(true);
+  internal::ClassFields cf;
+  cf.oid = oid;
+  cf.relname = relname;
+  cf.relnamespace = ns;
+  cf.relfilenode = oid;
+  cf.relnatts = ncols;
+  cf.fillfactor = fillfactor;
+  MarkCatalogChanged();
+  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, cid);
+  for (internal::AttributeFields& a : attrs) {
+    a.attrelid = oid;
+    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid, cid);
+  }
+  access::CommandCounterIncrement();
+  result.oid = oid;
+  result.count = 1;
+  return result;
+}
+
+DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists) {
+  RequireTransaction();
+  DdlResult result;
+  std::vector<RelationRef> victims;
+  std::set<Oid> seen;
+  for (const parser::RangeVar& rv : names) {
+    if (NamespaceOid(rv.schema) == types::kInvalidOid) {
+      if (if_exists) {
+        result.notices.push_back({"00000", "schema \"" + rv.schema + "\" does not exist, skipping"});
+        continue;
+      }
+      throw DbError("3F000", "schema \"" + rv.schema + "\" does not exist");
+    }
+    const std::string name = TruncateName(rv.name);
+    RelationRef e = OpenRelation(rv.schema, name, storage::LockMode::kAccessExclusive);
+    if (e == nullptr) {
+      if (if_exists) {
+        result.notices.push_back({"00000", "table \"" + name + "\" does not exist, skipping"});
+        continue;
+      }
+      throw DbError("42P01", "table \"" + name + "\" does not exist");
+    }
+    RejectSystemCatalog(*e);
+    if (seen.insert(e->oid).second) victims.push_back(std::move(e));
+  }
+  if (victims.empty()) return result;
+
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  const access::CommandId cid = access::GetCurrentCommandId(true);
+  MarkCatalogChanged();
+  for (const RelationRef& e : victims) {
+    auto cls = internal::FindClassByOid(e->oid);
+    if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
+    storage::RelFileLocator rel(internal::RowOid(cls->row, kClassRelfilenode));
+    DeleteCatalogTuple(ClassRel(), cls->tid, xid, cid);
+    for (const internal::CatalogTuple& a : internal::FindAttributes(e->oid)) {
+      DeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
+    }
+    RegisterPendingDelete(rel, /*at_commit=*/true);
+    ++result.count;
+  }
+  access::CommandCounterIncrement();
+  return result;
+}
+
+DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
+  RequireTransaction();
+  DdlResult result;
+  std::vector<RelationRef> targets;
+  std::set<Oid> seen;
+  for (const parser::RangeVar& rv : names) {
+    const std::string name = TruncateName(rv.name);
+    if (NamespaceOid(rv.schema) == types::kInvalidOid) {
+      throw DbError("3F000", "schema \"" + rv.schema + "\" does not exist");
+    }
+    RelationRef e = OpenRelation(rv.schema, name, storage::LockMode::kAccessExclusive);
+    if (e == nullptr) throw DbError("42P01", "relation \"" + name + "\" does not exist");
+    RejectSystemCatalog(*e);
+    if (seen.insert(e->oid).second) targets.push_back(std::move(e));
+  }
+  if (targets.empty()) return result;
+
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  const access::CommandId cid = access::GetCurrentCommandId(true);
+  MarkCatalogChanged();
+  for (const RelationRef& e : targets) {
+    auto cls = internal::FindClassByOid(e->oid);
+    if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
+    storage::RelFileLocator old_rel(internal::RowOid(cls->row, kClassRelfilenode));
+    const Oid new_number = GetNewObjectId();
+    CreateRelationFile(new_number);
+    heap::Row row = cls->row;
+    row[kClassRelfilenode] = types::Value::Int(types::kOidOid, new_number);
+    row[kClassRelpages] = types::Value::Int4(0);
+    row[kClassReltuples] = types::Value::Float(types::kFloat4Oid, 0.0);
+    heap::TmFailureData fd;
+    heap::ItemPointer new_tid;
+    access::TmResult r = heap::HeapUpdate(ClassRel(), cls->tid, ClassTupleDesc(), row, xid, cid, nullptr,
+                                          /*wait=*/true, &fd, &new_tid);
+    if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+    RegisterPendingDelete(old_rel, /*at_commit=*/true);
+    ++result.count;
+  }
+  access::CommandCounterIncrement();
+  return result;
+}
+
+}  // namespace hearth::catalog

@@ -1,0 +1,43 @@
+// catalog/pending_delete.h
+//
+// Transaction-end work of DDL, per backend:
+//   - pending deletes: relation files to unlink at COMMIT (dropped tables,
+//     the old file of a truncated table) or at ABORT (files created by the
+//     transaction: CREATE TABLE, the new file of TRUNCATE). At transaction
+//     end every file due is processed as ONE batch: their buffers are
+//     invalidated without being written (storage::DropRelationsBuffers, one
+//     pass over the pool or per-block lookups — bufmgr decides), then each
+//     file (all forks) is unlinked and the heap's target-page cache forgets it.
+//   - catalog invalidation: when the transaction changed the catalog, the
+//     shared catalog version is bumped at pre-commit and again after the
+//     commit, and this backend's relcache is dropped at commit and abort.
+// Both run from one access::RegisterXactCallback, registered on first use.
+//
+// Process safety: per-backend lists; single-threaded.
+#pragma once
+
+#include <vector>
+
+#include "storage/smgr/relfile.h"
+
+namespace hearth::catalog {
+
+// Schedules the files of `rel` for unlinking when the current transaction
+// commits (at_commit) or aborts (!at_commit). REQUIRES: a transaction in progress.
+void RegisterPendingDelete(storage::RelFileLocator rel, bool at_commit);
+
+// Records that the current transaction changed the catalog: drops this
+// backend's relcache now and arranges the version bumps above.
+void MarkCatalogChanged();
+
+// Pending entries of the current transaction (tests, monitoring).
+std::vector<storage::RelFileLocator> PendingDeletes(bool at_commit);
+
+// Counts transaction ends in this process (>= 1; changes at every
+// commit/abort once the callback is registered, which this call ensures).
+uint64_t XactGeneration();
+
+// Registers the transaction callback if not yet done in this process.
+void EnsureCatalogXactCallback();
+
+}  // namespace hearth::catalog

@@ -1,0 +1,66 @@
+// catalog/relcache.h
+//
+// The per-backend relation cache: relation name or OID → an immutable
+// RelationEntry (the executor's TableInfo, the heap TupleDesc, the current
+// relfilenode and fillfactor), read from hearth_class / hearth_attribute.
+//
+// Invalidation: a shared catalog-version counter (catalog_shared.h) is bumped
+// by every transaction that changed the catalog, once just before it commits
+// and once right after. AcceptInvalidations() compares it with the version
+// this backend last saw and drops the whole cache when it moved. Call it at
+// the start of every statement; OpenRelation also calls it after waiting for
+// a relation lock (the lock holder may have dropped or truncated the table).
+// A backend's own DDL drops its cache at once (and again at commit/abort).
+//
+// Entries are shared_ptr<const>: a scan keeps its entry (and TupleDesc)
+// alive even when the cache is dropped meanwhile.
+//
+// Process safety: per-backend (process globals), single-threaded. REQUIRES:
+// a transaction in progress for lookups (catalog reads are MVCC).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "access/heap/heap_tuple.h"
+#include "catalog/catalog_defs.h"
+#include "executor/table_access.h"
+#include "storage/lmgr/lock.h"
+#include "storage/smgr/relfile.h"
+
+namespace hearth::catalog {
+
+struct RelationEntry {
+  Oid oid = 0;
+  Oid namespace_oid = 0;
+  storage::RelFileLocator rel;  // current relfilenode
+  int fillfactor = 100;
+  executor::TableInfo info;     // what the planner sees
+  heap::TupleDesc desc;         // how rows are stored
+};
+using RelationRef = std::shared_ptr<const RelationEntry>;
+
+// Statement start: drops this backend's cache when any transaction changed
+// the catalog since the last call. Returns true when it dropped it. Cheap
+// (one atomic load) when nothing changed. Any process with the segment.
+bool AcceptInvalidations();
+
+// Cached lookup without locking (nullptr when there is no such relation, or
+// the schema is unknown). `schema` empty = search path (public).
+RelationRef LookupRelation(const std::string& schema, const std::string& name);
+RelationRef LookupRelationByOid(Oid oid);
+
+// Lookup + heavyweight lock on the relation (held to transaction end), then
+// re-check: if the catalog changed while waiting, looks again (the table may
+// be gone → nullptr, or have a new relfilenode). Skips LockAcquire when this
+// backend already holds `mode` or stronger. Lock waits may throw (40P01, 55P03, 57014).
+RelationRef OpenRelation(const std::string& schema, const std::string& name, storage::LockMode mode);
+RelationRef OpenRelationByOid(Oid oid, storage::LockMode mode);
+
+// The lock tag of a relation (this database).
+inline storage::LockTag RelationLockTag(Oid oid) { return storage::LockTag::Relation(kDatabaseOid, oid); }
+
+// Drops this backend's cache now.
+void InvalidateLocalRelcache();
+
+}  // namespace hearth::catalog
