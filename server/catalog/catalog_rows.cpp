@@ -5,6 +5,7 @@
 #include "catalog/catalog_rows.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "access/heap/heapscan.h"
 #include "access/transam/snapshot.h"
@@ -28,6 +29,9 @@ const access::Snapshot& CatalogSnapshot() {
 template <typename Match>
 std::vector<CatalogTuple> ScanCatalog(storage::RelFileLocator rel, const heap::TupleDesc& desc, Match match,
                                       bool first_only) {
+  // Locks taken around catalog reads are released only at transaction end,
+  // and the snapshot's command id is the transaction's.
+  if (!access::IsTransactionInProgress()) throw std::logic_error("catalog read outside a transaction");
   std::vector<CatalogTuple> out;
   heap::HeapScanOptions opts;
   opts.allow_bulkread = false;
@@ -56,6 +60,12 @@ std::optional<CatalogTuple> FindClassByOid(Oid oid) {
       ClassRel(), ClassTupleDesc(), [&](const heap::Row& r) { return RowOid(r, kClassOid) == oid; }, true);
   if (rows.empty()) return std::nullopt;
   return std::move(rows[0]);
+}
+
+std::vector<CatalogTuple> FindClassesInNamespace(Oid ns) {
+  return ScanCatalog(
+      ClassRel(), ClassTupleDesc(), [&](const heap::Row& r) { return ns == 0 || RowOid(r, kClassRelnamespace) == ns; },
+      false);
 }
 
 std::vector<CatalogTuple> FindAttributes(Oid relid) {

@@ -28,6 +28,8 @@ struct CatalogTuple {
 // The class row of the relation named `name` in namespace `ns` / with `oid`.
 std::optional<CatalogTuple> FindClassByName(Oid ns, const std::string& name);
 std::optional<CatalogTuple> FindClassByOid(Oid oid);
+// Every class row in namespace `ns` (0: all), in physical order.
+std::vector<CatalogTuple> FindClassesInNamespace(Oid ns);
 // Every attribute row of relation `relid`, sorted by attnum.
 std::vector<CatalogTuple> FindAttributes(Oid relid);
 

@@ -345,4 +345,39 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
   return result;
 }
 
+void UpdateRelationStats(Oid relid, int32_t relpages, double reltuples) {
+  RequireTransaction();
+  auto cls = internal::FindClassByOid(relid);
+  if (!cls) throw DbError("42P01", "relation with OID " + std::to_string(relid) + " does not exist");
+  heap::Row row = cls->row;
+  row[kClassRelpages] = types::Value::Int4(relpages);
+  row[kClassReltuples] = types::Value::Float(types::kFloat4Oid, reltuples);
+  heap::TmFailureData fd;
+  heap::ItemPointer new_tid;
+  access::TmResult r = heap::HeapUpdate(ClassRel(), cls->tid, ClassTupleDesc(), row, access::GetCurrentTransactionId(),
+                                        access::GetCurrentCommandId(true), nullptr, /*wait=*/true, &fd, &new_tid);
+  if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  access::CommandCounterIncrement();
+}
+
+RelationStats GetRelationStats(Oid relid) {
+  RequireTransaction();
+  auto cls = internal::FindClassByOid(relid);
+  if (!cls) throw DbError("42P01", "relation with OID " + std::to_string(relid) + " does not exist");
+  RelationStats st;
+  st.relpages = static_cast<int32_t>(cls->row[kClassRelpages].i);
+  st.reltuples = cls->row[kClassReltuples].f;
+  return st;
+}
+
+std::vector<RelationRef> ListUserTables() {
+  RequireTransaction();
+  std::vector<RelationRef> out;
+  for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(kPublicNamespace)) {
+    if (RelationRef e = LookupRelationByOid(internal::RowOid(t.row, kClassOid))) out.push_back(std::move(e));
+  }
+  std::sort(out.begin(), out.end(), [](const RelationRef& a, const RelationRef& b) { return a->info.name < b->info.name; });
+  return out;
+}
+
 }  // namespace hearth::catalog

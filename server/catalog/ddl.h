@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "catalog/catalog_defs.h"
+#include "catalog/relcache.h"
 #include "parser/ast.h"
 
 namespace hearth::catalog {
@@ -74,5 +75,23 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
 
 // TRUNCATE a, b, ... Errors: 42P01 relation "x" does not exist, 42501 system catalogs.
 DdlResult TruncateTables(const std::vector<parser::RangeVar>& names);
+
+// VACUUM / ANALYZE: records a relation's page and live-tuple counts in
+// hearth_class (relpages, reltuples) as a transactional update of its row.
+// Does not invalidate relcaches (the entries do not carry the counts).
+// REQUIRES: the caller holds a lock on the relation that conflicts with DDL
+// (ShareUpdateExclusiveLock for VACUUM/ANALYZE). Throws 42P01 when it is gone.
+void UpdateRelationStats(Oid relid, int32_t relpages, double reltuples);
+
+struct RelationStats {
+  int32_t relpages = 0;
+  double reltuples = -1;  // -1: never counted
+};
+// The stored counts (catalog snapshot). Throws 42P01 when there is no such relation.
+RelationStats GetRelationStats(Oid relid);
+
+// Every user table (namespace public), sorted by name, through the relcache
+// (no locks taken): VACUUM without a table list, catalog listings.
+std::vector<RelationRef> ListUserTables();
 
 }  // namespace hearth::catalog

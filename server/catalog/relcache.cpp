@@ -4,9 +4,11 @@
 #include "catalog/relcache.h"
 
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
+#include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 
@@ -98,6 +100,8 @@ namespace {
 
 template <typename Lookup>
 RelationRef OpenWithLock(Lookup lookup, storage::LockMode mode) {
+  // The lock is released at transaction end: without one it would leak.
+  if (!access::IsTransactionInProgress()) throw std::logic_error("relation lookup outside a transaction");
   AcceptInvalidations();
   RelationRef e = lookup();
   // Bounded: each round waits for a lock holder that changed the catalog.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "catalog/bootstrap.h"
 #include "catalog/cluster_catalog.h"
 #include "config/sample_conf.h"
 
@@ -45,6 +46,14 @@ bool InitDataDirectory(const InitOptions& opts, std::string* error) {
   fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (!WriteFile(dir / "hearth.conf", config::InitialConf(), error)) return false;
   if (!catalog::WriteInitialClusterCatalog(opts.datadir, opts.dbname, opts.username, error)) return false;
+  try {
+    // The system catalogs as heap relations, written by this one process
+    // with the bootstrap transaction id.
+    catalog::BootstrapCatalog(opts.datadir);
+  } catch (const std::exception& e) {
+    *error = std::string("could not create the system catalogs: ") + e.what();
+    return false;
+  }
   // The version file goes last: its presence means the directory is complete.
   return WriteFile(dir / "HEARTH_VERSION", std::string(kLayoutVersion) + "\n", error);
 }

@@ -18,6 +18,7 @@
 #include <random>
 
 #include "access/transam/transam.h"
+#include "catalog/catalog_shared.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/aux_process.h"
@@ -403,6 +404,7 @@ void Postmaster::MaybeExit() {
   if (aux_left) return;
   // Every process is gone: record the exact next xid for the restart.
   try {
+    catalog::CatalogShutdown();
     access::TransamShutdown();
   } catch (const std::exception& e) {
     spdlog::error("could not write the transaction state at shutdown: {}", e.what());

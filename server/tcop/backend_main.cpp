@@ -12,6 +12,7 @@
 
 
 #include "access/transam/xact.h"
+#include "catalog/heap_table_provider.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
 #include "config/registry.h"
@@ -131,6 +132,9 @@ void BackendMain(const BackendStartInfo& info) {
     session.user = startup.user;
     session.backend_pid = static_cast<int32_t>(getpid());
     session.InstallCallbacks();
+    catalog::HeapTableProvider tables;
+    session.tables = &tables;
+    session.provider = &tables;
 
     for (const auto& [name, value] : session.settings.ReportedParameters()) {
       PutParameterStatus(sock.out(), name, value);

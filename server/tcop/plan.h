@@ -72,6 +72,12 @@ std::unique_ptr<Plan> PlanResetStmt(const parser::ResetStmt& stmt);
 // session's tables.
 std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
                                 const std::vector<types::Oid>& param_types);
+// CREATE TABLE, DROP TABLE, TRUNCATE, VACUUM/ANALYZE, CHECKPOINT; nullptr
+// for other statements (and DROP of other object kinds).
+std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
+// COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must
+// outlive it (true for both the simple and the extended protocol).
+std::unique_ptr<Plan> PlanCopy(Session& session, const parser::CopyStmt& stmt, std::string_view sql);
 std::unique_ptr<Plan> PlanSelectWithoutFrom(Session& session, const parser::SelectStmt& stmt,
                                             const std::vector<types::Oid>& param_types);
 

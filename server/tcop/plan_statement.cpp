@@ -40,12 +40,18 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       }
       return PlanQuery(session, stmt, param_types);
     }
+    case K::kCopy:
+      // Option positions are offsets into the whole query string; the
+      // statement's own text matches it only when it starts at offset 0.
+      return PlanCopy(session, stmt.As<parser::CopyStmt>(),
+                      stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
     case K::kInsert:
     case K::kUpdate:
     case K::kDelete:
     case K::kExplain:
       return PlanQuery(session, stmt, param_types);
     default:
+      if (auto plan = PlanDdl(session, stmt)) return plan;
       NotSupported(stmt);
   }
 }

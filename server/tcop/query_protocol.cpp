@@ -170,7 +170,7 @@ void QueryProtocol::Parse(std::string_view body) {
   if (!stmt_name.empty() && s_.prepared.count(stmt_name)) {
     throw DbError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + stmt_name + "\" already exists");
   }
-  s_.EnsureTransaction();
+  s_.StartStatement();  // planning reads the catalog: it needs a transaction
   auto ps = std::make_unique<PreparedStatement>();
   ps->query = std::string(*query);
   std::vector<parser::StmtPtr> stmts = parser::ParseStatements(ps->query);

@@ -11,6 +11,7 @@
 #include <chrono>
 
 #include "access/transam/xact.h"
+#include "catalog/heap_table_provider.h"
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
@@ -64,6 +65,8 @@ void Session::EnsureTransaction() {
 void Session::StartStatement() {
   statement_start_us = NowPgEpochUs();
   EnsureTransaction();
+  // Catalog invalidations from other sessions and the statement snapshot.
+  if (provider != nullptr && block != BlockState::kFailed) provider->StartStatement();
 }
 
 void Session::EndStatement() {

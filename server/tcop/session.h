@@ -17,6 +17,10 @@
 #include "tcop/pqcomm.h"
 #include "utils/adt/func_context.h"
 
+namespace hearth::catalog {
+class HeapTableProvider;
+}
+
 namespace hearth::tcop {
 
 // Transaction-block state as the client sees it (ReadyForQuery's byte).
@@ -56,6 +60,7 @@ class Session {
   BlockState block = BlockState::kIdle;
   // The tables statements see (catalog + heap); null until storage is wired.
   executor::TableProvider* tables = nullptr;
+  catalog::HeapTableProvider* provider = nullptr;  // the same object, typed
   // What built-in functions see of the session (now(), current_user, ...).
   types::SessionCallbacks callbacks;
   types::FuncCallContext func_context;

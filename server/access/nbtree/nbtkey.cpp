@@ -253,6 +253,49 @@ ItemPointer DecodeTid(std::span<const char> entry) {
   return t;
 }
 
+bool HasNullIn(const IndexDesc& index, std::span<const char> entry, const std::vector<bool>& must_be_non_null) {
+  const auto* d = reinterpret_cast<const unsigned char*>(entry.data());
+  size_t n = entry.size(), pos = 0;
+  for (size_t c = 0; c < must_be_non_null.size() && c < index.cols.size() && pos < n; ++c) {
+    const KeyColumn& col = index.cols[c];
+    unsigned char marker = d[pos++];
+    if (marker != 0x01) {
+      if (must_be_non_null[c]) return true;
+      continue;
+    }
+    const unsigned char flip = col.descending ? 0xFF : 0x00;
+    auto at = [&](size_t k) -> unsigned char { return k < n ? static_cast<unsigned char>(d[k] ^ flip) : 0; };
+    switch (FamilyOf(col.type)) {
+      case Family::kBool: pos += 1; break;
+      case Family::kInt:
+      case Family::kFloat: pos += 8; break;
+      case Family::kNumeric: {
+        unsigned char cls = at(pos++);
+        if (cls == 0 || cls == 2) {
+          pos += 4;
+          unsigned char term = cls == 0 ? 0xFF : 0x00;
+          while (pos < n && at(pos) != term) ++pos;
+          ++pos;
+        }
+        break;
+      }
+      case Family::kString:
+      case Family::kBpchar:
+        while (pos < n) {
+          if (at(pos) == 0) {
+            bool end = at(pos + 1) == 0;
+            pos += 2;
+            if (end) break;
+          } else {
+            ++pos;
+          }
+        }
+        break;
+    }
+  }
+  return false;
+}
+
 std::string FormatKeyDetail(const IndexDesc& index, std::span<const types::Value> key) {
   std::string cols, vals;
   for (size_t i = 0; i < key.size(); ++i) {

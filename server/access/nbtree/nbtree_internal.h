@@ -52,8 +52,9 @@ inline int CompareBytes(std::span<const char> a, std::span<const char> b) {
 // A position in key space: the byte string `key` followed by -infinity
 // (plus_inf=false: sorts just before every string that starts with key) or
 // +infinity (plus_inf=true: just after every string that starts with key).
+// A view: the bytes belong to the caller.
 struct Bound {
-  std::string key;
+  std::string_view key;
   bool plus_inf = false;
 };
 // <0 when x sorts before the bound, 0 when x == key exactly (minus only), >0 after.
@@ -65,6 +66,9 @@ inline int CompareToBound(std::span<const char> x, const Bound& b) {
   if (b.plus_inf) return -1;
   return x.size() == b.key.size() ? 0 : 1;
 }
+
+// Whether the entry has NULL in a column i with must_be_non_null[i].
+bool HasNullIn(const IndexDesc& index, std::span<const char> entry, const std::vector<bool>& must_be_non_null);
 
 // Text for "Key (a, b)=(1, x)" in the unique violation detail.
 std::string FormatKeyDetail(const IndexDesc& index, std::span<const types::Value> key);

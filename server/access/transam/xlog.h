@@ -33,13 +33,14 @@ namespace hearth::access {
 enum class WalSyncMethod : uint8_t { kFdatasync, kFsync, kOpenDatasync };
 
 struct XLogOptions {
-  std::string datadir;                           // WAL goes to <datadir>/wal
+  std::string datadir;                             // WAL goes to <datadir>/wal
   uint64_t segment_size = kDefaultWalSegmentSize;  // test hook; power of two >= 64 KiB
   WalSyncMethod sync_method = WalSyncMethod::kFdatasync;
   bool fsync = true;              // false: never sync (wal_sync stays 0)
   bool track_io_timing = true;    // fill wal_write_time / wal_sync_time
   int prealloc_segments = 1;      // segments kept created ahead of the insert position
   int max_recycled_segments = 8;  // future segments RemoveOldSegments may keep (min_wal_size)
+  int insert_slots = 1;           // WAL insertion slots (1 = one insert lock; at most 8)
 };
 
 // Bytes the wal area needs for `wal_buffers` pages. Equals
@@ -48,11 +49,11 @@ size_t XLogShmemBytes(int wal_buffers);
 
 // What startup found on disk.
 struct XLogStartupInfo {
-  XLogRecPtr scan_start = 0;      // where the end-of-WAL scan began
-  XLogRecPtr last_record = 0;     // start of the last valid record (0: none)
-  XLogRecPtr end_of_wal = 0;      // end of valid WAL; the next insert goes here
+  XLogRecPtr scan_start = 0;   // where the end-of-WAL scan began
+  XLogRecPtr last_record = 0;  // start of the last valid record (0: none)
+  XLogRecPtr end_of_wal = 0;   // end of valid WAL; the next insert goes here
   uint64_t records_scanned = 0;
-  std::string end_reason;         // why the scan stopped (reader's words)
+  std::string end_reason;  // why the scan stopped (reader's words)
 };
 
 // Postmaster, before fork: places the WAL state in the "wal area" of `seg`

@@ -29,7 +29,7 @@ inline constexpr uint64_t kDefaultWalSegmentSize = 16ull * 1024 * 1024;
 inline constexpr uint64_t kMinWalSegmentSize = 64ull * 1024;  // test hook lower bound
 
 // Page header, at the start of every 8 KiB WAL page.
-inline constexpr uint32_t kXLogPageMagic = 0x484C5731;  // "1WLH" little-endian: Hearth WAL v1
+inline constexpr uint32_t kXLogPageMagic = 0x484C5731;     // "1WLH" little-endian: Hearth WAL v1
 inline constexpr uint16_t kXLogPageContinuation = 0x0001;  // page starts with the rest of a record
 struct XLogPageHeader {
   uint32_t magic;       // kXLogPageMagic
@@ -45,13 +45,13 @@ inline constexpr uint32_t kXLogUsablePerPage = kXLogPageSize - kXLogPageHeaderSi
 
 // Record header; the payload follows immediately (possibly on later pages).
 struct XLogRecordHeader {
-  uint32_t total_len;   // header + payload bytes (not counting alignment padding)
-  uint32_t xid;         // transaction that wrote it, 0 when none
-  uint64_t prev_lsn;    // start LSN of the previous record (0 for the first)
-  RmgrId rmgr;          // resource manager (who redoes it)
-  uint8_t info;         // rmgr-specific record kind and flags
-  uint16_t reserved;    // 0
-  uint32_t crc;         // CRC-32C of payload, then of this header up to `crc`
+  uint32_t total_len;  // header + payload bytes (not counting alignment padding)
+  uint32_t xid;        // transaction that wrote it, 0 when none
+  uint64_t prev_lsn;   // start LSN of the previous record (0 for the first)
+  RmgrId rmgr;         // resource manager (who redoes it)
+  uint8_t info;        // rmgr-specific record kind and flags
+  uint16_t reserved;   // 0
+  uint32_t crc;        // CRC-32C of payload, then of this header up to `crc`
 };
 static_assert(sizeof(XLogRecordHeader) == 24);
 inline constexpr uint32_t kXLogRecordHeaderSize = sizeof(XLogRecordHeader);
@@ -61,13 +61,13 @@ inline constexpr uint32_t kXLogMaxRecordSize = 256u * 1024 * 1024;
 inline constexpr uint64_t kXLogRecordAlign = 8;
 
 // Resource manager ids. The numbers are part of the format: never reuse one.
-inline constexpr RmgrId kRmgrXLog = 0;      // checkpoint, noop/switch records
-inline constexpr RmgrId kRmgrXact = 1;      // commit, abort
+inline constexpr RmgrId kRmgrXLog = 0;  // checkpoint, noop/switch records
+inline constexpr RmgrId kRmgrXact = 1;  // commit, abort
 inline constexpr RmgrId kRmgrClog = 2;
-inline constexpr RmgrId kRmgrStorage = 3;   // relation create/truncate/drop
+inline constexpr RmgrId kRmgrStorage = 3;  // relation create/truncate/drop
 inline constexpr RmgrId kRmgrHeap = 4;
 inline constexpr RmgrId kRmgrBtree = 5;
-inline constexpr RmgrId kRmgrTest = 127;    // unit tests
+inline constexpr RmgrId kRmgrTest = 127;  // unit tests
 inline constexpr int kMaxRmgrId = 255;
 
 // info values for kRmgrXLog.
@@ -111,9 +111,12 @@ inline bool XLogParseSegmentFileName(const std::string& name, uint64_t* segno) {
   uint64_t v = 0;
   for (char c : name) {
     int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return false;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return false;
     v = v << 4 | static_cast<uint64_t>(d);
   }
   *segno = v;

@@ -166,7 +166,8 @@ XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   if (fd < 0) throw std::runtime_error("WAL: cannot reopen " + path + ": " + std::strerror(errno));
   ssize_t n = ::pread(fd, page, kXLogPageSize, static_cast<off_t>(page_lsn % opts.segment_size));
   ::close(fd);
-  if (n != static_cast<ssize_t>(kXLogPageSize)) throw std::runtime_error("WAL: cannot read back the last page of " + path);
+  if (n != static_cast<ssize_t>(kXLogPageSize))
+    throw std::runtime_error("WAL: cannot read back the last page of " + path);
   const size_t keep = static_cast<size_t>(end_lsn - page_lsn);
   std::memset(page + keep, 0, kXLogPageSize - keep);
   g_xlblocks[idx].store(page_lsn + kXLogPageSize);
@@ -201,7 +202,8 @@ XLogRecPtr WaitInsertionsToFinish(XLogRecPtr upto) {
   const XLogRecPtr reserved = ReservedEnd();
   if (upto > reserved) upto = reserved;
   XLogRecPtr finished = reserved;
-  for (InsertSlot& slot : sh->slots) {
+  for (int i = 0; i < sh->nslots; i++) {
+    InsertSlot& slot = sh->slots[i];
     for (;;) {
       const uint32_t seen = sh->insert_done.Prepare();
       const XLogRecPtr at = slot.inserting_at.load(std::memory_order_acquire);
@@ -217,16 +219,19 @@ XLogRecPtr WaitInsertionsToFinish(XLogRecPtr upto) {
 }
 
 int64_t NowMicrosUnix() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 int64_t MonotonicNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace xlog_internal
 
 size_t XLogShmemBytes(int wal_buffers) {
-  return storage::ShmemParams::kWalAreaFixedBytes + static_cast<size_t>(wal_buffers) * storage::ShmemParams::kWalAreaPerBuffer;
+  return storage::ShmemParams::kWalAreaFixedBytes +
+         static_cast<size_t>(wal_buffers) * storage::ShmemParams::kWalAreaPerBuffer;
 }
 
 XLogStartupInfo XLogStartup(storage::ShmemSegment& seg, const storage::ShmemParams& p, const XLogOptions& opts) {
@@ -251,6 +256,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
     s.lock.Init();
     s.inserting_at.store(0);
   }
+  sh->nslots = std::clamp(opts.insert_slots, 1, xi::kMaxInsertSlots);
   sh->insert_done.Init();
   sh->buf_mapping_lock.Init();
   sh->initialized_upto.store(0);
@@ -270,7 +276,8 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
 
   g_xlblocks = new (base + xi::kXlblocksOffset) std::atomic<uint64_t>[static_cast<size_t>(wal_buffers)];
   for (int i = 0; i < wal_buffers; i++) g_xlblocks[i].store(0);
-  g_pages = base + storage::AlignUp(xi::kXlblocksOffset + sizeof(uint64_t) * static_cast<size_t>(wal_buffers), kXLogPageSize);
+  g_pages =
+      base + storage::AlignUp(xi::kXlblocksOffset + sizeof(uint64_t) * static_cast<size_t>(wal_buffers), kXLogPageSize);
   g_shared = sh;
   g_wal_dir = opts.datadir + "/wal";
   std::filesystem::create_directories(g_wal_dir);
@@ -304,7 +311,7 @@ XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const X
   const uint64_t size = XLogAlignUp(hdr.total_len);
 
   const storage::ProcNumber me = storage::MyProcNumber();
-  xi::InsertSlot& slot = sh->slots[(me < 0 ? 0 : me) % xi::kNumInsertSlots];
+  xi::InsertSlot& slot = sh->slots[(me < 0 ? 0 : me) % sh->nslots];
   slot.lock.Acquire(storage::LWLockMode::kExclusive);
   uint64_t start_pos;
   {

@@ -6,9 +6,10 @@
 // Locks and what they guard (take them in this order; never wait for
 // insertions while holding write_lock or buf_mapping_lock):
 //   InsertSlot::lock       one inserter per slot; held for a whole XLogInsert.
-//                          kNumInsertSlots = 1 today (a single insert lock);
-//                          raising it lets inserts copy in parallel without
-//                          touching callers: flushers already wait per slot.
+//                          XLogOptions::insert_slots (default 1: a single
+//                          insert lock; up to kMaxInsertSlots) slots are used;
+//                          with more, inserts copy in parallel and flushers
+//                          wait per slot. Callers never see the difference.
 //   insert_pos_lck (spin)  cur_byte_pos, prev_lsn and the slots'
 //                          inserting_at when an insert starts.
 //   buf_mapping_lock       initialising WAL buffer pages (initialized_upto,
@@ -31,7 +32,7 @@
 
 namespace hearth::access::xlog_internal {
 
-inline constexpr int kNumInsertSlots = 1;
+inline constexpr int kMaxInsertSlots = 8;
 
 struct alignas(64) InsertSlot {
   storage::LWLock lock;
@@ -62,9 +63,10 @@ struct alignas(64) StatsShared {
 struct XLogShared {
   // Insert position (usable byte positions, see xlog_format.h).
   alignas(64) storage::SpinLock insert_pos_lck;
-  uint64_t cur_byte_pos;   // end of reserved space
-  XLogRecPtr prev_lsn;     // start of the last reserved record
-  InsertSlot slots[kNumInsertSlots];
+  uint64_t cur_byte_pos;  // end of reserved space
+  XLogRecPtr prev_lsn;    // start of the last reserved record
+  InsertSlot slots[kMaxInsertSlots];
+  int32_t nslots;                        // slots in use (1..kMaxInsertSlots), fixed at startup
   storage::SharedCondition insert_done;  // notified when an inserter finishes or advances
 
   // WAL buffers.

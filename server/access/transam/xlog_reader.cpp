@@ -53,7 +53,8 @@ bool XLogReader::LoadPage(XLogRecPtr page_lsn) {
   }
   size_t got = 0;
   while (got < kXLogPageSize) {
-    ssize_t n = ::pread(fd_, page_.data() + got, kXLogPageSize - got, static_cast<off_t>(page_lsn % segment_size_ + got));
+    ssize_t n =
+        ::pread(fd_, page_.data() + got, kXLogPageSize - got, static_cast<off_t>(page_lsn % segment_size_ + got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       end_reason_ = "segment " + XLogSegmentFileName(segno) + " ends before the page";
@@ -118,7 +119,8 @@ const XLogRecordView* XLogReader::ReadRecord() {
     XLogPageHeader h;
     std::memcpy(&h, page_.data(), sizeof(h));
     const uint64_t used = XLogAlignUp(h.rem_len);
-    if ((h.flags & kXLogPageContinuation) != 0 && pos % kXLogPageSize < kXLogPageHeaderSize + std::min<uint64_t>(used, kXLogUsablePerPage)) {
+    if ((h.flags & kXLogPageContinuation) != 0 &&
+        pos % kXLogPageSize < kXLogPageHeaderSize + std::min<uint64_t>(used, kXLogUsablePerPage)) {
       return Stop(start, "record start inside a continuation");
     }
   }

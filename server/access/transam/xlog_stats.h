@@ -23,17 +23,17 @@ struct WalStats {
   int64_t stats_reset_us = 0;    // Unix time (µs) of the last reset (or of startup)
 
   // Group commit (Hearth).
-  int64_t commit_requests = 0;   // XLogFlushCommit calls
+  int64_t commit_requests = 0;         // XLogFlushCommit calls
   int64_t commit_already_flushed = 0;  // ... that found their record already durable on entry
-  int64_t flush_leader = 0;      // flushes done by a leader on behalf of waiting processes
-  int64_t flush_follower_waits = 0;  // times a process waited for another's flush instead of syncing
-  int64_t commit_delays = 0;     // commit_delay sleeps taken
+  int64_t flush_leader = 0;            // flushes done by a leader on behalf of waiting processes
+  int64_t flush_follower_waits = 0;    // times a process waited for another's flush instead of syncing
+  int64_t commit_delays = 0;           // commit_delay sleeps taken
 
   // Segments (Hearth).
-  int64_t segments_created = 0;       // new segment files created (pre-allocation or on demand)
+  int64_t segments_created = 0;            // new segment files created (pre-allocation or on demand)
   int64_t segments_created_on_demand = 0;  // ... by the write path because none was ready
-  int64_t segments_recycled = 0;      // old segments renamed to future names
-  int64_t segments_removed = 0;       // old segments unlinked
+  int64_t segments_recycled = 0;           // old segments renamed to future names
+  int64_t segments_removed = 0;            // old segments unlinked
 };
 
 // REQUIRES: XLogStartup ran (in this process or an ancestor).

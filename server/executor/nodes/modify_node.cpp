@@ -3,6 +3,8 @@
 // Principal entry points: ModifyTableNode::Open (does the work), Next.
 #include "executor/nodes/modify_node.h"
 
+#include "executor/row_checks.h"
+
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "utils/adt/text_io.h"
@@ -19,26 +21,6 @@ ModifyTableNode::ModifyTableNode(ModifyKind kind, TableInfo table, ExecNodePtr c
       new_row_(std::move(new_row)),
       returning_(std::move(returning)) {
   columns_ = std::move(columns);
-}
-
-void ModifyTableNode::CheckNotNull(const Row& row) const {
-  for (size_t i = 0; i < table_.columns.size(); ++i) {
-    const ColumnInfo& c = table_.columns[i];
-    if (!c.not_null || !row[i].is_null) continue;
-    std::string detail = "Failing row contains (";
-    for (size_t j = 0; j < table_.columns.size(); ++j) {
-      if (j) detail += ", ";
-      if (row[j].is_null) {
-        detail += "null";
-      } else {
-        types::AppendOutput(row[j], &detail);
-      }
-    }
-    detail += ").";
-    throw DbError(sqlstate::kNotNullViolation, "null value in column \"" + c.name + "\" of relation \"" +
-                                                   table_.name + "\" violates not-null constraint")
-        .WithDetail(detail);
-  }
 }
 
 void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
@@ -60,7 +42,7 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
     if (kind_ == ModifyKind::kUpdate) {
       scratch_.resize(ncols);
       for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*new_row_[c].expr, eval);
-      CheckNotNull(scratch_);
+      CheckNotNull(table_, scratch_);
       r = mod.Update(rid, scratch_, nullptr);
     } else {
       r = mod.Delete(rid);
@@ -94,7 +76,7 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   while (child_->Next(in)) {
     ctx.CheckInterrupts();
     if (kind_ == ModifyKind::kInsert) {
-      CheckNotNull(in);
+      CheckNotNull(table_, in);
       mod->Insert(in);
       ++processed_;
       AddReturning(in, eval);

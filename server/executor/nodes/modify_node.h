@@ -47,7 +47,6 @@ class ModifyTableNode : public ExecNode {
   std::string ExplainName() const override;
 
  private:
-  void CheckNotNull(const Row& row) const;
   void AddReturning(const Row& table_row, EvalContext& eval);
   // UPDATE/DELETE of one scanned row, with the Read Committed retry loop.
   void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval);

@@ -32,6 +32,13 @@ struct ShmemParams {
   int relation_size_cache = 4096;  // smgr: relation forks whose size is cached in shared memory
   // Client backends plus auxiliary processes: the number of proc slots.
   int TotalProcs() const { return max_connections + max_aux_processes; }
+  // The "wal area": reserved here, laid out by access/transam's XLogStartup
+  // (storage must not depend on access). Fixed control part plus, per WAL
+  // buffer page, the page and its bookkeeping. XLogShmemBytes must agree.
+  static constexpr const char* kWalAreaName = "wal area";
+  static constexpr size_t kWalAreaFixedBytes = 64 * 1024;
+  static constexpr size_t kWalAreaPerBuffer = 8192 + 64;
+  size_t WalAreaBytes() const { return kWalAreaFixedBytes + static_cast<size_t>(wal_buffers) * kWalAreaPerBuffer; }
 };
 
 // One named region in the segment's table of contents.

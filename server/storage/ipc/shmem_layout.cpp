@@ -28,6 +28,7 @@ const RegionFns kRegions[] = {
     {SmgrShmemSize, SmgrShmemInit},
     {LockShmemSize, LockShmemInit},
     {XactAreaShmemSize, XactAreaShmemInit},
+    {[](const ShmemParams& p) { return p.WalAreaBytes(); }, [](ShmemSegment& s, const ShmemParams& p) { s.Allocate(ShmemParams::kWalAreaName, p.WalAreaBytes(), 8192); }},
 };
 
 }  // namespace

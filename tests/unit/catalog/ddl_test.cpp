@@ -4,6 +4,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/pending_delete.h"
 #include "catalog_test_util.h"
+#include "utils/adt/type_catalog.h"
 
 using namespace hearth;
 using namespace hearth::catalog;
@@ -180,7 +181,7 @@ int RowCount(const std::string& table) {
 TEST_CASE("A rolled-back CREATE TABLE leaves no catalog row and no file", "[catalog][ddl]") {
   CatalogCluster c;
   access::StartTransaction();
-  DdlResult r = Create("create table gone (a int, b text)");
+  DdlResult r = Create("create table gone (a int)");
   InsertInts("gone", {1, 2, 3});
   storage::RelFileLocator rel(r.oid);
   CHECK(c.FileExists(rel));
@@ -368,4 +369,28 @@ TEST_CASE("OIDs are never reused across a crash or a clean restart", "[catalog][
     third = Create("create table o3 (a int)").oid;
   });
   CHECK(third == second + 1);
+}
+
+TEST_CASE("Relation stats and the list of user tables", "[catalog][ddl]") {
+  CatalogCluster c;
+  Oid b = 0;
+  InTransaction([&] {
+    Create("create table bb (a int)");
+    Create("create table aa (a int)");
+    b = LookupRelation("", "bb")->oid;
+    RelationStats st = GetRelationStats(b);
+    CHECK(st.relpages == 0);
+    CHECK(st.reltuples == -1);
+  });
+  InTransaction([&] { UpdateRelationStats(b, 7, 1234); });
+  InTransaction([&] {
+    RelationStats st = GetRelationStats(b);
+    CHECK(st.relpages == 7);
+    CHECK(st.reltuples == 1234);
+    auto tables = ListUserTables();
+    REQUIRE(tables.size() == 2);
+    CHECK(tables[0]->info.name == "aa");
+    CHECK(tables[1]->info.name == "bb");
+    RequireDbError([] { GetRelationStats(99999); }, "42P01", "relation with OID 99999 does not exist");
+  });
 }

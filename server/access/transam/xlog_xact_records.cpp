@@ -1,0 +1,80 @@
+// access/transam/xlog_xact_records.cpp
+//
+// Principal entry points: XLogInsertXactCommit, XLogInsertXactAbort,
+// DecodeXactRecord, XactRedo.
+#include "access/transam/xlog_xact_records.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "access/transam/clog.h"
+#include "access/transam/xlog.h"
+
+namespace hearth::access {
+
+namespace {
+
+struct XactRecordHead {
+  int64_t time_us;
+  uint32_t nrels;
+  uint32_t reserved;
+};
+static_assert(sizeof(XactRecordHead) == 16);
+static_assert(sizeof(storage::RelFileLocator) == sizeof(uint32_t));
+
+XactRedoDropHook g_drop_hook = nullptr;
+
+XLogRecPtr InsertXact(uint8_t info, storage::TransactionId xid, int64_t time_us,
+                      std::span<const storage::RelFileLocator> rels) {
+  XactRecordHead head{time_us, static_cast<uint32_t>(rels.size()), 0};
+  const XLogPart parts[2] = {{&head, sizeof(head)}, {rels.data(), rels.size() * sizeof(storage::RelFileLocator)}};
+  return XLogInsert(kRmgrXact, info, xid, std::span<const XLogPart>(parts, rels.empty() ? 1 : 2));
+}
+
+}  // namespace
+
+XLogRecPtr XLogInsertXactCommit(storage::TransactionId xid, int64_t time_us,
+                                std::span<const storage::RelFileLocator> rels_to_delete) {
+  return InsertXact(kXactInfoCommit, xid, time_us, rels_to_delete);
+}
+
+XLogRecPtr XLogInsertXactAbort(storage::TransactionId xid, int64_t time_us,
+                               std::span<const storage::RelFileLocator> rels_to_delete) {
+  return InsertXact(kXactInfoAbort, xid, time_us, rels_to_delete);
+}
+
+std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
+  if (rec.header.rmgr != kRmgrXact) return std::nullopt;
+  if (rec.header.info != kXactInfoCommit && rec.header.info != kXactInfoAbort) return std::nullopt;
+  XactRecordHead head;
+  if (rec.payload.size() < sizeof(head)) return std::nullopt;
+  std::memcpy(&head, rec.payload.data(), sizeof(head));
+  if (rec.payload.size() != sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(uint32_t)) return std::nullopt;
+  XactRecord out;
+  out.commit = rec.header.info == kXactInfoCommit;
+  out.xid = rec.header.xid;
+  out.time_us = head.time_us;
+  out.rels.resize(head.nrels);
+  for (uint32_t i = 0; i < head.nrels; i++) {
+    uint32_t v;
+    std::memcpy(&v, rec.payload.data() + sizeof(head) + i * sizeof(uint32_t), sizeof(v));
+    out.rels[i] = storage::RelFileLocator(v);
+  }
+  return out;
+}
+
+void XactRedo(const XLogRecordView& rec) {
+  auto x = DecodeXactRecord(rec);
+  if (!x || !storage::TransactionIdIsNormal(x->xid)) {
+    throw std::runtime_error("malformed transaction WAL record at " + std::to_string(rec.start_lsn));
+  }
+  if (TransactionIdGetStatus(x->xid) == XidStatus::kInProgress) {
+    TransactionIdSetStatus(x->xid, x->commit ? XidStatus::kCommitted : XidStatus::kAborted, rec.end_lsn);
+  }
+  if (g_drop_hook != nullptr && !x->rels.empty()) g_drop_hook(x->rels);
+}
+
+void SetXactRedoDropHook(XactRedoDropHook hook) { g_drop_hook = hook; }
+
+}  // namespace hearth::access

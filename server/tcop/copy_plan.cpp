@@ -1,0 +1,213 @@
+// tcop/copy_plan.cpp
+//
+// Principal entry point: PlanCopy. COPY t [(cols)] FROM STDIN, COPY t
+// [(cols)] TO STDOUT and COPY (query) TO STDOUT, in text or CSV, over the
+// session's tables. The formats and the sub-protocol live in commands/;
+// this file connects them to the table interface:
+//   FROM: every parsed row is completed with the defaults of the columns
+//         not copied, checked for NOT NULL and inserted;
+//   TO:   rows come from a table scan (projected to the copied columns) or
+//         from the planner for a query.
+// Server-side files and PROGRAM are refused (0A000): clients use STDIN/
+// STDOUT (psql's \copy).
+#include <algorithm>
+
+#include "commands/copy_options.h"
+#include "commands/copy_protocol.h"
+#include "common/error/sqlstate.h"
+#include "executor/executor.h"
+#include "executor/expr/binder.h"
+#include "executor/expr/eval.h"
+#include "executor/row_checks.h"
+#include "parser/parser.h"
+#include "planner/planner.h"
+#include "storage/ipc/interrupts.h"
+#include "tcop/copy_channel.h"
+#include "tcop/session.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+executor::TableInfo LookupTable(Session& s, const parser::RangeVar& rv) {
+  if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "COPY is not supported yet");
+  auto info = s.tables->Lookup(rv.schema, rv.name);
+  if (!info) throw DbError(sqlstate::kUndefinedTable, "relation \"" + rv.name + "\" does not exist");
+  return *info;
+}
+
+// Index of each copied column in the table (all columns when none named).
+std::vector<size_t> CopiedColumns(const executor::TableInfo& t, const std::vector<std::string>& names) {
+  std::vector<size_t> idx;
+  if (names.empty()) {
+    for (size_t i = 0; i < t.columns.size(); i++) idx.push_back(i);
+    return idx;
+  }
+  for (const std::string& n : names) {
+    auto it = std::find_if(t.columns.begin(), t.columns.end(), [&](const auto& c) { return c.name == n; });
+    if (it == t.columns.end()) {
+      throw DbError(sqlstate::kUndefinedColumn, "column \"" + n + "\" of relation \"" + t.name + "\" does not exist");
+    }
+    size_t i = static_cast<size_t>(it - t.columns.begin());
+    if (std::find(idx.begin(), idx.end(), i) != idx.end()) {
+      throw DbError(sqlstate::kDuplicateColumn, "column \"" + n + "\" specified more than once");
+    }
+    idx.push_back(i);
+  }
+  return idx;
+}
+
+std::vector<std::string> AllNames(const executor::TableInfo& t) {
+  std::vector<std::string> names;
+  for (const auto& c : t.columns) names.push_back(c.name);
+  return names;
+}
+
+// Default values for the columns a COPY FROM does not fill: each DEFAULT
+// expression is bound once and evaluated per row (now() and friends are
+// volatile); columns without one get NULL.
+class DefaultFiller {
+ public:
+  DefaultFiller(const executor::TableInfo& t, const std::vector<size_t>& copied) {
+    for (size_t i = 0; i < t.columns.size(); i++) {
+      if (std::find(copied.begin(), copied.end(), i) != copied.end()) continue;
+      const executor::ColumnInfo& c = t.columns[i];
+      Missing m{i, c.type, nullptr};
+      if (c.has_default()) {
+        stmts_.push_back(parser::ParseStatements("SELECT " + c.default_expr));
+        const auto& sel = stmts_.back().at(0)->As<parser::SelectStmt>();
+        m.expr = executor::Coerce(executor::BindExpr(*sel.targets.at(0).expr, ctx_), c.type, c.typmod,
+                                  types::CoercionContext::kAssignment, ctx_);
+      }
+      missing_.push_back(std::move(m));
+    }
+  }
+
+  void Fill(executor::Row& row, executor::EvalContext& eval) const {
+    for (const Missing& m : missing_) {
+      row[m.column] = m.expr ? executor::Eval(*m.expr, eval) : types::Value::Null(m.type);
+    }
+  }
+
+ private:
+  struct Missing {
+    size_t column;
+    types::Oid type;
+    executor::BoundExprPtr expr;
+  };
+  executor::BindContext ctx_;
+  std::vector<std::vector<parser::StmtPtr>> stmts_;
+  std::vector<Missing> missing_;
+};
+
+// Receives parsed rows and inserts them as full table rows.
+class InsertSink : public commands::CopyRowSink {
+ public:
+  InsertSink(Session& s, const executor::TableInfo& t, const std::vector<size_t>& copied)
+      : table_(t), copied_(copied), defaults_(t, copied), modifier_(s.tables->OpenModifier(t)) {
+    row_.resize(t.columns.size());
+    eval_.func.session = &s.callbacks;
+  }
+
+  void Row(std::vector<types::Value>& parsed) override {
+    for (size_t i = 0; i < copied_.size(); i++) row_[copied_[i]] = std::move(parsed[i]);
+    defaults_.Fill(row_, eval_);
+    executor::CheckNotNull(table_, row_);
+    modifier_->Insert(row_);
+  }
+
+ private:
+  const executor::TableInfo& table_;
+  const std::vector<size_t>& copied_;
+  DefaultFiller defaults_;
+  std::unique_ptr<executor::TableModifier> modifier_;
+  executor::Row row_;
+  executor::EvalContext eval_;
+};
+
+class CopyPlan : public Plan {
+ public:
+  CopyPlan(const parser::CopyStmt& stmt, std::string_view sql)
+      : stmt_(stmt), options_(commands::ParseCopyOptions(stmt.options, stmt.is_from, sql)) {
+    if (stmt.is_program || !stmt.filename.empty()) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    std::string("COPY ") + (stmt.is_from ? "from" : "to") + " a file or program is not supported")
+          .WithHint(std::string("Use COPY ") + (stmt.is_from ? "FROM STDIN" : "TO STDOUT") +
+                    ", or psql's \\copy command.");
+    }
+    if (stmt.where) throw DbError(sqlstate::kFeatureNotSupported, "COPY FROM ... WHERE is not supported yet");
+  }
+
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    SocketCopyChannel channel(s.sock, static_cast<size_t>(s.settings.GetInt("max_message_size")));
+    return stmt_.is_from ? CopyFrom(s, channel) : CopyTo(s, channel);
+  }
+
+ private:
+  std::string CopyFrom(Session& s, SocketCopyChannel& channel) {
+    executor::TableInfo t = LookupTable(s, stmt_.table);
+    std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
+    std::vector<commands::CopyColumn> cols;
+    for (size_t i : copied) cols.push_back({t.columns[i].name, t.columns[i].type, t.columns[i].typmod});
+    commands::CopyRowConverter converter(std::move(cols));
+    commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, converter.Names(), AllNames(t), t.name);
+    commands::CopyFromParser parser(options_, t.name, converter.Names(), flags);
+    InsertSink sink(s, t, copied);
+    commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
+    return "COPY " + std::to_string(session.Run(sink));
+  }
+
+  std::string CopyTo(Session& s, SocketCopyChannel& channel) {
+    if (stmt_.query) return CopyQueryTo(s, channel);
+    executor::TableInfo t = LookupTable(s, stmt_.table);
+    std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
+    std::vector<std::string> names;
+    for (size_t i : copied) names.push_back(t.columns[i].name);
+    commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, AllNames(t), t.name);
+    commands::CopyToFormatter formatter(options_, flags.force_quote);
+    commands::CopyOutSession out(channel, formatter, names);
+    out.Begin();
+    auto scan = s.tables->OpenScan(t, /*bulk=*/true);
+    executor::Row row, projected(copied.size());
+    while (scan->Next(row, nullptr)) {
+      CheckForInterrupts();
+      for (size_t i = 0; i < copied.size(); i++) projected[i] = row[copied[i]];
+      out.Row(projected);
+    }
+    out.End();
+    return "COPY " + std::to_string(out.rows());
+  }
+
+  std::string CopyQueryTo(Session& s, SocketCopyChannel& channel) {
+    if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "COPY is not supported yet");
+    executor::PlannedStatement plan = planner::PlanStatement(*stmt_.query, *s.tables);
+    std::vector<std::string> names;
+    for (const auto& c : plan.columns) names.push_back(c.name);
+    commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, names, "");
+    commands::CopyToFormatter formatter(options_, flags.force_quote);
+    commands::CopyOutSession out(channel, formatter, names);
+    executor::ExecContext ctx;
+    ctx.tables = s.tables;
+    ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
+    ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
+    ctx.check_interrupts = [] { CheckForInterrupts(); };
+    ctx.session = &s.callbacks;
+    executor::Execution exec(plan, ctx);
+    out.Begin();
+    executor::Row row;
+    while (exec.Next(row)) out.Row(row);
+    out.End();
+    return "COPY " + std::to_string(out.rows());
+  }
+
+  const parser::CopyStmt& stmt_;
+  commands::CopyOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plan> PlanCopy(Session&, const parser::CopyStmt& stmt, std::string_view sql) {
+  return std::make_unique<CopyPlan>(stmt, sql);
+}
+
+}  // namespace hearth::tcop

@@ -1,0 +1,162 @@
+// tcop/ddl_plans.cpp
+//
+// Principal entry points: PlanDdl — CREATE TABLE, DROP TABLE, TRUNCATE,
+// VACUUM/ANALYZE and CHECKPOINT. The work happens at Run (so a prepared DDL
+// statement acts when executed) through catalog/ddl.h; notices the catalog
+// reports (IF [NOT] EXISTS skips) go to the client before the tag.
+#include "access/heap/heapscan.h"
+#include "access/heap/vacuumlazy.h"
+#include "access/transam/snapshot.h"
+#include "access/transam/transam.h"
+#include "access/transam/xact.h"
+#include "catalog/ddl.h"
+#include "catalog/relcache.h"
+#include "common/error/sqlstate.h"
+#include "planner/deparse.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/smgr/smgr.h"
+#include "storage/ipc/interrupts.h"
+#include "tcop/session.h"
+
+namespace hearth::tcop {
+
+namespace {
+
+void SendNotices(Session& s, const catalog::DdlResult& r) {
+  for (const auto& n : r.notices) s.Notice(Severity::kNotice, n.sqlstate, n.message);
+}
+
+class CreateTablePlan : public Plan {
+ public:
+  explicit CreateTablePlan(const parser::CreateTableStmt& stmt) : stmt_(stmt) {}
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    catalog::DdlContext ctx;
+    ctx.query_text = stmt_.location == 0 ? std::string_view(stmt_.text) : std::string_view();
+    ctx.deparse = [](const parser::Expr& e) { return planner::Deparse(e); };
+    SendNotices(s, catalog::CreateTable(stmt_, ctx));
+    return "CREATE TABLE";
+  }
+
+ private:
+  const parser::CreateTableStmt& stmt_;
+};
+
+class DropTablePlan : public Plan {
+ public:
+  explicit DropTablePlan(const parser::DropStmt& stmt) : stmt_(stmt) {}
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    SendNotices(s, catalog::DropTables(stmt_.objects, stmt_.if_exists));
+    return "DROP TABLE";
+  }
+
+ private:
+  const parser::DropStmt& stmt_;
+};
+
+class TruncatePlan : public Plan {
+ public:
+  explicit TruncatePlan(const parser::TruncateStmt& stmt) : stmt_(stmt) {}
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    SendNotices(s, catalog::TruncateTables(stmt_.tables));
+    return "TRUNCATE TABLE";
+  }
+
+ private:
+  const parser::TruncateStmt& stmt_;
+};
+
+// VACUUM removes row versions no snapshot can see and makes their space
+// reusable; ANALYZE (and VACUUM, which counts as it goes) records page and
+// row counts in hearth_class for the planner.
+class VacuumPlan : public Plan {
+ public:
+  explicit VacuumPlan(const parser::VacuumStmt& stmt) : stmt_(stmt) {
+    for (const auto& o : stmt.options) {
+      if (o.name == "analyze") analyze_ = o.value.empty() || o.value == "true" || o.value == "on";
+      if (o.name == "full") full_ = o.value.empty() || o.value == "true" || o.value == "on";
+    }
+    if (!stmt.is_vacuum) analyze_ = true;
+  }
+
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    const char* what = stmt_.is_vacuum ? "VACUUM" : "ANALYZE";
+    if (stmt_.is_vacuum && s.block != BlockState::kIdle) {
+      throw DbError(sqlstate::kActiveSqlTransaction, "VACUUM cannot run inside a transaction block");
+    }
+    std::vector<catalog::RelationRef> rels;
+    if (stmt_.relations.empty()) {
+      rels = catalog::ListUserTables();
+    } else {
+      for (const auto& r : stmt_.relations) {
+        auto rel = catalog::OpenRelation(r.table.schema, r.table.name, storage::LockMode::kShareUpdateExclusive);
+        if (!rel) throw DbError(sqlstate::kUndefinedTable, "relation \"" + r.table.name + "\" does not exist");
+        rels.push_back(rel);
+      }
+    }
+    for (const auto& rel : rels) {
+      CheckForInterrupts();
+      if (stmt_.is_vacuum) {
+        heap::VacuumStats st = heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin());
+        catalog::UpdateRelationStats(rel->oid, static_cast<int32_t>(st.pages), static_cast<double>(st.tuples_live));
+      } else {
+        Analyze(*rel);
+      }
+    }
+    (void)full_;  // VACUUM FULL does the same work as VACUUM for now.
+    return what;
+  }
+
+ private:
+  static void Analyze(const catalog::RelationEntry& rel) {
+    heap::HeapScan scan(rel.rel, rel.desc, access::GetTransactionSnapshot(),
+                        access::GetCurrentTransactionIdIfAny());
+    heap::Row row;
+    double tuples = 0;
+    while (scan.Next(&row)) {
+      tuples++;
+      if ((static_cast<uint64_t>(tuples) & 1023) == 0) CheckForInterrupts();
+    }
+    auto pages = storage::SmgrNblocks(rel.rel, storage::ForkNumber::kMain);
+    catalog::UpdateRelationStats(rel.oid, static_cast<int32_t>(pages), tuples);
+  }
+
+  const parser::VacuumStmt& stmt_;
+  bool analyze_ = false;
+  bool full_ = false;
+};
+
+class CheckpointPlan : public Plan {
+ public:
+  std::string Run(Session&, const std::vector<types::Value>&, RowConsumer&) override {
+    storage::Status st = storage::FlushAllBuffers();
+    if (!st.ok()) throw DbError(sqlstate::kIoError, "checkpoint failed: " + st.ToString());
+    access::TransamCheckpoint();
+    return "CHECKPOINT";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Plan> PlanDdl(Session&, const parser::Statement& stmt) {
+  using K = parser::StmtKind;
+  switch (stmt.kind) {
+    case K::kCreateTable:
+      return std::make_unique<CreateTablePlan>(stmt.As<parser::CreateTableStmt>());
+    case K::kDrop: {
+      const auto& d = stmt.As<parser::DropStmt>();
+      if (d.object_type != parser::ObjectType::kTable) break;
+      return std::make_unique<DropTablePlan>(d);
+    }
+    case K::kTruncate:
+      return std::make_unique<TruncatePlan>(stmt.As<parser::TruncateStmt>());
+    case K::kVacuum:
+      return std::make_unique<VacuumPlan>(stmt.As<parser::VacuumStmt>());
+    case K::kCheckpoint:
+      return std::make_unique<CheckpointPlan>();
+    default:
+      break;
+  }
+  return nullptr;
+}
+
+}  // namespace hearth::tcop
