@@ -5,8 +5,9 @@
 // simple Query builds and runs at once. Plan::Run streams result rows to a
 // RowConsumer and returns the command tag.
 //
-// Today's plans: transaction control, SET/SHOW/RESET, and SELECT without
-// FROM. The storage issue adds plans over tables through the same interface.
+// Plans: transaction control and SET/SHOW/RESET (utility_plans.cpp),
+// queries through planner + executor (query_plan.cpp), DDL (ddl_plans.cpp)
+// and COPY (copy_plan.cpp).
 #pragma once
 
 #include <memory>
@@ -78,7 +79,6 @@ std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 // COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must
 // outlive it (true for both the simple and the extended protocol).
 std::unique_ptr<Plan> PlanCopy(Session& session, const parser::CopyStmt& stmt, std::string_view sql);
-std::unique_ptr<Plan> PlanSelectWithoutFrom(Session& session, const parser::SelectStmt& stmt,
-                                            const std::vector<types::Oid>& param_types);
+
 
 }  // namespace hearth::tcop

@@ -31,20 +31,12 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       return PlanShowStmt(session, stmt.As<parser::ShowStmt>());
     case K::kReset:
       return PlanResetStmt(stmt.As<parser::ResetStmt>());
-    case K::kSelect: {
-      const auto& sel = stmt.As<parser::SelectStmt>();
-      if (sel.from.empty() && sel.set_op == parser::SetOpKind::kNone && sel.values_lists.empty() &&
-          sel.group_by.empty() && sel.having == nullptr && sel.with.empty() && sel.locking.empty() &&
-          sel.order_by.empty()) {
-        return PlanSelectWithoutFrom(session, sel, param_types);
-      }
-      return PlanQuery(session, stmt, param_types);
-    }
     case K::kCopy:
       // Option positions are offsets into the whole query string; the
       // statement's own text matches it only when it starts at offset 0.
       return PlanCopy(session, stmt.As<parser::CopyStmt>(),
                       stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
+    case K::kSelect:
     case K::kInsert:
     case K::kUpdate:
     case K::kDelete:

@@ -73,11 +73,6 @@ class ExecutionCursor : public Cursor {
 class QueryPlan : public Plan {
  public:
   QueryPlan(Session& s, const parser::Statement& stmt, const std::vector<types::Oid>& param_types) {
-    if (s.tables == nullptr) {
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    std::string(stmt.kind == parser::StmtKind::kSelect ? "SELECT" : "this statement") +
-                        " over tables is not supported yet");
-    }
     planned_ = planner::PlanStatement(stmt, *s.tables, param_types);
     for (const executor::OutputColumn& c : planned_.columns) {
       ColumnDesc d;

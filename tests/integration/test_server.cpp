@@ -206,6 +206,10 @@ int TestServer::Stop(int signo) {
       pid_ = -1;
       return status;
     }
+    if (r < 0 && errno == ECHILD) {  // already reaped by the caller
+      pid_ = -1;
+      return 0;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   kill(pid_, SIGKILL);

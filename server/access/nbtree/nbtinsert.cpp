@@ -6,6 +6,7 @@
 // lock protocol is in README.md: a split keeps both halves exclusively
 // locked until the downlink is in the parent, so nobody can split the new
 // right page before its parent knows it.
+// Principal entry points: BtInsert.
 #include <cstring>
 #include <stdexcept>
 
@@ -254,7 +255,8 @@ uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_vie
       if (CompareToBound(e, hi) >= 0) return 0;
       UniqueProbe probe = check(DecodeTid(e));
       if (probe.state == HeapTupleState::kLive)
-        throw DbError(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" + index.name + "\"")
+        throw DbError(sqlstate::kUniqueViolation,
+                      "duplicate key value violates unique constraint \"" + index.name + "\"")
             .WithDetail(FormatKeyDetail(index, key));
       if (probe.state == HeapTupleState::kInProgress) return probe.xid;
     }

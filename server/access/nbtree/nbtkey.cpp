@@ -2,6 +2,7 @@
 //
 // The order-preserving key encoding (layout in nbtree_internal.h and
 // README.md) and the key text of unique-violation details. Pure functions.
+// Principal entry points: EncodeKey, AppendTid, DecodeTid, HasNullIn, FormatKeyDetail.
 #include <bit>
 #include <charconv>
 #include <cmath>

@@ -2,6 +2,7 @@
 //
 // Page formatting, the metapage and small page helpers. Callers hold the
 // buffer locks described in README.md.
+// Principal entry points: InitBtPage, ReadMeta, ReadLocked, BtCreateEmpty, BtHeight.
 #include <cstring>
 
 #include "access/nbtree/nbtree_internal.h"

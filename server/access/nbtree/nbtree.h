@@ -40,8 +40,12 @@ struct KeyColumn {
   bool nulls_first = false;
   std::string name;  // column name, for error details only
 
-  static KeyColumn Asc(types::Oid t, std::string n = "", bool nulls_first = false) { return {t, false, nulls_first, std::move(n)}; }
-  static KeyColumn Desc(types::Oid t, std::string n = "", bool nulls_first = true) { return {t, true, nulls_first, std::move(n)}; }
+  static KeyColumn Asc(types::Oid t, std::string n = "", bool nulls_first = false) {
+    return {t, false, nulls_first, std::move(n)};
+  }
+  static KeyColumn Desc(types::Oid t, std::string n = "", bool nulls_first = true) {
+    return {t, true, nulls_first, std::move(n)};
+  }
 };
 
 inline constexpr int kMaxKeyColumns = 32;
@@ -61,6 +65,7 @@ struct IndexDesc {
 // REQUIRES: the index's main fork exists and is empty; nobody else uses it.
 class BtBuilder {
  public:
+  // `index` must outlive the builder.
   explicit BtBuilder(const IndexDesc& index);
   // Copies the key (values.size() == index.cols.size()). Throws DbError 54000
   // when the encoded entry is too large for a B-tree page.
@@ -104,6 +109,7 @@ struct InsertResult {
 // kInProgress → nothing is inserted and {false, xid} is returned (the caller
 // waits for xid and retries the whole call); kDead entries are ignored.
 // Throws DbError 54000 when the entry is too large.
+// REQUIRES: the index exists (BtBuilder::Finish or BtCreateEmpty ran).
 InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key, ItemPointer tid,
                       const UniqueCheckFn* unique = nullptr);
 
@@ -129,7 +135,7 @@ struct ScanKey {
 // and still exists is returned exactly once, whatever splits happen meanwhile.
 class BtScan {
  public:
-  // conds: ANDed; kEq sets both bounds, kGt/kGe the lower, kLt/kLe the upper
+  // `index` must outlive the scan. conds: ANDed; kEq sets both bounds, kGt/kGe the lower, kLt/kLe the upper
   // (a later condition replaces an earlier one for the same side).
   BtScan(const IndexDesc& index, std::span<const ScanKey> conds, ScanDirection dir = ScanDirection::kForward);
   ~BtScan();

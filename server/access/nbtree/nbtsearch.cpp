@@ -2,7 +2,8 @@
 //
 // Descent from the root (shared locks, one page at a time, moving right
 // past concurrent splits) and BtScan: page-at-a-time batches copied under a
-// short shared lock, pin kept between calls. See README.md "Scans".
+// short shared lock, pin kept between calls. See README.md "Lock protocol".
+// Principal entry points: Descend, MoveRight, LeftmostAtLevel, BtScan.
 #include "access/nbtree/nbtree_internal.h"
 
 namespace hearth::nbtree {
@@ -236,7 +237,8 @@ struct BtScan::Impl {
         ReadBackward(std::move(buf), last);
         return;
       }
-      if (IsRightmost(p) || hops > 1000000) ThrowCorrupt(index, "left sibling chain broken at block " + std::to_string(cur));
+      if (IsRightmost(p) || hops > 1000000)
+        ThrowCorrupt(index, "left sibling chain broken at block " + std::to_string(cur));
       blk = Opaque(p)->right;
     }
   }

@@ -5,6 +5,7 @@
 // the downlinks of the level below (70%), until one page remains: the root.
 // Pages are written through a BULKWRITE ring so a build does not flush the
 // pool. The index is invisible to others during the build.
+// Principal entry points: BtBuilder::Add, BtBuilder::Finish.
 #include <algorithm>
 #include <stdexcept>
 
@@ -128,7 +129,9 @@ void BtBuilder::Add(std::span<const types::Value> key, ItemPointer tid) {
 
 size_t BtBuilder::Finish(bool input_sorted) {
   const char* base = arena_.data();
-  auto span_of = [&](const std::pair<uint32_t, uint32_t>& it) { return std::span<const char>(base + it.first, it.second); };
+  auto span_of = [&](const std::pair<uint32_t, uint32_t>& it) {
+    return std::span<const char>(base + it.first, it.second);
+  };
   if (!input_sorted)
     std::sort(items_.begin(), items_.end(),
               [&](const auto& a, const auto& b) { return CompareBytes(span_of(a), span_of(b)) < 0; });
@@ -163,7 +166,8 @@ size_t BtBuilder::Finish(bool input_sorted) {
             std::span<const char> l = span_of(items_[i - 1]);
             size_t d = 0;
             while (d < l.size() && d < e.size() && l[d] == e[d]) ++d;
-            if (d >= e.size()) throw DbError(sqlstate::kInternalError, "build: duplicate index entry (same key and TID)");
+            if (d >= e.size())
+              throw DbError(sqlstate::kInternalError, "build: duplicate index entry (same key and TID)");
             return std::string(e.data(), d + 1);
           },
           [&] { return std::string(e.data(), e.size()); });

@@ -6,6 +6,7 @@
 // on a leaf is waited for, so TIDs it returned cannot be recycled under it.
 // A split that happens behind us only moves entries we have already seen
 // to a page we visit next (harmless: the callback is asked again).
+// Principal entry points: BtBulkDelete.
 #include <unistd.h>
 
 #include "access/nbtree/nbtree_internal.h"
@@ -25,7 +26,8 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
   }
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
   while (blk != kInvalidBlockNumber) {
-    PinnedBuffer buf = storage::ReadBuffer(index.rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
+    PinnedBuffer buf =
+        storage::ReadBuffer(index.rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
     for (unsigned spins = 0; !storage::ConditionalLockBufferForCleanup(buf); ++spins) usleep(spins < 100 ? 50 : 1000);
     Page p = buf.page();
     if (Opaque(p)->magic != kBtPageMagic || !IsLeaf(p)) ThrowCorrupt(index, "bulk delete reached a non-leaf page");

@@ -4,6 +4,7 @@
 // short shared lock) and checks the invariants listed in README.md,
 // returning the first violation as text. Meant for a quiet index (tests,
 // hearth_index_check); concurrent splits could produce false reports.
+// Principal entry points: BtVerify.
 #include <array>
 #include <cstring>
 
@@ -44,7 +45,8 @@ std::string Hex(std::span<const char> s) {
 std::string CheckPage(Page p, BlockNumber blk, uint32_t level, std::span<const char> low, bool has_low) {
   const BtOpaque* o = Opaque(p);
   if (o->magic != kBtPageMagic) return Where(blk) + "not a btree page";
-  if (o->level != level) return Where(blk) + "level " + std::to_string(o->level) + ", expected " + std::to_string(level);
+  if (o->level != level)
+    return Where(blk) + "level " + std::to_string(o->level) + ", expected " + std::to_string(level);
   if (((o->flags & kBtLeaf) != 0) != (level == 0)) return Where(blk) + "leaf flag does not match level";
   if ((o->flags & kBtDeleted) != 0) return Where(blk) + "deleted page is linked";
   const OffsetNumber first = FirstDataOffset(p), max = p.MaxOffset();
@@ -85,7 +87,8 @@ std::string VerifyImpl(const IndexDesc& index) {
   {
     const BtOpaque* o = Opaque(cur.page());
     if ((o->flags & kBtRoot) == 0) return Where(meta.root) + "root page lacks the root flag";
-    if (o->left != kInvalidBlockNumber || o->right != kInvalidBlockNumber) return Where(meta.root) + "root has siblings";
+    if (o->left != kInvalidBlockNumber || o->right != kInvalidBlockNumber)
+      return Where(meta.root) + "root has siblings";
     if (o->level != meta.level) return Where(meta.root) + "root level differs from the metapage";
   }
   uint64_t pages = 0;
@@ -104,7 +107,8 @@ std::string VerifyImpl(const IndexDesc& index) {
       Page p = cur.page();
       const BtOpaque* o = Opaque(p);
       if (o->left != prev)
-        return Where(blk) + "left link " + std::to_string(o->left) + " but the page to the left is " + std::to_string(prev);
+        return Where(blk) + "left link " + std::to_string(o->left) + " but the page to the left is " +
+               std::to_string(prev);
       if (blk != meta.root && (o->flags & kBtRoot) != 0) return Where(blk) + "non-root page has the root flag";
       std::string err = CheckPage(p, blk, static_cast<uint32_t>(level), low, has_low);
       if (!err.empty()) return err;
@@ -113,7 +117,8 @@ std::string VerifyImpl(const IndexDesc& index) {
         for (OffsetNumber off = first; off <= max; ++off) {
           const BlockNumber c = ItemChild(p, off);
           if (next_leftmost == kInvalidBlockNumber) next_leftmost = c;
-          if (c == kMetaBlock || c >= nblocks) return Where(blk) + "downlink to block " + std::to_string(c) + " outside the index";
+          if (c == kMetaBlock || c >= nblocks)
+            return Where(blk) + "downlink to block " + std::to_string(c) + " outside the index";
           if (prev_child != kInvalidBlockNumber && prev_child_right != c)
             return Where(prev_child) + "right link " + std::to_string(prev_child_right) +
                    " differs from the next downlink " + std::to_string(c) + " in the parent level";

@@ -123,6 +123,9 @@ void FlushImpl(XLogRecPtr lsn, int commit_delay_us, int commit_siblings, bool co
     }
     try {
       if (sh->flushed_upto.load(std::memory_order_relaxed) < lsn) {
+        // Records finished while we waited for the lock join this flush
+        // (upto = 0 never waits: it only reads how far every slot got).
+        target = std::max(target, xi::WaitInsertionsToFinish(0));
         if (commit_delay_us > 0 && sh->fsync.load(std::memory_order_relaxed) && SiblingsActive(commit_siblings)) {
           // Leader waits so more committers join this flush. Holding the lock
           // makes them queue as followers instead of syncing themselves.

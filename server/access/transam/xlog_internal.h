@@ -110,7 +110,7 @@ XLogRecPtr ReservedEnd();
 // Waits until all insertions into WAL below `upto` are copied; returns a
 // position <= the reserved end and >= min(upto, reserved end) below which
 // every byte is in the buffers. Never call while holding write_lock unless
-// `upto` is already known to be finished.
+// `upto` is already known to be finished (upto = 0 never waits).
 XLogRecPtr WaitInsertionsToFinish(XLogRecPtr upto);
 // REQUIRES write_lock held. Writes buffers up to `upto` (<= a finished
 // position) and, if `flush`, syncs so flushed_upto >= upto.

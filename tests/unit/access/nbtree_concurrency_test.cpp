@@ -148,3 +148,36 @@ TEST_CASE("concurrent unique inserts of the same keys: exactly one wins each key
   for (ItemPointer t : all) keys.insert(NumberOf(t) % kKeys);
   CHECK(keys.size() == static_cast<size_t>(kKeys));
 }
+
+TEST_CASE("bulk delete waits for a scan's pin on a leaf", "[nbtree][fork][vacuum]") {
+  HeapCluster c(64);
+  auto rel = c.CreateRel(4300);
+  IndexDesc idx = IntIndex(rel);
+  BtCreateEmpty(idx);
+  for (int n = 0; n < 100; ++n) InsertInt(idx, n, n);  // one leaf
+  // The vacuum runs in a child; it must not finish while our scan holds its pin.
+  const std::string go = c.dir + "/vac_go";
+  BtScan scan(idx, {}, ScanDirection::kForward);
+  pid_t child = 0;
+  {
+    child = SpawnBackend(1, [&]() {
+      while (::access(go.c_str(), F_OK) != 0) usleep(100);
+      BulkDeleteStats st = BtBulkDelete(idx, [](ItemPointer t) { return NumberOf(t) % 2 == 0; });
+      return st.removed == 50 ? 0 : 5;
+    });
+  }
+  ItemPointer t;
+  REQUIRE(scan.Next(&t));  // now pinned (batch of the whole leaf)
+  FILE* f = std::fopen(go.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fclose(f);
+  usleep(200 * 1000);
+  int status = 0;
+  CHECK(waitpid(child, &status, WNOHANG) == 0);  // still waiting for the cleanup lock
+  int returned = 1;
+  while (scan.Next(&t)) ++returned;
+  CHECK(returned == 100);  // the batch was taken before the vacuum
+  CHECK(WaitChild(child) == 0);
+  CHECK(ScanAll(idx).size() == 50);
+  CHECK(BtVerify(idx) == "");
+}

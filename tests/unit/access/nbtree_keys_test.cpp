@@ -26,7 +26,8 @@ std::vector<int64_t> OrderOf(HeapCluster& c, uint32_t relno, KeyColumn col, cons
   for (size_t i = 0; i < perm.size(); ++i) perm[i] = i;
   std::mt19937 rng(relno);
   std::shuffle(perm.begin(), perm.end(), rng);
-  for (size_t i : perm) REQUIRE(BtInsert(idx, std::span<const Value>(&vals[i], 1), TidFor(static_cast<int64_t>(i))).inserted);
+  for (size_t i : perm)
+    REQUIRE(BtInsert(idx, std::span<const Value>(&vals[i], 1), TidFor(static_cast<int64_t>(i))).inserted);
   REQUIRE(BtVerify(idx) == "");
   std::vector<int64_t> out;
   for (ItemPointer t : ScanAll(idx)) out.push_back(NumberOf(t));
@@ -52,7 +53,8 @@ TEST_CASE("every orderable type sorts like PostgreSQL", "[nbtree][keys]") {
                          Value::Int(types::kInt8Oid, 1), Value::Int(types::kInt8Oid, INT64_MAX)};
     CHECK(OrderOf(c, 3000, KeyColumn::Asc(types::kInt8Oid), v) == Iota(6));
     std::vector<Value> s{Value::Int(types::kInt2Oid, -32768), Value::Int(types::kInt2Oid, -1),
-                         Value::Int(types::kInt2Oid, 7), Value::Int(types::kInt2Oid, 32767), Value::Null(types::kInt2Oid)};
+                         Value::Int(types::kInt2Oid, 7), Value::Int(types::kInt2Oid, 32767),
+                         Value::Null(types::kInt2Oid)};
     CHECK(OrderOf(c, 3001, KeyColumn::Asc(types::kInt2Oid), s) == Iota(5));
   }
   SECTION("floats: -inf < negatives < -0 = 0 < positives < inf < NaN") {
@@ -103,7 +105,8 @@ TEST_CASE("every orderable type sorts like PostgreSQL", "[nbtree][keys]") {
     std::vector<int64_t> order;
     for (ItemPointer t : ScanAll(idx)) order.push_back(NumberOf(t));
     CHECK(order == std::vector<int64_t>{3, 0, 1, 2});  // "a" < "ab" = "ab   " (by TID) < "ab\x01"
-    CHECK(ScanAll(idx, ScanDirection::kForward, {ScanKey{ScanOp::kEq, {Value::Bytes(types::kBpcharOid, "ab ")}}}).size() == 2);
+    ScanKey eq{ScanOp::kEq, {Value::Bytes(types::kBpcharOid, "ab ")}};
+    CHECK(ScanAll(idx, ScanDirection::kForward, {eq}).size() == 2);
   }
   SECTION("date, timestamp, bool") {
     std::vector<Value> d{Value::Int(types::kDateOid, -800000), Value::Int(types::kDateOid, -1),
@@ -195,7 +198,8 @@ TEST_CASE("multi-column keys with DESC and NULLS FIRST/LAST", "[nbtree][keys]") 
   std::reverse(gt.begin(), gt.end());
   CHECK(scan_numbers({ScanKey{ScanOp::kGt, {Value::Int4(20)}}}, ScanDirection::kBackward) == gt);
   // a = 3 AND b "before" 'b' in index order (DESC: b > 'b'), b non-null.
-  CHECK(scan_numbers({ScanKey{ScanOp::kGe, {Value::Int4(3)}}, ScanKey{ScanOp::kLt, {Value::Int4(3), Value::Text("b")}}}) ==
+  CHECK(scan_numbers({ScanKey{ScanOp::kGe, {Value::Int4(3)}},
+                      ScanKey{ScanOp::kLt, {Value::Int4(3), Value::Text("b")}}}) ==
         filtered([](const Row& r) { return r.a == 3 && r.b && *r.b > "b"; }));
 }
 
@@ -261,7 +265,8 @@ TEST_CASE("unique index: violation message, dead and in-progress duplicates, NUL
   CHECK(BtInsert(two, kn, TidFor(20002), &check).inserted);
 
   // Text and date values in the detail.
-  IndexDesc dt{c.CreateRel(3202), "d_key", {KeyColumn::Asc(types::kDateOid, "d"), KeyColumn::Asc(types::kBpcharOid, "c")}};
+  IndexDesc dt{c.CreateRel(3202), "d_key",
+               {KeyColumn::Asc(types::kDateOid, "d"), KeyColumn::Asc(types::kBpcharOid, "c")}};
   BtCreateEmpty(dt);
   std::vector<Value> kd{Value::Int(types::kDateOid, 366), Value::Bytes(types::kBpcharOid, "ab  ")};
   REQUIRE(BtInsert(dt, kd, TidFor(1), &check).inserted);
