@@ -13,6 +13,7 @@
 
 #include "access/transam/xact.h"
 #include "catalog/heap_table_provider.h"
+#include "catalog/system_views.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
 #include "config/registry.h"
@@ -133,7 +134,8 @@ void BackendMain(const BackendStartInfo& info) {
     session.backend_pid = static_cast<int32_t>(getpid());
     session.InstallCallbacks();
     catalog::HeapTableProvider tables;
-    session.tables = &tables;
+    auto with_views = catalog::MakeSystemViewProvider(tables);
+    session.tables = with_views.get();
     session.provider = &tables;
 
     for (const auto& [name, value] : session.settings.ReportedParameters()) {

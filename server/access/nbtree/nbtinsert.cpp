@@ -131,13 +131,16 @@ void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item
   }
   if (!ok) ThrowCorrupt(index, "split halves do not fit at block " + std::to_string(buf.block()));
 
+  // Left-to-right lock order: the old right sibling after both halves. It
+  // is read before anything changes, so an I/O error leaves the pages intact.
+  PinnedBuffer sib;
+  if (o.right != kInvalidBlockNumber) sib = ReadLocked(index, o.right, LWLockMode::kExclusive);
+  // From here to the end nothing can fail (a critical section once WAL exists).
   const uint64_t lsn = p.lsn();
   std::memcpy(p.data(), lbuf, storage::kBlockSize);
   p.set_lsn(lsn);
   std::memcpy(right.data(), rbuf, storage::kBlockSize);
-  if (o.right != kInvalidBlockNumber) {
-    // Left-to-right lock order: the old right sibling after both halves.
-    PinnedBuffer sib = ReadLocked(index, o.right, LWLockMode::kExclusive);
+  if (sib.valid()) {
     Opaque(sib.page())->left = right.block();
     sib.MarkDirty();
   }

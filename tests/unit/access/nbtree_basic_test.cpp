@@ -2,6 +2,7 @@
 // inserts compared with a model in both directions, range scans, bottom-up
 // build, bulk delete property test. Every step ends with BtVerify.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <random>
@@ -265,4 +266,40 @@ TEST_CASE("an IN list is a rescan per element", "[nbtree]") {
     while (scan.Next(&t)) got.push_back(NumberOf(t));
   }
   CHECK(got == std::vector<int64_t>{3, 1003, 2003, 500, 1500, 2500, 999, 1999, 2999});
+}
+
+// Timing only (hidden: run with "[.nbtree-bench]"); prints, asserts counts.
+TEST_CASE("nbtree timing: 200k random inserts, 200k point lookups, build", "[.nbtree-bench]") {
+  HeapCluster c(1024);
+  std::mt19937 rng(1);
+  auto now = [] { return std::chrono::steady_clock::now(); };
+  auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  IndexDesc idx = IntIndex(c.CreateRel(9000));
+  BtCreateEmpty(idx);
+  constexpr int kN = 200000;
+  std::vector<int> keys(kN);
+  for (int& k : keys) k = static_cast<int>(rng() % 100000000);
+  auto t0 = now();
+  for (int n = 0; n < kN; ++n) InsertInt(idx, keys[n], n);
+  auto t1 = now();
+  size_t found = 0;
+  for (int n = 0; n < kN; ++n) {
+    std::vector<ScanKey> conds{ScanKey{ScanOp::kEq, {Value::Int4(keys[n])}}};
+    BtScan s(idx, conds);
+    ItemPointer t;
+    while (s.Next(&t)) ++found;
+  }
+  auto t2 = now();
+  IndexDesc built = IntIndex(c.CreateRel(9001));
+  BtBuilder b(built);
+  for (int n = 0; n < kN; ++n) {
+    Value v = Value::Int4(keys[n]);
+    b.Add(std::span<const Value>(&v, 1), TidFor(n));
+  }
+  b.Finish();
+  auto t3 = now();
+  std::fprintf(stderr, "nbtree: %d inserts %.1f ms, %d lookups %.1f ms, build %.1f ms, height %d\n", kN, ms(t0, t1),
+               kN, ms(t1, t2), ms(t2, t3), BtHeight(idx));
+  CHECK(found >= static_cast<size_t>(kN));
+  CHECK(BtVerify(idx) == "");
 }

@@ -1,0 +1,124 @@
+// catalog/system_views.cpp
+//
+// Principal entry points: SystemViewProvider, MakeSystemViewProvider.
+#include "catalog/system_views.h"
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+#include "storage/buffer/bufmgr.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+// View oids live below FirstNormalObjectId, apart from real tables.
+constexpr types::Oid kPgStatBgwriterOid = 12001;
+
+class RowsScan : public executor::TableScan {
+ public:
+  explicit RowsScan(std::vector<executor::Row> rows) : rows_(std::move(rows)) {}
+  bool Next(executor::Row& row, executor::RowId* rid) override {
+    if (next_ >= rows_.size()) return false;
+    row = rows_[next_];
+    if (rid != nullptr) *rid = next_;
+    next_++;
+    return true;
+  }
+
+ private:
+  std::vector<executor::Row> rows_;
+  size_t next_ = 0;
+};
+
+executor::ColumnInfo Col(const char* name, types::Oid type) {
+  executor::ColumnInfo c;
+  c.name = name;
+  c.type = type;
+  return c;
+}
+
+types::Value Count(uint64_t v) { return types::Value::Int8(static_cast<int64_t>(v)); }
+
+void AddPgStatBgwriter(SystemViewProvider& p) {
+  executor::TableInfo info;
+  info.oid = kPgStatBgwriterOid;
+  info.schema = "pg_catalog";
+  info.name = "pg_stat_bgwriter";
+  using namespace types;
+  for (const char* n : {"checkpoints_timed", "checkpoints_req"}) info.columns.push_back(Col(n, kInt8Oid));
+  for (const char* n : {"checkpoint_write_time", "checkpoint_sync_time"}) info.columns.push_back(Col(n, kFloat8Oid));
+  for (const char* n : {"buffers_checkpoint", "buffers_clean", "maxwritten_clean", "buffers_backend",
+                        "buffers_backend_fsync", "buffers_alloc"}) {
+    info.columns.push_back(Col(n, kInt8Oid));
+  }
+  info.columns.push_back(Col("stats_reset", kTimestampTzOid));
+  p.AddView(std::move(info), [] {
+    storage::BgWriterStats st = storage::GetBgWriterStats();
+    // Checkpoint counts and timings arrive with the checkpointer's WAL work.
+    executor::Row r = {Count(0),
+                       Count(0),
+                       types::Value::Float8(0),
+                       types::Value::Float8(0),
+                       Count(st.buffers_checkpoint),
+                       Count(st.buffers_clean),
+                       Count(st.maxwritten_clean),
+                       Count(st.buffers_backend),
+                       Count(st.buffers_backend_fsync),
+                       Count(st.buffers_alloc),
+                       types::Value::Null(types::kTimestampTzOid)};
+    return std::vector<executor::Row>{std::move(r)};
+  });
+}
+
+}  // namespace
+
+SystemViewProvider::SystemViewProvider(executor::TableProvider& tables) : tables_(tables) {}
+
+void SystemViewProvider::AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows) {
+  views_.push_back(View{std::move(info), std::move(rows)});
+}
+
+const SystemViewProvider::View* SystemViewProvider::Find(const std::string& schema, const std::string& name) const {
+  if (!schema.empty() && schema != "pg_catalog") return nullptr;
+  for (const View& v : views_) {
+    if (v.info.name == name) return &v;
+  }
+  return nullptr;
+}
+
+const SystemViewProvider::View* SystemViewProvider::FindByOid(types::Oid oid) const {
+  for (const View& v : views_) {
+    if (v.info.oid == oid) return &v;
+  }
+  return nullptr;
+}
+
+std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string& schema, const std::string& name) {
+  // A user table of the same name in public wins for unqualified names, as
+  // pg_catalog would only win when first in search_path.
+  if (schema.empty()) {
+    if (auto t = tables_.Lookup(schema, name)) return t;
+  }
+  if (const View* v = Find(schema, name)) return v->info;
+  return tables_.Lookup(schema, name);
+}
+
+std::unique_ptr<executor::TableScan> SystemViewProvider::OpenScan(const executor::TableInfo& table, bool bulk) {
+  if (const View* v = FindByOid(table.oid)) return std::make_unique<RowsScan>(v->rows());
+  return tables_.OpenScan(table, bulk);
+}
+
+std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const executor::TableInfo& table) {
+  if (FindByOid(table.oid) != nullptr) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
+  }
+  return tables_.OpenModifier(table);
+}
+
+std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
+  auto p = std::make_unique<SystemViewProvider>(tables);
+  AddPgStatBgwriter(*p);
+  return p;
+}
+
+}  // namespace hearth::catalog

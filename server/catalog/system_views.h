@@ -1,0 +1,48 @@
+// catalog/system_views.h
+//
+// Read-only system views computed from shared-memory counters, visible to
+// the planner like tables: pg_stat_bgwriter (PostgreSQL 15's columns). The
+// WAL issue adds pg_stat_wal the same way. SystemViewProvider wraps the
+// session's real provider: names it does not know go to the wrapped one.
+// Per backend; not thread-safe.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "executor/table_access.h"
+
+namespace hearth::catalog {
+
+class SystemViewProvider : public executor::TableProvider {
+ public:
+  explicit SystemViewProvider(executor::TableProvider& tables);
+
+  std::optional<executor::TableInfo> Lookup(const std::string& schema, const std::string& name) override;
+  std::unique_ptr<executor::TableScan> OpenScan(const executor::TableInfo& table, bool bulk) override;
+  // Views are read-only: 55000-style error as PostgreSQL's
+  // "cannot change view" (SQLSTATE 0A000 here).
+  std::unique_ptr<executor::TableModifier> OpenModifier(const executor::TableInfo& table) override;
+
+  // Registers a view: its columns and a function producing its rows now.
+  void AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows);
+
+ private:
+  struct View {
+    executor::TableInfo info;
+    std::function<std::vector<executor::Row>()> rows;
+  };
+  const View* Find(const std::string& schema, const std::string& name) const;
+  const View* FindByOid(types::Oid oid) const;
+
+  executor::TableProvider& tables_;
+  std::vector<View> views_;
+};
+
+// A provider over `tables` with every built-in system view registered.
+std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables);
+
+}  // namespace hearth::catalog
