@@ -109,7 +109,15 @@ std::string FormatReal(double v) {
 DbError InvalidValue(const SettingDef& def, std::string_view text) {
   DbError e(sqlstate::kInvalidParameterValue,
             "invalid value for parameter " + Quoted(def.name) + ": " + Quoted(text));
-  if (std::string hint = UnitsHint(def.unit); !hint.empty()) e.WithHint(std::move(hint));
+  // As PostgreSQL: the units hint only when a number came with a bad unit
+  // ('5 parsecs'), not for text that is no number at all ('abc').
+  size_t i = text.find_first_not_of(" \t");
+  bool starts_numeric = i != std::string_view::npos &&
+                        (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '-' || text[i] == '+' ||
+                         text[i] == '.');
+  if (starts_numeric) {
+    if (std::string hint = UnitsHint(def.unit); !hint.empty()) e.WithHint(std::move(hint));
+  }
   return e;
 }
 
@@ -187,8 +195,7 @@ SettingValue ParseSettingValue(const SettingDef& def, std::string_view text,
         throw DbError(sqlstate::kInvalidParameterValue,
                       WithUnit(std::to_string(v.i), def.unit) +
                           " is outside the valid range for parameter " + Quoted(def.name) +
-                          " (" + WithUnit(std::to_string(def.min_int), def.unit) + " .. " +
-                          WithUnit(std::to_string(def.max_int), def.unit) + ")");
+                          " (" + std::to_string(def.min_int) + " .. " + std::to_string(def.max_int) + ")");
       }
       break;
     }
@@ -205,8 +212,7 @@ SettingValue ParseSettingValue(const SettingDef& def, std::string_view text,
         throw DbError(sqlstate::kInvalidParameterValue,
                       WithUnit(FormatReal(v.r), def.unit) +
                           " is outside the valid range for parameter " + Quoted(def.name) +
-                          " (" + WithUnit(FormatReal(def.min_real), def.unit) + " .. " +
-                          WithUnit(FormatReal(def.max_real), def.unit) + ")");
+                          " (" + FormatReal(def.min_real) + " .. " + FormatReal(def.max_real) + ")");
       }
       break;
     }

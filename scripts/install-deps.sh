@@ -12,7 +12,7 @@ packages=(
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java
-  default-jre-headless
+  default-jdk-headless
 )
 
 missing=()

@@ -563,10 +563,7 @@ int FigureName(const parser::Expr& x, std::string* name) {
     case ExprKind::kCollate:
       return FigureName(*x.As<parser::CollateExpr>().arg, name);
     case ExprKind::kConst:
-      if (x.As<parser::ConstExpr>().const_kind == parser::ConstKind::kBool) {
-        *name = "bool";  // TRUE/FALSE are 't'::bool casts in PostgreSQL's grammar
-        return 1;
-      }
+      // PostgreSQL 15 keeps TRUE/FALSE as plain constants: "?column?".
       return 0;
     case ExprKind::kSqlValueFunction: {
       using Op = parser::SqlValueFunctionOp;

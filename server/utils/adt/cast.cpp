@@ -171,9 +171,9 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
       return Value::Int(to, CheckedInt(*x, to));
     }
     if (IsFloatType(to)) {
-      double d = n.ToDouble();
-      if (to == kFloat4Oid) d = CheckFloatResult(d, std::isinf(d), true, to);
-      return Value::Float(to, d);
+      // Through the decimal text, as PostgreSQL's float8in: overflow is
+      // 22003 naming the value ("1e400"::numeric::float8).
+      return Value::Float(to, ParseFloat(v.str, to));
     }
   }
   if (from == kBoolOid && to == kInt4Oid) return Value::Int(to, v.b ? 1 : 0);

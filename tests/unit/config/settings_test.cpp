@@ -129,7 +129,7 @@ TEST_CASE("settings: file errors carry file:line and apply nothing", "[config][s
   e = CaptureDbError([&] { s.ApplyConfText("work_mem = 1kB\n", "/data/hearth.conf"); });
   CHECK(e.message() ==
         "/data/hearth.conf:1: 1 kB is outside the valid range for parameter \"work_mem\" "
-        "(64 kB .. 2147483647 kB)");
+        "(64 .. 2147483647)");
 
   e = CaptureDbError([&] { s.ApplyConfText("\nshared_buffers = 12XB\n", "h.conf"); });
   CHECK(e.message() == "h.conf:2: invalid value for parameter \"shared_buffers\": \"12XB\"");
