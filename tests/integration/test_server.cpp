@@ -148,10 +148,23 @@ TestServer::TestServer(std::vector<std::pair<std::string, std::string>> settings
   datadir_ = std::string(tmpl) + "/data";
   std::vector<std::string> init_argv = {HearthdPath(), "init", "-D", datadir_};
   init_argv.insert(init_argv.end(), init_args.begin(), init_args.end());
-  CommandResult init = RunCommand(init_argv);
-  if (init.exit_code != 0) throw std::runtime_error("hearthd init failed: " + init.err);
-  port_ = port > 0 ? port : FreePort();
-  Start();
+  try {
+    CommandResult init = RunCommand(init_argv);
+    if (init.exit_code != 0) throw std::runtime_error("hearthd init failed: " + init.err);
+    port_ = port > 0 ? port : FreePort();
+    Start();
+  } catch (...) {
+    // No destructor runs for a half-built object: clean up here.
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    KillProcessesMentioning(datadir_);
+    std::error_code ec;
+    fs::remove_all(tmpl, ec);
+    throw;
+  }
 }
 
 TestServer::~TestServer() {

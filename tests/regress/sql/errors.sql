@@ -37,9 +37,8 @@ select true + 1;
 select 'abcdef'::varchar(3);
 
 -- 0A000 statements that parse but do not run yet
-create table t (a int);
-insert into t values (1);
-drop table t;
+create database foo;
+create role bob;
 
 -- the session is still fine
 select 'still alive';
