@@ -5,6 +5,8 @@
 // Control file format (text, one line): "hearth-oid-control 1 <next_oid>\n".
 #include "catalog/catalog_shared.h"
 
+#include "storage/file/durable_file.h"
+
 #include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
@@ -45,9 +47,6 @@ CatalogShared* Shared() {
   return reinterpret_cast<CatalogShared*>(area + off);
 }
 
-[[noreturn]] void ThrowIo(const std::string& what, const std::string& path) {
-  throw std::runtime_error(what + " \"" + path + "\": " + std::strerror(errno));
-}
 
 std::string ControlPath(const std::string& datadir) { return datadir + "/" + kOidControlFile; }
 
@@ -79,24 +78,7 @@ CatalogShared* Ready() {
 }  // namespace
 
 void WriteOidControlFile(const std::string& datadir, Oid next) {
-  const std::string path = ControlPath(datadir);
-  const std::string tmp = path + ".tmp";
-  std::string body = "hearth-oid-control 1 " + std::to_string(next) + "\n";
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) ThrowIo("could not create file", tmp);
-  if (write(fd, body.data(), body.size()) != static_cast<ssize_t>(body.size()) || fsync(fd) != 0) {
-    int e = errno;
-    close(fd);
-    errno = e;
-    ThrowIo("could not write file", tmp);
-  }
-  close(fd);
-  if (rename(tmp.c_str(), path.c_str()) != 0) ThrowIo("could not rename file", tmp);
-  int dfd = open((datadir + "/global").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    fsync(dfd);
-    close(dfd);
-  }
+  storage::WriteFileDurably(ControlPath(datadir), "hearth-oid-control 1 " + std::to_string(next) + "\n");
 }
 
 Oid ReadOidControlFile(const std::string& datadir) {

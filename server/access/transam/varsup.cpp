@@ -6,6 +6,8 @@
 // Control file format (text, one line): "hearth-xid-control 1 <next_xid>\n".
 #include "access/transam/varsup.h"
 
+#include "storage/file/durable_file.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -28,30 +30,9 @@ namespace {
 
 std::string g_control_path;
 
-[[noreturn]] void ThrowIo(const std::string& what, const std::string& path) {
-  throw std::runtime_error(what + " \"" + path + "\": " + std::strerror(errno));
-}
-
 // Writes `next` durably: temp file, fsync, rename over the old one, fsync dir.
 void WriteControl(TransactionId next) {
-  const std::string tmp = g_control_path + ".tmp";
-  std::string body = "hearth-xid-control 1 " + std::to_string(next) + "\n";
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) ThrowIo("could not create file", tmp);
-  if (write(fd, body.data(), body.size()) != static_cast<ssize_t>(body.size()) || fsync(fd) != 0) {
-    int e = errno;
-    close(fd);
-    errno = e;
-    ThrowIo("could not write file", tmp);
-  }
-  close(fd);
-  if (rename(tmp.c_str(), g_control_path.c_str()) != 0) ThrowIo("could not rename file", tmp);
-  std::string dir = g_control_path.substr(0, g_control_path.find_last_of('/'));
-  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    fsync(dfd);
-    close(dfd);
-  }
+  storage::WriteFileDurably(g_control_path, "hearth-xid-control 1 " + std::to_string(next) + "\n");
 }
 
 // Returns the stored next xid, or kFirstNormalTransactionId when the file
