@@ -1,0 +1,60 @@
+# scripts/bench/lib.sh — shared helpers for the benchmarks: start a
+# throwaway hearthd and a throwaway PostgreSQL 15 on free loopback ports with
+# the same settings, and stop both on exit. Source it; do not run it.
+#   bench_start_hearthd DIR PORT [-c k=v ...]
+#   bench_start_postgres DIR PORT [-c k=v ...]
+#   bench_stop_all
+#   bench_median N1 N2 ...   prints the median of its arguments
+set -u
+BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HEARTHD="${HEARTHD:-$BENCH_ROOT/build/hearthd}"
+PGBIN="${PGBIN:-/usr/lib/postgresql/15/bin}"
+BENCH_PIDS=()
+BENCH_PG_DIRS=()
+
+bench_free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+bench_start_hearthd() {
+  local dir="$1" port="$2"; shift 2
+  rm -rf "$dir"
+  "$HEARTHD" init -D "$dir" >/dev/null
+  "$HEARTHD" -D "$dir" -c port="$port" -c listen_addresses=127.0.0.1 -c log_file=server.log "$@" &
+  BENCH_PIDS+=($!)
+  for _ in $(seq 1 100); do
+    psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d hearth -c 'select 1' >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "hearthd did not start" >&2
+  return 1
+}
+
+# PostgreSQL refuses to run as root: the cluster belongs to the postgres user.
+bench_start_postgres() {
+  local dir="$1" port="$2"; shift 2
+  local opts="-p $port -k /tmp -c listen_addresses=127.0.0.1"
+  local kv
+  for kv in "$@"; do [ "$kv" = "-c" ] || opts="$opts -c $kv"; done
+  rm -rf "$dir"
+  local as=""
+  [ "$(id -u)" -eq 0 ] && as="runuser -u postgres --"
+  mkdir -p "$dir" && [ -n "$as" ] && chown postgres "$dir"
+  $as "$PGBIN/initdb" -D "$dir" -A trust -U hearth >/dev/null
+  $as "$PGBIN/pg_ctl" -D "$dir" -o "$opts" -l "$dir/server.log" -w start >/dev/null
+  BENCH_PG_DIRS+=("$dir")
+  psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d postgres -c 'create database hearth' >/dev/null
+}
+
+bench_stop_all() {
+  local p d as=""
+  for p in "${BENCH_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  [ "$(id -u)" -eq 0 ] && as="runuser -u postgres --"
+  for d in "${BENCH_PG_DIRS[@]}"; do $as "$PGBIN/pg_ctl" -D "$d" -m fast stop >/dev/null 2>&1; done
+  BENCH_PIDS=()
+  BENCH_PG_DIRS=()
+}
+
+bench_median() {
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
