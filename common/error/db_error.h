@@ -33,6 +33,21 @@ class DbError : public std::runtime_error {
   DbError& WithHint(std::string h) & { hint_ = std::move(h); return *this; }
   DbError& WithPosition(int p) & { position_ = p; return *this; }
   DbError& WithContext(std::string c) & { context_ = std::move(c); return *this; }
+  // The object the error is about (ErrorResponse fields s, t, c, n):
+  // PostgreSQL sends them for constraint violations; clients read them.
+  DbError& WithObject(std::string schema, std::string table, std::string column = {},
+                      std::string constraint = {}) & {
+    schema_ = std::move(schema);
+    table_ = std::move(table);
+    column_ = std::move(column);
+    constraint_ = std::move(constraint);
+    return *this;
+  }
+  DbError&& WithObject(std::string schema, std::string table, std::string column = {},
+                       std::string constraint = {}) && {
+    WithObject(std::move(schema), std::move(table), std::move(column), std::move(constraint));
+    return std::move(*this);
+  }
   DbError&& WithDetail(std::string d) && { detail_ = std::move(d); return std::move(*this); }
   DbError&& WithHint(std::string h) && { hint_ = std::move(h); return std::move(*this); }
   DbError&& WithPosition(int p) && { position_ = p; return std::move(*this); }
@@ -44,6 +59,10 @@ class DbError : public std::runtime_error {
   const std::string& detail() const { return detail_; }
   const std::string& hint() const { return hint_; }
   const std::string& context() const { return context_; }
+  const std::string& schema_name() const { return schema_; }
+  const std::string& table_name() const { return table_; }
+  const std::string& column_name() const { return column_; }
+  const std::string& constraint_name() const { return constraint_; }
   // 1-based character position in the query text, 0 when unknown.
   int position() const { return position_; }
 
@@ -54,6 +73,10 @@ class DbError : public std::runtime_error {
   std::string detail_;
   std::string hint_;
   std::string context_;
+  std::string schema_;
+  std::string table_;
+  std::string column_;
+  std::string constraint_;
   int position_ = 0;
 };
 

@@ -117,6 +117,10 @@ std::string EncodeErrorFields(char type, const ErrorFields& f) {
   field('H', f.hint);
   field('P', f.position);
   field('W', f.where);
+  field('s', f.schema);
+  field('t', f.table);
+  field('c', f.column);
+  field('n', f.constraint);
   w.Byte(0);
   return w.Finish();
 }
@@ -140,6 +144,10 @@ std::optional<ErrorFields> DecodeErrorFields(std::string_view body) {
       case 'H': f.hint = v; break;
       case 'P': f.position = v; break;
       case 'W': f.where = v; break;
+      case 's': f.schema = v; break;
+      case 't': f.table = v; break;
+      case 'c': f.column = v; break;
+      case 'n': f.constraint = v; break;
       default: break;
     }
   }

@@ -150,6 +150,10 @@ struct ErrorFields {
   std::string hint;               // 'H'
   std::string position;           // 'P'
   std::string where;              // 'W'
+  std::string schema;             // 's'
+  std::string table;              // 't'
+  std::string column;             // 'c'
+  std::string constraint;         // 'n'
 };
 
 // Encodes ErrorFields as an 'E' or 'N' message (empty fields are omitted).

@@ -39,6 +39,12 @@ const std::vector<ColumnSpec> kAttributeColumns = {
     {"atthasdef", types::kBoolOid}, {"attdefault", types::kTextOid},
 };
 
+const std::vector<ColumnSpec> kIndexColumns = {
+    {"indexrelid", types::kOidOid},    {"indrelid", types::kOidOid},   {"indname", types::kNameOid},
+    {"indnamespace", types::kOidOid},  {"indrelfilenode", types::kOidOid}, {"indisunique", types::kBoolOid},
+    {"indisprimary", types::kBoolOid}, {"indkey", types::kTextOid},    {"indoption", types::kTextOid},
+};
+
 void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSpec>& cols) {
   const access::TransactionId xid = access::kBootstrapTransactionId;
   internal::ClassFields cf;
@@ -79,7 +85,7 @@ void BootstrapCatalog(const std::string& datadir) {
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
-    for (Oid oid : {kHearthClassOid, kHearthAttributeOid}) {
+    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -88,11 +94,13 @@ void BootstrapCatalog(const std::string& datadir) {
     }
     InsertCatalogRelation(kHearthClassOid, kHearthClassName, kClassColumns);
     InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
+    InsertCatalogRelation(kHearthIndexOid, kHearthIndexName, kIndexColumns);
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
     Check(storage::FlushAllBuffers(), "could not write system catalogs");
     Check(storage::SmgrImmedSync(ClassRel(), storage::ForkNumber::kMain), "could not sync hearth_class");
     Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
+    Check(storage::SmgrImmedSync(IndexRel(), storage::ForkNumber::kMain), "could not sync hearth_index");
   } catch (...) {
     storage::ReleaseProcSlot();
     storage::SmgrCloseAll();

@@ -40,6 +40,22 @@ const TupleDesc& AttributeTupleDesc() {
   return desc;
 }
 
+const TupleDesc& IndexTupleDesc() {
+  // Order must match IndexCol.
+  static const TupleDesc desc({
+      ColumnDesc::ForType(types::kOidOid),   // indexrelid
+      ColumnDesc::ForType(types::kOidOid),   // indrelid
+      ColumnDesc::ForType(types::kNameOid),  // indname
+      ColumnDesc::ForType(types::kOidOid),   // indnamespace
+      ColumnDesc::ForType(types::kOidOid),   // indrelfilenode
+      ColumnDesc::ForType(types::kBoolOid),  // indisunique
+      ColumnDesc::ForType(types::kBoolOid),  // indisprimary
+      ColumnDesc::ForType(types::kTextOid),  // indkey
+      ColumnDesc::ForType(types::kTextOid),  // indoption
+  });
+  return desc;
+}
+
 Oid NamespaceOid(const std::string& schema) {
   if (schema.empty() || schema == "public") return kPublicNamespace;
   if (schema == "pg_catalog") return kPgCatalogNamespace;

@@ -22,6 +22,8 @@ inline constexpr Oid kHearthClassOid = 1259;      // pg_class analogue
 inline constexpr Oid kHearthAttributeOid = 1249;  // pg_attribute analogue
 inline constexpr char kHearthClassName[] = "hearth_class";
 inline constexpr char kHearthAttributeName[] = "hearth_attribute";
+inline constexpr Oid kHearthIndexOid = 2610;      // pg_index analogue
+inline constexpr char kHearthIndexName[] = "hearth_index";
 
 // Namespaces (no namespace catalog yet: these two are built in).
 inline constexpr Oid kPgCatalogNamespace = 11;  // system catalogs live here
@@ -62,12 +64,29 @@ enum AttrCol : int {
   kAttNatts
 };
 
-// Tuple descriptors of the two catalogs (built once, immutable).
+// Column numbers (0-based positions) of hearth_index. Indexes are not in
+// hearth_class: this row is the whole description of one B-tree index.
+enum IndexCol : int {
+  kIndIndexrelid = 0,  // oid: the index's own oid
+  kIndIndrelid,        // oid: the table it indexes
+  kIndName,            // name (unique among tables and indexes of a namespace)
+  kIndNamespace,       // oid
+  kIndRelfilenode,     // oid: the index file
+  kIndIsunique,        // bool
+  kIndIsprimary,       // bool
+  kIndKey,             // text: space-separated 1-based attnums ("1 3")
+  kIndOption,          // text: space-separated per-column flags (1 = DESC, 2 = NULLS FIRST)
+  kIndNatts
+};
+
+// Tuple descriptors of the catalogs (built once, immutable).
 const heap::TupleDesc& ClassTupleDesc();
 const heap::TupleDesc& AttributeTupleDesc();
+const heap::TupleDesc& IndexTupleDesc();
 
 inline storage::RelFileLocator ClassRel() { return storage::RelFileLocator(kHearthClassOid); }
 inline storage::RelFileLocator AttributeRel() { return storage::RelFileLocator(kHearthAttributeOid); }
+inline storage::RelFileLocator IndexRel() { return storage::RelFileLocator(kHearthIndexOid); }
 
 // "public" → 2200, "pg_catalog" → 11, "" (search path) → 2200; else 0.
 Oid NamespaceOid(const std::string& schema);

@@ -77,6 +77,20 @@ std::vector<CatalogTuple> FindAttributes(Oid relid) {
   return rows;
 }
 
+std::vector<CatalogTuple> FindIndexes(Oid relid) {
+  return ScanCatalog(
+      IndexRel(), IndexTupleDesc(), [&](const heap::Row& r) { return relid == 0 || RowOid(r, kIndIndrelid) == relid; },
+      false);
+}
+
+std::optional<CatalogTuple> FindIndexByName(Oid ns, const std::string& name) {
+  auto rows = ScanCatalog(
+      IndexRel(), IndexTupleDesc(),
+      [&](const heap::Row& r) { return RowOid(r, kIndNamespace) == ns && r[kIndName].str == name; }, true);
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows[0]);
+}
+
 heap::Row MakeClassRow(const ClassFields& f) {
   heap::Row r(kClassNatts);
   r[kClassOid] = Value::Int(types::kOidOid, f.oid);
@@ -103,6 +117,64 @@ heap::Row MakeAttributeRow(const AttributeFields& f) {
   r[kAttAtthasdef] = Value::Bool(!f.attdefault.empty());
   r[kAttAttdefault] = Value::Text(f.attdefault);
   return r;
+}
+
+}  // namespace hearth::catalog::internal
+
+namespace hearth::catalog::internal {
+
+namespace {
+
+std::string JoinInts(const std::vector<int>& v) {
+  std::string out;
+  for (int x : v) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(x);
+  }
+  return out;
+}
+
+std::vector<int> SplitInts(const std::string& s) {
+  std::vector<int> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    if (j > i) out.push_back(std::stoi(s.substr(i, j - i)));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+heap::Row MakeIndexRow(const IndexFields& f) {
+  heap::Row r(kIndNatts);
+  r[kIndIndexrelid] = Value::Int(types::kOidOid, f.indexrelid);
+  r[kIndIndrelid] = Value::Int(types::kOidOid, f.indrelid);
+  r[kIndName] = Value::Bytes(types::kNameOid, f.name);
+  r[kIndNamespace] = Value::Int(types::kOidOid, f.ns);
+  r[kIndRelfilenode] = Value::Int(types::kOidOid, f.relfilenode);
+  r[kIndIsunique] = Value::Bool(f.unique);
+  r[kIndIsprimary] = Value::Bool(f.primary);
+  r[kIndKey] = Value::Text(JoinInts(f.attnums));
+  r[kIndOption] = Value::Text(JoinInts(f.options));
+  return r;
+}
+
+IndexFields ParseIndexRow(const heap::Row& r) {
+  IndexFields f;
+  f.indexrelid = RowOid(r, kIndIndexrelid);
+  f.indrelid = RowOid(r, kIndIndrelid);
+  f.name = r[kIndName].str;
+  f.ns = RowOid(r, kIndNamespace);
+  f.relfilenode = RowOid(r, kIndRelfilenode);
+  f.unique = r[kIndIsunique].b;
+  f.primary = r[kIndIsprimary].b;
+  f.attnums = SplitInts(r[kIndKey].str);
+  f.options = SplitInts(r[kIndOption].str);
+  f.options.resize(f.attnums.size(), 0);
+  return f;
 }
 
 }  // namespace hearth::catalog::internal

@@ -33,6 +33,11 @@ std::vector<CatalogTuple> FindClassesInNamespace(Oid ns);
 // Every attribute row of relation `relid`, sorted by attnum.
 std::vector<CatalogTuple> FindAttributes(Oid relid);
 
+// Every hearth_index row of table `relid` (0: all), in physical order.
+std::vector<CatalogTuple> FindIndexes(Oid relid);
+// The hearth_index row of the index named `name` in namespace `ns`.
+std::optional<CatalogTuple> FindIndexByName(Oid ns, const std::string& name);
+
 // Row builders (values typed as the catalog columns).
 struct ClassFields {
   Oid oid = 0;
@@ -54,6 +59,21 @@ struct AttributeFields {
   std::string attdefault;  // empty: no default
 };
 heap::Row MakeAttributeRow(const AttributeFields& f);
+
+struct IndexFields {
+  Oid indexrelid = 0;
+  Oid indrelid = 0;
+  std::string name;
+  Oid ns = kPublicNamespace;
+  Oid relfilenode = 0;
+  bool unique = false;
+  bool primary = false;
+  std::vector<int> attnums;  // 1-based
+  std::vector<int> options;  // per column: 1 = DESC, 2 = NULLS FIRST
+};
+heap::Row MakeIndexRow(const IndexFields& f);
+// Parses kIndKey / kIndOption back.
+IndexFields ParseIndexRow(const heap::Row& r);
 
 // Accessors for deformed rows.
 inline Oid RowOid(const heap::Row& r, int col) { return static_cast<Oid>(r[static_cast<size_t>(col)].i); }

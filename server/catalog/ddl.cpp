@@ -9,6 +9,7 @@
 
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
+#include "access/transam/xlog_storage_records.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
@@ -120,6 +121,9 @@ storage::RelFileLocator CreateRelationFile(Oid relfilenode) {
   storage::RelFileLocator rel(relfilenode);
   storage::Status st = storage::SmgrCreate(rel, storage::ForkNumber::kMain);
   if (!st.ok()) throw DbError("58030", "could not create relation file: " + st.message());
+  // Recovery recreates the file if the transaction commits and we crash
+  // before the next checkpoint.
+  access::XLogLogRelationCreate(rel);
   // Gone again if the transaction does not commit.
   RegisterPendingDelete(rel, /*at_commit=*/false);
   return rel;

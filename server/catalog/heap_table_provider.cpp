@@ -4,13 +4,16 @@
 // OpenScan, OpenModifier, OpenBulkInserter}, BulkInserter.
 #include "catalog/heap_table_provider.h"
 
+#include <algorithm>
 #include <span>
 
 #include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
 #include "access/transam/xact.h"
+#include "catalog/index_maint.h"
 #include "catalog/pending_delete.h"
 #include "common/error/db_error.h"
+#include "utils/adt/compare.h"
 
 namespace hearth::catalog {
 
@@ -41,6 +44,103 @@ class HeapTableScan final : public executor::TableScan {
   heap::HeapScan scan_;
 };
 
+// Heap rows through a B-tree: TIDs from BtScan, each fetched with the
+// statement snapshot (invisible versions skipped). An IN list is one
+// rescan per distinct value, in index order.
+class HeapIndexScan final : public executor::TableScan {
+ public:
+  HeapIndexScan(RelationRef rel, size_t index_pos, const executor::IndexScanRequest& req,
+                const access::Snapshot& snap, access::TransactionId my_xid)
+      : rel_(std::move(rel)), ix_(&rel_->indexes[index_pos]), snap_(snap), my_xid_(my_xid) {
+    dir_ = req.backward ? nbtree::ScanDirection::kBackward : nbtree::ScanDirection::kForward;
+    const bool desc = ix_->desc.cols[0].descending;
+    for (const executor::IndexBound& b : req.bounds) {
+      if (b.value.is_null) {
+        empty_ = true;
+        return;
+      }
+      nbtree::ScanKey k;
+      k.op = MapOp(b.op, desc);
+      k.values.push_back(b.value);
+      bounds_.push_back(std::move(k));
+    }
+    if (req.has_in) {
+      for (const types::Value& v : req.in_values) {
+        if (!v.is_null) in_.push_back(v);
+      }
+      // Index order of the values, each once.
+      std::sort(in_.begin(), in_.end(), [&](const types::Value& a, const types::Value& b) {
+        int c = types::CompareValues(a, b);
+        return desc ? c > 0 : c < 0;
+      });
+      in_.erase(std::unique(in_.begin(), in_.end(),
+                            [](const types::Value& a, const types::Value& b) { return types::CompareValues(a, b) == 0; }),
+                in_.end());
+      if (req.backward) std::reverse(in_.begin(), in_.end());
+      if (in_.empty()) {
+        empty_ = true;
+        return;
+      }
+      has_in_ = true;
+    }
+    scan_ = std::make_unique<nbtree::BtScan>(ix_->desc, CurrentKeys(), dir_);
+  }
+
+  bool Next(executor::Row& row, RowId* rid) override {
+    if (empty_) return false;
+    heap::ItemPointer tid;
+    for (;;) {
+      if (!scan_->Next(&tid)) {
+        if (!has_in_ || ++in_pos_ >= in_.size()) {
+          scan_->End();
+          empty_ = true;
+          return false;
+        }
+        scan_->Rescan(CurrentKeys());
+        continue;
+      }
+      if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row)) continue;
+      if (rid != nullptr) *rid = heap::ItemPointerToU64(tid);
+      return true;
+    }
+  }
+
+ private:
+  static nbtree::ScanOp MapOp(executor::IndexScanOp op, bool desc) {
+    switch (op) {
+      case executor::IndexScanOp::kEq: return nbtree::ScanOp::kEq;
+      case executor::IndexScanOp::kLt: return desc ? nbtree::ScanOp::kGt : nbtree::ScanOp::kLt;
+      case executor::IndexScanOp::kLe: return desc ? nbtree::ScanOp::kGe : nbtree::ScanOp::kLe;
+      case executor::IndexScanOp::kGt: return desc ? nbtree::ScanOp::kLt : nbtree::ScanOp::kGt;
+      case executor::IndexScanOp::kGe: return desc ? nbtree::ScanOp::kLe : nbtree::ScanOp::kGe;
+    }
+    return nbtree::ScanOp::kEq;
+  }
+  std::span<const nbtree::ScanKey> CurrentKeys() {
+    keys_ = bounds_;
+    if (has_in_) {
+      nbtree::ScanKey k;
+      k.op = nbtree::ScanOp::kEq;
+      k.values.push_back(in_[in_pos_]);
+      keys_.push_back(std::move(k));
+    }
+    return keys_;
+  }
+
+  RelationRef rel_;  // keeps the index description and TupleDesc alive
+  const IndexEntry* ix_;
+  access::Snapshot snap_;
+  access::TransactionId my_xid_;
+  nbtree::ScanDirection dir_ = nbtree::ScanDirection::kForward;
+  std::vector<nbtree::ScanKey> bounds_;
+  std::vector<nbtree::ScanKey> keys_;
+  std::vector<types::Value> in_;
+  size_t in_pos_ = 0;
+  bool has_in_ = false;
+  bool empty_ = false;
+  std::unique_ptr<nbtree::BtScan> scan_;
+};
+
 // TmResult → ModifyResult; Repeatable Read turns concurrent changes into 40001.
 ModifyResult MapResult(access::TmResult r) {
   const bool rr = access::CurrentIsolationLevel() != access::IsolationLevel::kReadCommitted;
@@ -67,7 +167,9 @@ class HeapTableModifier final : public executor::TableModifier {
   }
 
   RowId Insert(const executor::Row& row) override {
-    return heap::ItemPointerToU64(heap::HeapInsert(rel_->rel, rel_->desc, row, xid_, cid_, opts_));
+    heap::ItemPointer tid = heap::HeapInsert(rel_->rel, rel_->desc, row, xid_, cid_, opts_);
+    InsertIndexEntries(*rel_, row, tid, &key_scratch_);
+    return heap::ItemPointerToU64(tid);
   }
 
   ModifyResult Delete(RowId rid) override {
@@ -81,7 +183,11 @@ class HeapTableModifier final : public executor::TableModifier {
     access::TmResult r = heap::HeapUpdate(rel_->rel, heap::ItemPointerFromU64(rid), rel_->desc, row, xid_, cid_,
                                           nullptr, true, &fd, &new_tid, opts_);
     ModifyResult m = MapResult(r);
-    if (m == ModifyResult::kOk && new_rid != nullptr) *new_rid = heap::ItemPointerToU64(new_tid);
+    if (m == ModifyResult::kOk) {
+      // Every new version gets its own entries (no HOT chains).
+      InsertIndexEntries(*rel_, row, new_tid, &key_scratch_);
+      if (new_rid != nullptr) *new_rid = heap::ItemPointerToU64(new_tid);
+    }
     return m;
   }
 
@@ -100,6 +206,7 @@ class HeapTableModifier final : public executor::TableModifier {
   access::TransactionId xid_;
   access::CommandId cid_;
   heap::HeapInsertOptions opts_;
+  std::vector<types::Value> key_scratch_;
 };
 
 // A batch is written when it holds this many rows or bytes of values.
@@ -128,8 +235,13 @@ void BulkInserter::FlushBatch() {
   heap::HeapInsertOptions opts;
   opts.fillfactor = rel_->fillfactor;
   opts.bulk = &bulk_;
+  const bool indexed = !rel_->indexes.empty();
+  tids_.clear();
   heap::HeapMultiInsert(rel_->rel, rel_->desc, std::span<const heap::Row>(batch_.data(), used_), xid_, cid_, opts,
-                        nullptr);
+                        indexed ? &tids_ : nullptr);
+  if (indexed) {
+    for (size_t i = 0; i < used_; ++i) InsertIndexEntries(*rel_, batch_[i], tids_[i], &key_scratch_);
+  }
   rows_ += used_;
   used_ = 0;
   batch_bytes_ = 0;
@@ -173,6 +285,21 @@ std::unique_ptr<executor::TableScan> HeapTableProvider::OpenScan(const executor:
   RelationRef e = Open(table, storage::LockMode::kAccessShare);
   const access::Snapshot& snap = StatementSnapshot();
   return std::make_unique<HeapTableScan>(std::move(e), snap, access::GetCurrentTransactionIdIfAny(), bulk);
+}
+
+std::unique_ptr<executor::TableScan> HeapTableProvider::OpenIndexScan(const executor::TableInfo& table,
+                                                                     const executor::IndexInfo& index,
+                                                                     const executor::IndexScanRequest& req) {
+  RelationRef e = Open(table, storage::LockMode::kAccessShare);
+  size_t pos = e->indexes.size();
+  for (size_t i = 0; i < e->indexes.size(); ++i) {
+    if (e->indexes[i].oid == index.oid) pos = i;
+  }
+  if (pos == e->indexes.size() || e->indexes[pos].desc.cols.empty()) {
+    throw DbError("XX000", "index \"" + index.name + "\" of relation \"" + table.name + "\" no longer exists");
+  }
+  const access::Snapshot& snap = StatementSnapshot();
+  return std::make_unique<HeapIndexScan>(std::move(e), pos, req, snap, access::GetCurrentTransactionIdIfAny());
 }
 
 std::unique_ptr<executor::TableModifier> HeapTableProvider::OpenModifier(const executor::TableInfo& table) {

@@ -4,6 +4,8 @@
 // relcache, rows read with heap::HeapScan under the statement's snapshot and
 // written with HeapInsert/HeapDelete/HeapUpdate as the current transaction.
 // Also BulkInserter, the COPY path (HeapMultiInsert with a BULKWRITE ring).
+// Inserts, updates and COPY maintain the table's B-tree indexes
+// (index_maint.h); OpenIndexScan reads through one.
 //
 // Locks (held to transaction end): Lookup and OpenScan take AccessShareLock
 // on the relation, OpenModifier and OpenBulkInserter RowExclusiveLock. So
@@ -64,6 +66,8 @@ class BulkInserter {
   access::CommandId cid_;
   heap::BulkInsertState bulk_;
   std::vector<heap::Row> batch_;
+  std::vector<heap::ItemPointer> tids_;      // TIDs of the batch (index maintenance)
+  std::vector<types::Value> key_scratch_;
   size_t used_ = 0;
   size_t batch_bytes_ = 0;
   uint64_t rows_ = 0;
@@ -80,6 +84,11 @@ class HeapTableProvider : public executor::TableProvider {
   std::optional<executor::TableInfo> Lookup(const std::string& schema, const std::string& name) override;
   std::unique_ptr<executor::TableScan> OpenScan(const executor::TableInfo& table, bool bulk) override;
   std::unique_ptr<executor::TableModifier> OpenModifier(const executor::TableInfo& table) override;
+  // B-tree scan (AccessShareLock on the table): the rows visible to the
+  // statement snapshot, in index order. Throws XX000 if the index is gone.
+  std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table,
+                                                     const executor::IndexInfo& index,
+                                                     const executor::IndexScanRequest& req) override;
   std::unique_ptr<BulkInserter> OpenBulkInserter(const executor::TableInfo& table);
 
   // The relcache entry behind `table`, locked in `mode`; 42P01 if it is gone.

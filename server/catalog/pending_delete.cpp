@@ -86,11 +86,22 @@ void CatalogXactCallback(access::XactEvent event, void*) {
   }
 }
 
+// The files due at this transaction's end, for the commit/abort WAL record
+// (recovery then deletes them as this backend is about to).
+void ProvideRelsToDelete(bool at_commit, std::vector<storage::RelFileLocator>* out) {
+  for (const PendingDelete& p : State().pending) {
+    if (p.at_commit == at_commit) out->push_back(p.rel);
+  }
+  std::sort(out->begin(), out->end());
+  out->erase(std::unique(out->begin(), out->end()), out->end());
+}
+
 }  // namespace
 
 void EnsureCatalogXactCallback() {
   XactState& s = State();
   if (s.callback_registered) return;
+  access::SetXactRelsProvider(ProvideRelsToDelete);
   access::RegisterXactCallback(CatalogXactCallback, nullptr);
   s.callback_registered = true;
 }

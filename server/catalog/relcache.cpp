@@ -3,6 +3,7 @@
 // Principal entry points: AcceptInvalidations, LookupRelation, OpenRelation.
 #include "catalog/relcache.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -49,6 +50,49 @@ RelationRef Build(const internal::CatalogTuple& cls) {
     e->info.columns.push_back(std::move(c));
   }
   e->desc = heap::TupleDesc(std::move(cols));
+  for (const internal::CatalogTuple& t : internal::FindIndexes(e->oid)) {
+    internal::IndexFields f = internal::ParseIndexRow(t.row);
+    IndexEntry ix;
+    ix.oid = f.indexrelid;
+    ix.unique = f.unique;
+    ix.primary = f.primary;
+    ix.desc.rel = storage::RelFileLocator(f.relfilenode);
+    ix.desc.name = f.name;
+    executor::IndexInfo ii;
+    ii.oid = f.indexrelid;
+    ii.name = f.name;
+    ii.unique = f.unique;
+    ii.primary = f.primary;
+    for (size_t k = 0; k < f.attnums.size(); ++k) {
+      const int col = f.attnums[k] - 1;
+      if (col < 0 || col >= static_cast<int>(e->info.columns.size())) continue;  // corrupt row: skip the column
+      const executor::ColumnInfo& c = e->info.columns[static_cast<size_t>(col)];
+      nbtree::KeyColumn kc;
+      kc.type = c.type;
+      kc.descending = (f.options[k] & 1) != 0;
+      kc.nulls_first = (f.options[k] & 2) != 0;
+      kc.name = c.name;
+      ix.desc.cols.push_back(kc);
+      ix.columns.push_back(col);
+      ii.columns.push_back(col);
+      ii.descending.push_back(kc.descending);
+      ii.nulls_first.push_back(kc.nulls_first);
+    }
+    e->info.indexes.push_back(std::move(ii));
+    e->indexes.push_back(std::move(ix));
+  }
+  // Stable order (creation order = oid order) for the planner's choice.
+  std::vector<size_t> order(e->indexes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return e->indexes[a].oid < e->indexes[b].oid; });
+  std::vector<IndexEntry> ixs;
+  std::vector<executor::IndexInfo> infos;
+  for (size_t i : order) {
+    ixs.push_back(std::move(e->indexes[i]));
+    infos.push_back(std::move(e->info.indexes[i]));
+  }
+  e->indexes = std::move(ixs);
+  e->info.indexes = std::move(infos);
   return e;
 }
 

@@ -2,7 +2,8 @@
 //
 // The per-backend relation cache: relation name or OID → an immutable
 // RelationEntry (the executor's TableInfo, the heap TupleDesc, the current
-// relfilenode and fillfactor), read from hearth_class / hearth_attribute.
+// relfilenode and fillfactor, its indexes), read from hearth_class /
+// hearth_attribute / hearth_index. Index changes invalidate like any DDL.
 //
 // Invalidation: a shared catalog-version counter (catalog_shared.h) is bumped
 // by every transaction that changed the catalog, once just before it commits
@@ -23,12 +24,22 @@
 #include <string>
 
 #include "access/heap/heap_tuple.h"
+#include "access/nbtree/nbtree.h"
 #include "catalog/catalog_defs.h"
 #include "executor/table_access.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/relfile.h"
 
 namespace hearth::catalog {
+
+// One B-tree index of a relation (from hearth_index).
+struct IndexEntry {
+  Oid oid = 0;
+  bool unique = false;
+  bool primary = false;
+  std::vector<int> columns;   // 0-based table column positions, key order
+  nbtree::IndexDesc desc;     // file, name, key columns (types, DESC / NULLS FIRST)
+};
 
 struct RelationEntry {
   Oid oid = 0;
@@ -37,6 +48,7 @@ struct RelationEntry {
   int fillfactor = 100;
   executor::TableInfo info;     // what the planner sees
   heap::TupleDesc desc;         // how rows are stored
+  std::vector<IndexEntry> indexes;  // also in info.indexes (planner view), same order
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;
 

@@ -100,7 +100,13 @@ std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string&
     if (auto t = tables_.Lookup(schema, name)) return t;
   }
   if (const View* v = Find(schema, name)) return v->info;
-  return tables_.Lookup(schema, name);
+  if (auto t = tables_.Lookup(schema, name)) return t;
+  if (schema == "pg_catalog") {
+    // psql's \d family and drivers' metadata queries read PostgreSQL's
+    // catalogs: say clearly that they are missing rather than "does not exist".
+    throw DbError(sqlstate::kFeatureNotSupported, "system catalog \"pg_catalog." + name + "\" is not supported yet");
+  }
+  return std::nullopt;
 }
 
 std::unique_ptr<executor::TableScan> SystemViewProvider::OpenScan(const executor::TableInfo& table, bool bulk) {

@@ -25,7 +25,8 @@ void CheckNotNull(const TableInfo& table, const Row& row) {
     detail += ").";
     throw DbError(sqlstate::kNotNullViolation, "null value in column \"" + c.name + "\" of relation \"" +
                                                    table.name + "\" violates not-null constraint")
-        .WithDetail(detail);
+        .WithDetail(detail)
+        .WithObject(table.schema.empty() ? "public" : table.schema, table.name, c.name);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,40 @@ struct ColumnInfo {
   bool has_default() const { return !default_expr.empty(); }
 };
 
+// A B-tree index on a table, as the planner sees it.
+struct IndexInfo {
+  types::Oid oid = types::kInvalidOid;
+  std::string name;
+  std::vector<int> columns;        // 0-based table column positions, key order
+  std::vector<bool> descending;    // per key column
+  std::vector<bool> nulls_first;   // per key column
+  bool unique = false;
+  bool primary = false;
+};
+
 struct TableInfo {
   types::Oid oid = types::kInvalidOid;
   std::string schema;  // "public" unless created elsewhere
   std::string name;
   std::vector<ColumnInfo> columns;  // attnum order (attnum = index + 1)
+  std::vector<IndexInfo> indexes;   // empty when the provider has no indexes
+};
+
+// Conditions of an index scan, all on the index's FIRST key column, ANDed.
+// Values already have the column's type family (the planner only builds
+// scans where they do). A NULL value makes the scan return nothing.
+enum class IndexScanOp : uint8_t { kEq, kLt, kLe, kGt, kGe };
+struct IndexBound {
+  IndexScanOp op = IndexScanOp::kEq;
+  types::Value value;
+};
+struct IndexScanRequest {
+  std::vector<IndexBound> bounds;        // ANDed range/equality conditions
+  // Non-empty: "first column IN (in_values)" (ANDed with bounds); rows come
+  // in index order of the distinct values, each value once.
+  std::vector<types::Value> in_values;
+  bool has_in = false;                   // an IN list (possibly all NULL → no rows)
+  bool backward = false;                 // reverse index order
 };
 
 // Outcome of Delete/Update. kOk: done. kConcurrentlyUpdated /
@@ -111,6 +141,18 @@ class TableProvider {
   virtual std::unique_ptr<TableScan> OpenScan(const TableInfo& table, bool bulk) = 0;
   // Opens a modifier for INSERT/UPDATE/DELETE on `table`.
   virtual std::unique_ptr<TableModifier> OpenModifier(const TableInfo& table) = 0;
+  // Opens a scan of `table` through `index` (one of table.indexes): yields
+  // the rows visible to the statement's snapshot whose first key column
+  // satisfies `req`, in index order (or reverse). RowIds as OpenScan. The
+  // default throws: providers without indexes never list any in TableInfo,
+  // so the planner never asks them.
+  virtual std::unique_ptr<TableScan> OpenIndexScan(const TableInfo& table, const IndexInfo& index,
+                                                   const IndexScanRequest& req);
 };
+
+inline std::unique_ptr<TableScan> TableProvider::OpenIndexScan(const TableInfo&, const IndexInfo&,
+                                                               const IndexScanRequest&) {
+  throw std::logic_error("this table provider has no indexes");
+}
 
 }  // namespace hearth::executor

@@ -247,7 +247,7 @@ class DmlPlanner {
       if (!row[c]) row[c] = MakeColumn(static_cast<int>(c), t.columns[c].type, t.columns[c].typmod);
       exprs.push_back(PlanExpr{std::move(row[c]), ""});
     }
-    ExecNodePtr scan = std::make_unique<executor::SeqScanNode>(t, s.alias, PlanExpr{}, /*emit_rid=*/true);
+    ExecNodePtr scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kUpdate;
     std::vector<PlanExpr> ret;
@@ -267,7 +267,7 @@ class DmlPlanner {
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
     PlanExpr where = Where(scope, s.where.get());
-    ExecNodePtr scan = std::make_unique<executor::SeqScanNode>(t, s.alias, PlanExpr{}, /*emit_rid=*/true);
+    ExecNodePtr scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kDelete;
     std::vector<PlanExpr> ret;
@@ -288,6 +288,21 @@ class DmlPlanner {
   }
 
  private:
+  // The row source of UPDATE/DELETE: an index scan when WHERE has a usable
+  // condition on an index's first column (ModifyTable still evaluates the
+  // whole WHERE), else a sequential scan. Both emit the RowId.
+  static ExecNodePtr ModifyScan(const TableInfo& t, const std::string& alias, PlanExpr& where) {
+    if (where.expr && !t.indexes.empty()) {
+      std::vector<PlanExpr> conds;
+      conds.push_back(std::move(where));
+      bool ordered = false;
+      ExecNodePtr ix = PlanIndexScan(t, alias, &conds, nullptr, /*emit_rid=*/true, &ordered, /*keep_conds=*/true);
+      where = std::move(conds[0]);
+      if (ix) return ix;
+    }
+    return std::make_unique<executor::SeqScanNode>(t, alias, PlanExpr{}, /*emit_rid=*/true);
+  }
+
   PlannerState& st_;
   QueryPlanner q_;
 };

@@ -173,3 +173,37 @@ void ForEachChild(const parser::Expr& e, const std::function<void(const parser::
 BoundExprPtr AssignCoerce(BoundExprPtr e, const executor::ColumnInfo& col, BindContext& ctx, int location);
 
 }  // namespace hearth::planner
+
+// ---- Index paths (index_path.cpp) -------------------------------------------
+
+namespace hearth::planner {
+
+// An ORDER BY the scan of one table could deliver: table column positions
+// with their directions (PostgreSQL's defaults already applied).
+struct WantedOrder {
+  std::vector<int> columns;
+  std::vector<bool> descending;
+  std::vector<bool> nulls_first;
+  bool has_limit = false;
+};
+
+// Chooses an index scan of `table` for the WHERE conjuncts `conds` (bound on
+// the table's row, texts as scan filters show them) and/or the wanted
+// order. Rule: an index whose first column has an equality (best), an IN
+// list, or a range condition (=, <, <=, >, >=, BETWEEN) against constants
+// or parameters of a compatible type; else, for an ORDER BY with LIMIT,
+// an index whose key prefix gives that order forward or backward. Returns
+// nullptr (conds untouched) when no index applies; otherwise the node owns
+// every conjunct (all are re-checked on fetched rows) and *ordered says
+// whether its output is in `order` (when given). keep_conds: the caller
+// keeps applying `conds` itself (UPDATE/DELETE); the node has no filter and
+// conds are left in place.
+ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& alias, std::vector<PlanExpr>* conds,
+                          const WantedOrder* order, bool emit_rid, bool* ordered, bool keep_conds = false);
+
+// The ORDER BY of `s` as columns of its single FROM table `entry`, when it
+// consists of plain column references only (and the statement is not
+// grouped or DISTINCT). False otherwise.
+bool WantedOrderOf(const parser::SelectStmt& s, const RangeEntry& entry, WantedOrder* out);
+
+}  // namespace hearth::planner

@@ -754,6 +754,10 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     ranges.emplace_back(off, off + w);
   }
 
+  // Set when the single table is read through an index in ORDER BY order.
+  WantedOrder wanted_order;
+  bool index_ordered = false;
+
   // ---- WHERE conjuncts, bound on the full FROM row.
   std::vector<Conjunct> conjs;
   if (s.where) {
@@ -786,9 +790,26 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   } else {
     for (size_t k = 0; k < items.size(); ++k) {
       auto [off, end] = ranges[k];
-      bool is_scan = dynamic_cast<executor::SeqScanNode*>(items[k].get()) != nullptr;
-      ExecNodePtr item = AddFilter(
-          std::move(items[k]), take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, is_scan));
+      auto* seq = dynamic_cast<executor::SeqScanNode*>(items[k].get());
+      bool is_scan = seq != nullptr;
+      std::vector<PlanExpr> item_conds =
+          take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, is_scan);
+      ExecNodePtr item;
+      if (seq != nullptr && !seq->table().indexes.empty()) {
+        // An index scan for WHERE conditions on an index column, or for an
+        // ORDER BY ... LIMIT on an index prefix (single-table queries).
+        const RangeEntry* entry = nullptr;
+        for (const RangeEntry& e : scope.entries) {
+          if (e.offset == off && entry == nullptr) entry = &e;
+        }
+        const WantedOrder* want = nullptr;
+        if (items.size() == 1 && entry != nullptr && WantedOrderOf(s, *entry, &wanted_order)) want = &wanted_order;
+        bool ordered = false;
+        item = PlanIndexScan(seq->table(), entry != nullptr ? entry->alias : "", &item_conds, want,
+                             /*emit_rid=*/false, &ordered);
+        index_ordered = item != nullptr && ordered;
+      }
+      if (!item) item = AddFilter(std::move(items[k]), std::move(item_conds));
       if (k == 0) {
         node = std::move(item);
         continue;
@@ -1002,6 +1023,21 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
       }
     }
     keys.push_back(MakeSortKey(col, sb, exprs[static_cast<size_t>(col)].text));
+  }
+
+  // An index scan already delivers this order: no Sort (only when every key
+  // is the plain table column the index order was chosen for).
+  if (index_ordered && !has_agg && !s.distinct && keys.size() == wanted_order.columns.size()) {
+    bool same = true;
+    for (size_t k = 0; k < keys.size() && same; ++k) {
+      const BoundExpr& e = *exprs[static_cast<size_t>(keys[k].column)].expr;
+      same = e.kind == BoundKind::kColumn && e.index == wanted_order.columns[k] &&
+             keys[k].descending == wanted_order.descending[k] && keys[k].nulls_first == wanted_order.nulls_first[k];
+    }
+    if (same) {
+      keys.clear();
+      exprs.resize(columns.size());  // junk columns existed only for the Sort
+    }
   }
 
   // ---- Assemble: [Aggregate → HAVING] → Project → [Distinct] → [Sort] → [Limit].

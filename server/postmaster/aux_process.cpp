@@ -11,11 +11,15 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <string>
 #include <thread>
 
 #include "access/transam/transam.h"
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_checkpoint.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/server_settings.h"
@@ -46,15 +50,26 @@ int64_t LoopDelayMs(ChildKind kind, const config::Settings& s) {
   switch (kind) {
     case ChildKind::kWalWriter: return s.GetInt("wal_writer_delay");
     case ChildKind::kBgWriter: return s.GetInt("bgwriter_delay");
-    case ChildKind::kCheckpointer: return s.GetInt("checkpoint_timeout") * 1000;
+    // Checked every second; DoRound decides (checkpoint_timeout or max_wal_size).
+    case ChildKind::kCheckpointer: return std::min<int64_t>(1000, s.GetInt("checkpoint_timeout") * 1000);
     default: return 1000;
   }
 }
 
+// A failed WAL or data write/fsync may have lost data the kernel reported
+// as written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
+[[noreturn]] void Panic(const char* what, const std::string& why) {
+  spdlog::critical("{}: {}", what, why);
+  log::FlushLog();
+  _exit(3);
+}
+
 // One round of the process's work. The bgwriter cleans buffers ahead of the
-// clock hand; the checkpointer writes every dirty buffer (WAL and the
-// checkpoint record join with the WAL issue); the walwriter has no WAL yet.
-void DoRound(ChildKind kind, const config::Settings& s) {
+// clock hand; the checkpointer takes a checkpoint when checkpoint_timeout
+// passed or max_wal_size of WAL was written (and always at shutdown); the
+// walwriter flushes WAL (asynchronous commits become durable within
+// wal_writer_delay) and keeps the next segment pre-allocated.
+void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
   switch (kind) {
     case ChildKind::kBgWriter: {
       storage::BgWriterSettings bg;
@@ -65,20 +80,20 @@ void DoRound(ChildKind kind, const config::Settings& s) {
       break;
     }
     case ChildKind::kCheckpointer: {
-      storage::Status st = storage::FlushAllBuffers();
-      if (st.ok()) {
-        try {
-          access::TransamCheckpoint();
-        } catch (const std::exception& e) {
-          st = storage::Status::IoError(e.what());
+      try {
+        if (shutdown || access::CheckpointIsDue(s.GetInt("checkpoint_timeout"), s.GetInt("max_wal_size"))) {
+          access::CreateCheckPoint(shutdown);
         }
+      } catch (const std::exception& e) {
+        Panic("checkpoint failed", e.what());
       }
-      if (!st.ok()) {
-        // A failed write or fsync may have lost data the kernel reported as
-        // written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
-        spdlog::critical("checkpoint could not write buffers: {}", st.ToString());
-        log::FlushLog();
-        _exit(3);
+      break;
+    }
+    case ChildKind::kWalWriter: {
+      try {
+        if (access::XLogIsStarted()) access::XLogBackgroundFlush();
+      } catch (const std::exception& e) {
+        Panic("could not write WAL", e.what());
       }
       break;
     }
@@ -129,7 +144,7 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   if (kind == ChildKind::kCheckpointer) {
     // Shutdown checkpoint: the postmaster stops us only after every session
     // has ended, so this write-out is the last.
-    DoRound(kind, *settings);
+    DoRound(kind, *settings, /*shutdown=*/true);
   }
   storage::ReleaseProcSlot();
   log::FlushLog();

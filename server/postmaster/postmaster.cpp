@@ -17,7 +17,15 @@
 #include <filesystem>
 #include <random>
 
+#include "access/heap/heap_wal.h"
+#include "access/transam/clog.h"
 #include "access/transam/transam.h"
+#include "access/transam/xlog.h"
+#include "access/transam/visibility.h"
+#include "access/transam/xlog_recovery.h"
+#include "access/transam/xlog_xact_records.h"
+#include "config/enums.h"
+#include "storage/buffer/bufmgr.h"
 #include "catalog/catalog_shared.h"
 #include "common/log/log.h"
 #include "config/settings.h"
@@ -96,9 +104,37 @@ void DeliverCancel(int32_t pid, int32_t key) {
   }
 }
 
+access::WalSyncMethod MapWalSyncMethod(int v) {
+  switch (static_cast<config::WalSyncMethod>(v)) {
+    case config::WalSyncMethod::kFsync: return access::WalSyncMethod::kFsync;
+    case config::WalSyncMethod::kOpenDatasync: return access::WalSyncMethod::kOpenDatasync;
+    case config::WalSyncMethod::kFdatasync: break;
+  }
+  return access::WalSyncMethod::kFdatasync;
+}
+
+// Fresh segment, WAL, transam, then crash recovery (replay + checkpoint),
+// all before any child exists. Throws when any step fails: the server must
+// not start on a cluster it could not recover.
 void Postmaster::CreateSharedState() {
   shmem_ = storage::CreateSharedMemory(ss_.shmem);
+  storage::SmgrInit(opts_.datadir);
+  access::XLogOptions xo;
+  xo.datadir = opts_.datadir;
+  xo.sync_method = MapWalSyncMethod(settings_.GetEnum("wal_sync_method"));
+  xo.fsync = settings_.GetBool("fsync");
+  access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
   access::TransamStartup(opts_.datadir);
+  storage::SetXLogFlushHook(access::XLogFlush);
+  storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
+  access::SetClogWalFlushHook(access::XLogFlush);
+  access::SetCommitHintCheck(access::XactCommitIsDurable);
+  heap::RegisterHeapRmgr();
+  access::RecoveryResult rr = access::StartupXLogRecovery();
+  spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
+               "end of WAL found at startup {}",
+               rr.replay.start, rr.replay.records, rr.replay.end_of_wal, rr.replay.end_reason, rr.xids_aborted,
+               wi.end_of_wal);
 }
 
 int Postmaster::Run() {
@@ -406,6 +442,7 @@ void Postmaster::MaybeExit() {
   try {
     catalog::CatalogShutdown();
     access::TransamShutdown();
+    access::XLogShutdown();
   } catch (const std::exception& e) {
     spdlog::error("could not write the transaction state at shutdown: {}", e.what());
   }

@@ -94,6 +94,10 @@ void PutError(std::string& out, const DbError& e) {
   f.detail = e.detail();
   f.hint = e.hint();
   f.where = e.context();
+  f.schema = e.schema_name();
+  f.table = e.table_name();
+  f.column = e.column_name();
+  f.constraint = e.constraint_name();
   if (e.position() > 0) f.position = std::to_string(e.position());
   bool notice = e.severity() < Severity::kError;
   out.append(protocol::EncodeErrorFields(notice ? protocol::be::kNoticeResponse : protocol::be::kErrorResponse, f));

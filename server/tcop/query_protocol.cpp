@@ -59,13 +59,28 @@ std::string FinalTag(const std::string& tag, uint64_t rows) {
 int64_t StatementTimeout(Session& s) { return s.settings.hot().statement_timeout_ms; }
 
 // RAII: arms cancel/statement_timeout for the duration of one statement.
+// Statements that never read tables take no snapshot: BEGIN ISOLATION
+// LEVEL / SET TRANSACTION must still be able to choose the isolation level.
+bool NeedsSnapshot(const parser::Statement* stmt) {
+  if (stmt == nullptr) return false;
+  switch (stmt->kind) {
+    case parser::StmtKind::kTransaction:
+    case parser::StmtKind::kSet:
+    case parser::StmtKind::kShow:
+    case parser::StmtKind::kReset:
+      return false;
+    default:
+      return true;
+  }
+}
+
 class StatementScope {
  public:
-  explicit StatementScope(Session& s) {
+  StatementScope(Session& s, const parser::Statement* stmt) {
     BeginStatementInterrupts(StatementTimeout(s));
     storage::SetLockTimeouts(static_cast<int>(s.settings.hot().deadlock_timeout_ms),
                              static_cast<int>(s.settings.hot().lock_timeout_ms));
-    s.StartStatement();
+    s.StartStatement(NeedsSnapshot(stmt));
   }
   ~StatementScope() { EndStatementInterrupts(); }
   StatementScope(const StatementScope&) = delete;
@@ -116,7 +131,7 @@ void QueryProtocol::SimpleQuery(std::string_view body) {
 }
 
 void QueryProtocol::RunSimpleStatement(const parser::Statement& stmt) {
-  StatementScope scope(s_);
+  StatementScope scope(s_, &stmt);
   // In a failed block only COMMIT/ROLLBACK may run; check before planning so
   // an unknown table does not mask the 25P02.
   if (s_.block == BlockState::kFailed && stmt.kind != parser::StmtKind::kTransaction) {
@@ -170,7 +185,6 @@ void QueryProtocol::Parse(std::string_view body) {
   if (!stmt_name.empty() && s_.prepared.count(stmt_name)) {
     throw DbError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + stmt_name + "\" already exists");
   }
-  s_.StartStatement();  // planning reads the catalog: it needs a transaction
   auto ps = std::make_unique<PreparedStatement>();
   ps->query = std::string(*query);
   std::vector<parser::StmtPtr> stmts = parser::ParseStatements(ps->query);
@@ -183,6 +197,9 @@ void QueryProtocol::Parse(std::string_view body) {
       throw DbError(sqlstate::kInFailedSqlTransaction,
                     "current transaction is aborted, commands ignored until end of transaction block");
     }
+    // Planning reads the catalog: it needs a transaction (and, for
+    // statements over tables, the statement's catalog view).
+    s_.StartStatement(NeedsSnapshot(ps->stmt.get()));
     ps->plan = PlanStatement(s_, *ps->stmt, param_types);
   }
   auto old = s_.prepared.find(stmt_name);
@@ -319,7 +336,7 @@ void QueryProtocol::Execute(std::string_view body) {
     PutCommandComplete(s_.sock.out(), portal.tag.rfind("SELECT ", 0) == 0 ? "SELECT 0" : portal.tag);
     return;
   }
-  StatementScope scope(s_);
+  StatementScope scope(s_, portal.source->stmt.get());
   CheckNotFailed(*plan);
   if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
   if (!portal.cursor) portal.cursor = plan->Start(s_, portal.params);

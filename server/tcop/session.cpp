@@ -58,15 +58,21 @@ void Session::EnsureTransaction() {
   if (settings.hot().default_transaction_isolation == config::IsolationLevel::kRepeatableRead) {
     access::SetTransactionIsolation(access::IsolationLevel::kRepeatableRead);
   }
+  ShowIsolation();
   int64_t unix_us = access::GetCurrentTransactionStartTimestamp();
   transaction_start_us = unix_us != 0 ? unix_us - kUnixToPgEpochUs : NowPgEpochUs();
 }
 
-void Session::StartStatement() {
+void Session::ShowIsolation() {
+  // SHOW transaction_isolation reports the running transaction's level.
+  settings.SetInternal("transaction_isolation", access::IsolationLevelName(access::CurrentIsolationLevel()));
+}
+
+void Session::StartStatement(bool reads_tables) {
   statement_start_us = NowPgEpochUs();
   EnsureTransaction();
   // Catalog invalidations from other sessions and the statement snapshot.
-  if (provider != nullptr && block != BlockState::kFailed) provider->StartStatement();
+  if (reads_tables && provider != nullptr && block != BlockState::kFailed) provider->StartStatement();
 }
 
 void Session::EndStatement() {

@@ -72,8 +72,13 @@ class Session {
   void InstallCallbacks();
   // Starts a transaction unless one is running or the block has failed.
   void EnsureTransaction();
-  // Called when a statement starts: stamps it and EnsureTransaction().
-  void StartStatement();
+  // Publishes the current isolation level as transaction_isolation.
+  void ShowIsolation();
+  // Called when a statement starts: stamps it and EnsureTransaction();
+  // `reads_tables`: also accept catalog invalidations and take the
+  // statement snapshot (not for BEGIN/SET, so they can still choose the
+  // transaction's isolation level).
+  void StartStatement(bool reads_tables);
   // Called after a statement succeeded: its changes become visible to the
   // next command of the transaction.
   void EndStatement();

@@ -58,6 +58,7 @@ class TransactionPlan : public Plan {
           s.Notice(Severity::kWarning, sqlstate::kActiveSqlTransaction, "there is already a transaction in progress");
         } else {
           ApplyIsolation(options_.isolation);
+          s.ShowIsolation();
           s.block = BlockState::kInBlock;
         }
         return kind_ == K::kBegin ? "BEGIN" : "START TRANSACTION";
@@ -117,6 +118,7 @@ class SetPlan : public Plan {
           return "SET";
         }
         ApplyIsolation(isolation_);
+        s.ShowIsolation();
         break;
       case parser::SetKind::kSessionCharacteristics:
         if (isolation_ == parser::IsolationLevel::kSerializable) {

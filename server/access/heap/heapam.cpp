@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 
+#include "access/heap/heap_wal.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -82,7 +83,7 @@ void FillFailure(TmFailureData* fd, const HeapTupleHeaderData* tup, ItemPointer 
 
 // Row-locks the version for xid (xmax with kHeapXmaxLockOnly). REQUIRES: the
 // page exclusively locked and TupleSatisfiesUpdate said kOk.
-void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, TransactionId xid, CommandId cid) {
+void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, OffsetNumber off, TransactionId xid, CommandId cid) {
   if (tup->t_xmax == xid && (tup->t_infomask & kHeapXmaxLockOnly) != 0 &&
       (tup->t_infomask & kHeapXmaxInvalid) == 0) {
     return;  // already ours
@@ -90,6 +91,10 @@ void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, TransactionId 
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/true);
   buf.MarkDirty();
   // WAL: lock (row lock by xmax; also the temporary lock of a cross-page update).
+  HeapWalRecord rec(kHeapInfoLock);
+  rec.Block(buf);
+  rec.SetHeader(off);
+  rec.Insert(xid);
 }
 
 // The modify prologue. Pins and exclusively locks the tuple's page into *buf
@@ -142,6 +147,12 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
   const OffsetNumber off = PutTuple(target.buf, t.data(), t.size());
   target.buf.MarkDirty();
   // WAL: insert (one tuple).
+  {
+    HeapWalRecord rec(kHeapInfoInsert);
+    rec.Block(target.buf);
+    rec.PutTuple(off);
+    rec.Insert(xid);
+  }
   const ItemPointer tid{target.buf.block(), off};
   ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
   return tid;
@@ -171,15 +182,19 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
   const size_t n = rows.size();
   while (i < n) {
     TargetBuffer target = GetBufferForTuple(rel, lens[i], opts.fillfactor, opts.bulk);
+    HeapWalRecord rec(kHeapInfoMultiInsert);
+    rec.Block(target.buf);
     bool first = true;
     while (i < n && (first || PageHasRoomFor(target.buf.page(), lens[i], reserve))) {
       const OffsetNumber off = PutTuple(target.buf, arena.data() + starts[i], lens[i]);
+      rec.PutTuple(off);
       if (tids != nullptr) tids->push_back(ItemPointer{target.buf.block(), off});
       first = false;
       ++i;
     }
     target.buf.MarkDirty();
     // WAL: multi-insert (all tuples this page received, one record).
+    rec.Insert(xid);
     ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
   }
 }
@@ -195,6 +210,10 @@ TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, Comm
   NotePrunable(buf.page(), xid);
   buf.MarkDirty();
   // WAL: delete.
+  HeapWalRecord rec(kHeapInfoDelete);
+  rec.Block(buf);
+  rec.SetHeader(tid.offset);
+  rec.Insert(xid);
   return TmResult::kOk;
 }
 
@@ -217,7 +236,7 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   TargetBuffer target;
   PinnedBuffer* nbuf = &obuf;
   if (!PageHasRoomFor(obuf.page(), t.size(), 0)) {
-    MarkTupleLocked(obuf, old, xid, cid);
+    MarkTupleLocked(obuf, old, otid.offset, xid, cid);
     obuf.Unlock();
     target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk, &obuf);
     if (!target.use_other) nbuf = &target.buf;
@@ -231,6 +250,14 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   obuf.MarkDirty();
   if (nbuf != &obuf) nbuf->MarkDirty();
   // WAL: update (one record: the old page and, when different, the new one).
+  {
+    HeapWalRecord rec(kHeapInfoUpdate);
+    rec.Block(obuf);
+    rec.SetHeader(otid.offset);
+    if (nbuf != &obuf) rec.Block(*nbuf);
+    rec.PutTuple(off);
+    rec.Insert(xid);
+  }
   if (target.buf.valid()) ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
   if (new_tid != nullptr) *new_tid = ntid;
   return TmResult::kOk;
@@ -242,7 +269,7 @@ TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
   HeapTupleHeaderData* tup = nullptr;
   TmResult r = LockForModify(rel, tid, xid, cid, nullptr, wait, &buf, &tup, fd);
   if (r != TmResult::kOk) return r;
-  MarkTupleLocked(buf, tup, xid, cid);
+  MarkTupleLocked(buf, tup, tid.offset, xid, cid);
   return TmResult::kOk;
 }
 

@@ -8,6 +8,7 @@
 
 #include "access/heap/freespace.h"
 #include "access/heap/heap_tuple.h"
+#include "access/heap/heap_wal.h"
 #include "storage/smgr/smgr.h"
 
 namespace hearth::heap {
@@ -73,6 +74,10 @@ bool TryCandidate(RelFileLocator rel, PinnedBuffer cand, size_t len, size_t rese
 void InitHeapPage(PinnedBuffer& buf) {
   buf.page().Init(0);
   buf.MarkDirty();
+  HeapWalRecord rec(kHeapInfoInitPage);
+  rec.Block(buf);
+  rec.InitPage();
+  rec.Insert(access::kInvalidTransactionId);
   // WAL: page init. The one place a heap page is formatted; PostgreSQL folds
   // it into the first insert's record (XLOG_HEAP_INIT_PAGE) — the WAL issue
   // may do the same by flagging the page as "just initialised" here.

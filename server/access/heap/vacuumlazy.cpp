@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "access/heap/freespace.h"
+#include "access/heap/heap_wal.h"
 #include "access/heap/hio.h"
 #include "access/transam/visibility.h"
 #include "storage/buffer/bufmgr.h"
@@ -126,6 +127,9 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
       pg.set_flags(static_cast<uint16_t>(pg.flags() & ~storage::kPageFlagPageFull));
       buf.MarkDirty();
       // WAL: prune (line pointers made dead/unused on this page, and whether it was defragmented).
+      HeapWalRecord rec(kHeapInfoPrune);
+      rec.Block(buf, /*force_image=*/true);
+      rec.Insert(access::kInvalidTransactionId);
     } else if (hints) {
       buf.MarkDirtyHint();
     }
@@ -149,6 +153,11 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
     if (cleanup) pg.RepairFragmentation();  // also trims trailing unused line pointers
     buf.MarkDirty();
     // WAL: vacuum (dead line pointers of this page set unused).
+    {
+      HeapWalRecord rec(kHeapInfoVacuum);
+      rec.Block(buf, /*force_image=*/true);
+      rec.Insert(access::kInvalidTransactionId);
+    }
     ReleaseAndRecord(rel, buf, nullptr);  // free_bytes keeps the phase-1 figure
   }
   return stats;

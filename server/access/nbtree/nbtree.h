@@ -81,6 +81,13 @@ class BtBuilder {
   size_t max_len_ = 0;
 };
 
+// One-call build: pulls (key, tid) pairs from `next` until it returns false,
+// then BtBuilder::Finish(input_sorted). Returns the entry count. Same
+// REQUIRES and errors as BtBuilder.
+size_t BtBuild(const IndexDesc& index,
+               const std::function<bool(std::vector<types::Value>* key, ItemPointer* tid)>& next,
+               bool input_sorted = false);
+
 // Writes the metapage of an empty index. REQUIRES: empty main fork.
 void BtCreateEmpty(const IndexDesc& index);
 

@@ -5,7 +5,7 @@
 // the downlinks of the level below (70%), until one page remains: the root.
 // Pages are written through a BULKWRITE ring so a build does not flush the
 // pool. The index is invisible to others during the build.
-// Principal entry points: BtBuilder::Add, BtBuilder::Finish.
+// Principal entry points: BtBuilder::Add, BtBuilder::Finish, BtBuild.
 #include <algorithm>
 #include <stdexcept>
 
@@ -199,6 +199,15 @@ size_t BtBuilder::Finish(bool input_sorted) {
   meta.MarkDirty();
   // WAL: metapage image.
   return items_.size();
+}
+
+size_t BtBuild(const IndexDesc& index, const std::function<bool(std::vector<types::Value>*, ItemPointer*)>& next,
+               bool input_sorted) {
+  BtBuilder b(index);
+  std::vector<types::Value> key;
+  ItemPointer tid;
+  while (next(&key, &tid)) b.Add(key, tid);
+  return b.Finish(input_sorted);
 }
 
 }  // namespace hearth::nbtree

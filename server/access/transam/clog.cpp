@@ -187,6 +187,12 @@ XidStatus TransactionIdGetStatus(TransactionId xid) {
   });
 }
 
+uint64_t TransactionIdGetCommitLsnBound(TransactionId xid) {
+  if (!TransactionIdIsNormal(xid)) return 0;
+  const int64_t pageno = xid / kClogXidsPerPage;
+  return WithPage(pageno, [&](int slot) { return Shared()->clog.bufs[slot].max_lsn.load(std::memory_order_acquire); });
+}
+
 void ClogFlush() {
   ClogShared& c = Shared()->clog;
   LWLockGuard g(c.lock, LWLockMode::kExclusive);

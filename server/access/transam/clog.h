@@ -32,6 +32,12 @@ XidStatus TransactionIdGetStatus(TransactionId xid);
 inline bool TransactionIdDidCommit(TransactionId xid) { return TransactionIdGetStatus(xid) == XidStatus::kCommitted; }
 inline bool TransactionIdDidAbort(TransactionId xid) { return TransactionIdGetStatus(xid) == XidStatus::kAborted; }
 
+// An upper bound of the commit/abort record LSN of `xid`: the highest LSN
+// recorded for its clog page since the page was loaded (0 when none, i.e.
+// the outcome was already durable when the page was read). Asynchronous
+// commit's hint-bit check compares it with the flushed WAL position.
+uint64_t TransactionIdGetCommitLsnBound(TransactionId xid);
+
 // Writes and fsyncs every dirty clog page (checkpoint, shutdown).
 void ClogFlush();
 

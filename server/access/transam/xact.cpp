@@ -19,6 +19,8 @@
 #include "access/transam/clog.h"
 #include "access/transam/combocid.h"
 #include "access/transam/varsup.h"
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_xact_records.h"
 #include "common/error/db_error.h"
 #include "storage/lmgr/lock.h"
 
@@ -41,6 +43,23 @@ struct XactState {
 XactState g_xact;
 IsolationLevel g_default_isolation = IsolationLevel::kReadCommitted;
 std::vector<std::pair<XactCallback, void*>> g_callbacks;
+
+// Durability knobs for the next commits (tcop sets them per statement).
+struct CommitSettings {
+  int commit_delay_us = 0;
+  int commit_siblings = 5;
+  bool synchronous_commit = true;
+};
+CommitSettings g_commit_settings;
+XactRelsProvider g_rels_provider = nullptr;
+std::vector<storage::RelFileLocator> g_rels_scratch;
+
+// The relation files the catalog will delete at this transaction's end.
+std::span<const storage::RelFileLocator> RelsToDelete(bool at_commit) {
+  g_rels_scratch.clear();
+  if (g_rels_provider != nullptr) g_rels_provider(at_commit, &g_rels_scratch);
+  return g_rels_scratch;
+}
 
 int64_t NowUs() {
   struct timespec ts;
@@ -65,15 +84,29 @@ void CallCallbacks(XactEvent event) {
   }
 }
 
+// The commit is durable once XLogFlushCommit returns (synchronous_commit),
+// or within wal_writer_delay (off: the walwriter flushes). The clog page
+// remembers the record's LSN, so it is never written before the record.
+// A failed WAL write or fsync throws: the caller (tcop) must treat it as a
+// PANIC, since what reached the disk is unknown.
 void RecordTransactionCommit(TransactionId xid) {
-  // WAL issue: XLogInsert(commit record) and XLogFlush(lsn) go here, then
-  // TransactionIdSetStatus(xid, kCommitted, lsn).
-  TransactionIdSetStatus(xid, XidStatus::kCommitted);
+  if (!XLogIsStarted()) {
+    TransactionIdSetStatus(xid, XidStatus::kCommitted);
+    return;
+  }
+  const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true));
+  if (g_commit_settings.synchronous_commit) {
+    XLogFlushCommit(lsn, g_commit_settings.commit_delay_us, g_commit_settings.commit_siblings);
+  }
+  TransactionIdSetStatus(xid, XidStatus::kCommitted, lsn);
 }
 
+// No flush: a lost abort record reads as "in progress at the crash", which
+// recovery turns into aborted anyway.
 void RecordTransactionAbort(TransactionId xid) {
-  // WAL issue: an abort record (no flush needed) goes here.
-  TransactionIdSetStatus(xid, XidStatus::kAborted);
+  XLogRecPtr lsn = 0;
+  if (XLogIsStarted()) lsn = XLogInsertXactAbort(xid, NowUs(), RelsToDelete(/*at_commit=*/false));
+  TransactionIdSetStatus(xid, XidStatus::kAborted, lsn);
 }
 
 void ResetState() {
@@ -86,6 +119,7 @@ void ResetState() {
   g_xact.snapshot.xip.clear();
   g_xact.snapshot.xmin = g_xact.snapshot.xmax = kInvalidTransactionId;
   AtEOXactComboCid();
+  if (storage::ProcSlot* me = storage::MyProc()) me->wrote_wal.store(false, std::memory_order_relaxed);
 }
 
 void RequireInProgress(const char* what) {
@@ -224,6 +258,12 @@ const Snapshot& GetLatestSnapshot() {
 }
 
 int64_t GetCurrentTransactionStartTimestamp() { return g_xact.start_timestamp_us; }
+
+void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synchronous_commit) {
+  g_commit_settings = CommitSettings{commit_delay_us, commit_siblings, synchronous_commit};
+}
+
+void SetXactRelsProvider(XactRelsProvider provider) { g_rels_provider = provider; }
 
 void RegisterXactCallback(XactCallback cb, void* arg) { g_callbacks.emplace_back(cb, arg); }
 

@@ -20,9 +20,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "access/transam/snapshot.h"
 #include "access/transam/transam.h"
+#include "storage/smgr/relfile.h"
 
 namespace hearth::access {
 
@@ -83,6 +85,18 @@ const Snapshot& GetLatestSnapshot();
 // Start time of the current transaction, microseconds since the Unix epoch
 // (now(), current_timestamp). 0 outside a transaction.
 int64_t GetCurrentTransactionStartTimestamp();
+
+// Commit durability for this process's next commits (tcop: from the
+// session's commit_delay, commit_siblings and synchronous_commit before each
+// statement or commit). synchronous_commit=false skips the flush: the commit
+// becomes durable within wal_writer_delay. Defaults: 0 µs, 5, true.
+void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synchronous_commit);
+
+// Supplies the relation files to delete at commit (at_commit) or abort, which
+// the commit/abort WAL record carries so recovery deletes them too. The
+// catalog's pending-delete list installs it; appends to *out.
+using XactRelsProvider = void (*)(bool at_commit, std::vector<storage::RelFileLocator>* out);
+void SetXactRelsProvider(XactRelsProvider provider);
 
 enum class XactEvent : uint8_t {
   kPreCommit,  // may throw: the transaction is then aborted instead

@@ -71,8 +71,13 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
 // writes and flushes everything inserted, closes this process's WAL files.
 void XLogShutdown();
 
-// True between XLogStartup and the end of the process.
+// True between XLogStartup and the end of the process (or XLogDetach).
 bool XLogIsStarted();
+
+// Forgets this process's WAL state without writing anything (the shared
+// segment is about to be destroyed: tests simulating a crash, tools). After
+// it XLogIsStarted() is false until the next XLogStartup.
+void XLogDetach();
 
 // Changes sync settings at run time (SIGHUP); any process may call it.
 void XLogSetSyncOptions(bool fsync, WalSyncMethod method);
@@ -92,6 +97,14 @@ struct XLogPart {
 // Never waits for a flush; may write (not fsync) WAL when the buffers are full.
 XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts,
                       XLogRecPtr* start_lsn = nullptr, int fpi_count = 0);
+
+// XLogInsert for records whose full-page-image decisions were taken against
+// redo pointer `expected_redo` (xlog_checkpoint.h GetRedoRecPtr): inserts
+// nothing and returns 0 when a checkpoint moved the redo pointer before the
+// space was reserved (checked under the same spinlock the checkpoint takes),
+// so the caller re-decides and retries. Else as XLogInsert.
+XLogRecPtr XLogInsertIfRedoIs(XLogRecPtr expected_redo, RmgrId rmgr, uint8_t info, uint32_t xid,
+                              std::span<const XLogPart> parts, int fpi_count);
 
 // Makes WAL durable up to at least `lsn`: returns at once if already flushed;
 // otherwise writes and syncs everything inserted so far (one sync covers every

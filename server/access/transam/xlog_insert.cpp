@@ -290,11 +290,21 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
 
 bool XLogIsStarted() { return g_shared != nullptr; }
 
+void XLogDetach() {
+  if (g_shared == nullptr) return;
+  xi::CloseWalFile();
+  g_shared = nullptr;
+}
+
 uint64_t XLogSegmentSize() { return xi::Shared()->segment_size; }
 std::string XLogWalDir() { return g_wal_dir; }
 
-XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts, XLogRecPtr* start_lsn,
-                      int fpi_count) {
+namespace {
+
+// XLogInsert; with `expected_redo`, inserts nothing and returns 0 when the
+// redo pointer differs from *expected_redo at reservation time.
+XLogRecPtr InsertRecord(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts,
+                        XLogRecPtr* start_lsn, int fpi_count, const XLogRecPtr* expected_redo) {
   xi::XLogShared* sh = xi::Shared();
   uint64_t payload_len = 0;
   uint32_t crc = kCrc32cInit;
@@ -313,14 +323,23 @@ XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const X
   const storage::ProcNumber me = storage::MyProcNumber();
   xi::InsertSlot& slot = sh->slots[(me < 0 ? 0 : me) % sh->nslots];
   slot.lock.Acquire(storage::LWLockMode::kExclusive);
-  uint64_t start_pos;
+  uint64_t start_pos = 0;
+  bool redo_moved = false;
   {
     storage::SpinLockGuard g(sh->insert_pos_lck);
-    start_pos = sh->cur_byte_pos;
-    sh->cur_byte_pos = start_pos + size;
-    hdr.prev_lsn = sh->prev_lsn;
-    sh->prev_lsn = BytePosToRecPtr(start_pos);
-    slot.inserting_at.store(BytePosToRecPtr(start_pos), std::memory_order_relaxed);
+    if (expected_redo != nullptr && sh->redo_rec_ptr.load(std::memory_order_relaxed) != *expected_redo) {
+      redo_moved = true;
+    } else {
+      start_pos = sh->cur_byte_pos;
+      sh->cur_byte_pos = start_pos + size;
+      hdr.prev_lsn = sh->prev_lsn;
+      sh->prev_lsn = BytePosToRecPtr(start_pos);
+      slot.inserting_at.store(BytePosToRecPtr(start_pos), std::memory_order_relaxed);
+    }
+  }
+  if (redo_moved) {
+    slot.lock.Release(storage::LWLockMode::kExclusive);
+    return kInvalidXLogRecPtr;
   }
   const XLogRecPtr start = BytePosToRecPtr(start_pos);
   const XLogRecPtr end = BytePosToEndRecPtr(start_pos + size);
@@ -346,6 +365,18 @@ XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const X
   }
   if (start_lsn != nullptr) *start_lsn = start;
   return end;
+}
+
+}  // namespace
+
+XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts, XLogRecPtr* start_lsn,
+                      int fpi_count) {
+  return InsertRecord(rmgr, info, xid, parts, start_lsn, fpi_count, nullptr);
+}
+
+XLogRecPtr XLogInsertIfRedoIs(XLogRecPtr expected_redo, RmgrId rmgr, uint8_t info, uint32_t xid,
+                              std::span<const XLogPart> parts, int fpi_count) {
+  return InsertRecord(rmgr, info, xid, parts, nullptr, fpi_count, &expected_redo);
 }
 
 }  // namespace hearth::access

@@ -90,6 +90,10 @@ struct XLogShared {
   std::atomic<bool> track_io_timing;
 
   StatsShared stats;
+
+  // Redo point of the last (or running) checkpoint: a page whose LSN is at or
+  // below it gets a full-page image at its next change (xlog_checkpoint.h).
+  alignas(64) std::atomic<uint64_t> redo_rec_ptr;
 };
 
 // Layout of the area: XLogShared at 0, xlblocks at kXlblocksOffset (one

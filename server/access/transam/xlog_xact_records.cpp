@@ -77,4 +77,10 @@ void XactRedo(const XLogRecordView& rec) {
 
 void SetXactRedoDropHook(XactRedoDropHook hook) { g_drop_hook = hook; }
 
+bool XactCommitIsDurable(storage::TransactionId xid) {
+  if (!XLogIsStarted()) return true;
+  const uint64_t bound = TransactionIdGetCommitLsnBound(xid);
+  return bound == 0 || bound <= XLogFlushedUpTo();
+}
+
 }  // namespace hearth::access

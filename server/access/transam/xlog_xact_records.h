@@ -55,4 +55,11 @@ void XactRedo(const XLogRecordView& rec);
 using XactRedoDropHook = void (*)(std::span<const storage::RelFileLocator> rels);
 void SetXactRedoDropHook(XactRedoDropHook hook);
 
+// For SetCommitHintCheck (visibility.h): true when xid's commit record is
+// surely durable (WAL flushed past its clog page's highest commit LSN), so a
+// "committed" hint bit may be stored on a data page. With
+// synchronous_commit=off a hint written too early could outlive a commit lost
+// in a crash. Install in the postmaster before fork.
+bool XactCommitIsDurable(storage::TransactionId xid);
+
 }  // namespace hearth::access

@@ -619,10 +619,13 @@ BoundExprPtr Coerce(BoundExprPtr e, Oid target, int32_t typmod, CoercionContext 
   }
   if (e->kind == BoundKind::kConst && e->type == types::kUnknownOid) {
     const Value& v = e->value;
+    // Bad input (22P02) points at the literal; the length/precision check
+    // of the typmod (22001/22003) carries no position, as in PostgreSQL,
+    // where it runs as a separate coercion step.
     Value out = v.is_null ? Value::Null(target) : AtLocation(e->location, [&] {
-      Value in = types::InputValue(target, types::kNoTypmod, v.str);
-      return typmod >= 0 ? types::CastValue(in, target, typmod, cc) : in;
+      return types::InputValue(target, types::kNoTypmod, v.str);
     });
+    if (!out.is_null && typmod >= 0) out = types::CastValue(out, target, typmod, cc);
     BoundExprPtr c = MakeConst(std::move(out), e->location);
     c->typmod = typmod;
     return c;

@@ -20,7 +20,6 @@ insert into typed values (1, 2, 3, 1.5, 2.25, 12.345, true, 'text', 'abc', 'x', 
 insert into typed values (null, null, null, null, null, null, null, null, null, null, null, null);
 select s, i, b, r, d, n, f, t, v, c, dt, ts from typed order by i nulls last;
 select c || '|' as padded, length(c) as len, v from typed where c is not null;
-select pg_typeof(s), pg_typeof(n), pg_typeof(v), pg_typeof(c) from typed where s = 1;
 
 -- typmods are enforced on store
 insert into typed (v) values ('toolong');
@@ -93,5 +92,14 @@ create table intx (a int);
 insert into intx values (1);
 rollback;
 select * from intx;
+
+-- maintenance commands
+vacuum;
+vacuum tr;
+analyze;
+analyze tr;
+vacuum analyze typed;
+vacuum nosuchtable;
+select count(*) from tr;
 
 drop table typed, tr;

@@ -22,6 +22,10 @@ insert into items values (11, 'x', 1, 1, 1);
 insert into items (nosuchcol) values (1);
 insert into items (id, id) values (1, 2);
 insert into items values (12, 'y', 1, 1), (13, 'z', 1, 1 / 0);
+insert into items values (2147483648, 'big', 1, 1);
+insert into items (id, qty) values (14, 99999999999);
+insert into items (id, price) values (15, 1000000);
+select nosuch from items;
 select count(*) from items;
 
 -- INSERT ... SELECT
@@ -82,4 +86,36 @@ select * from cheap;
 commit;
 select * from cheap order by id;
 
-drop table items, cheap;
+-- INSERT ... SELECT and UPDATE of a table by itself see only the rows that
+-- existed when the statement began (each row is processed once)
+insert into cheap select id + 10, name || '*' from cheap;
+insert into cheap select id + 100, name from cheap;
+update cheap set id = id * 2;
+select id, name from cheap order by id;
+
+-- SET uses the old values of every column; INSERT ... SELECT with ORDER BY/LIMIT
+create table pair (a int, b text, c varchar(3));
+insert into pair values (1, '2', 'x'), (3, '4', 'y');
+update pair set a = b::int, b = a::text, c = c || c where a = 1 returning *;
+update pair set c = 'long' where a = 3;
+insert into pair select a + 10, b, c from pair order by a desc limit 1 returning a, b, c;
+select * from pair order by a;
+delete from pair p where exists (select 1 from pair q where q.a = p.a + 10) returning a;
+select * from pair order by a;
+drop table pair;
+
+-- values wider than a page (PostgreSQL moves them out of line)
+create table wide (id int, s text);
+insert into wide values (1, '0123456789');
+update wide set s = s || s || s || s;
+update wide set s = s || s || s || s;
+update wide set s = s || s || s || s;
+update wide set s = s || s || s || s;
+select id, length(s) from wide;
+update wide set s = s || s || s || s;
+update wide set s = s || s || s || s;
+select id, length(s), substr(s, 40955, 10) as tail from wide;
+insert into wide select id + 1, s || 'end' from wide;
+select id, length(s), substr(s, length(s) - 4) as tail from wide order by id;
+
+drop table items, cheap, wide;

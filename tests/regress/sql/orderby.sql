@@ -21,8 +21,8 @@ select count(*), count(v), sum(k), min(v), max(v), count(distinct v) from big;
 -- first and last rows of full sorts
 select k, v from big order by v limit 5;
 select k, v from big order by v desc nulls last limit 5;
-select k, v from big order by v nulls first limit 3;
-select k, v from big order by v offset 19975;
+select k, v from big order by v nulls first, k limit 3;
+select k, v from big order by v, k offset 19975;
 select k, v from big order by v limit 3 offset 10000;
 select k, s from big order by s, k limit 5;
 select k, s from big order by s desc, k desc limit 5;

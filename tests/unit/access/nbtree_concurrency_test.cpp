@@ -52,13 +52,19 @@ TEST_CASE("a scan concurrent with splits returns every pre-existing key exactly 
     auto rel = c.CreateRel(4100);
     IndexDesc idx = IntIndex(rel);
     // Even keys exist before the scan; the child inserts odd keys meanwhile.
-    BtBuilder b(idx);
     constexpr int kKeys = 30000;
-    for (int k = 0; k < kKeys; k += 2) {
-      Value v = Value::Int4(k);
-      b.Add(std::span<const Value>(&v, 1), TidFor(k));
-    }
-    b.Finish(true);
+    int next_key = 0;
+    size_t built = BtBuild(
+        idx,
+        [&](std::vector<Value>* key, ItemPointer* tid) {
+          if (next_key >= kKeys) return false;
+          *key = {Value::Int4(next_key)};
+          *tid = TidFor(next_key);
+          next_key += 2;
+          return true;
+        },
+        true);
+    REQUIRE(built == kKeys / 2);
     const std::string go = c.dir + "/go";
     pid_t child = SpawnBackend(1, [&]() {
       std::vector<int> odd;

@@ -1,0 +1,55 @@
+// access/transam/xlog_checkpoint.h
+//
+// Checkpoints: the one function that makes everything before a point durable
+// in the data files (so recovery may start there), the shared "redo pointer"
+// that decides full-page images, and the checkpointer's trigger test.
+//
+// Process safety: any process after XLogStartup/TransamStartup/SmgrInit.
+// Concurrent CreateCheckPoint calls (checkpointer, SQL CHECKPOINT) are
+// serialised by an flock on <datadir>/global/checkpoint.lock (released by
+// the kernel if the holder dies). The redo pointer is one shared atomic.
+#pragma once
+
+#include <cstdint>
+
+#include "access/transam/xlog_format.h"
+
+namespace hearth::access {
+
+// Redo point of the last checkpoint (or the one running). A page whose LSN
+// is <= this value is logged whole (full-page image) at its next WAL-logged
+// change, so replay from that redo point never depends on a possibly torn
+// on-disk copy. Set by CreateCheckPoint and by recovery.
+XLogRecPtr GetRedoRecPtr();
+void SetRedoRecPtr(XLogRecPtr lsn);
+// True when a page whose LSN is `page_lsn` must be logged whole now.
+inline bool XLogPageNeedsFullImage(uint64_t page_lsn) { return page_lsn <= GetRedoRecPtr(); }
+
+struct CheckpointResult {
+  XLogRecPtr redo_lsn = 0;        // replay after a crash starts here
+  XLogRecPtr checkpoint_lsn = 0;  // start of the checkpoint record
+  XLogRecPtr end_lsn = 0;         // end of the checkpoint record (flushed)
+  int segments_recycled = 0;
+  int segments_removed = 0;
+};
+
+// Takes a checkpoint: redo = current insert position (published as the redo
+// pointer), every dirty buffer written (WAL first, through bufmgr's hook)
+// and fsynced, dirty clog pages written, a checkpoint record inserted and
+// flushed, global/pg_control updated (state kShutdown when `shutdown`, else
+// kInProduction), and WAL segments wholly before redo recycled/removed.
+// Without WAL (XLogIsStarted() false) only the buffers and clog are written.
+// Throws std::runtime_error on any I/O failure: the caller must then PANIC
+// (exit and let the postmaster reset), the on-disk state being unknown.
+CheckpointResult CreateCheckPoint(bool shutdown);
+
+// SQL CHECKPOINT from a backend: CreateCheckPoint(false), run in the calling
+// process (serialised with the checkpointer's own).
+CheckpointResult RequestCheckpoint();
+
+// Checkpointer: true when `checkpoint_timeout_s` seconds passed since this
+// process's last CreateCheckPoint (or its first call here), or when at least
+// `max_wal_size_mb` MiB of WAL were inserted since the current redo pointer.
+bool CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb);
+
+}  // namespace hearth::access

@@ -1,0 +1,39 @@
+// access/transam/xlog_storage_records.cpp
+//
+// Principal entry points: XLogLogRelationCreate, SmgrRedo, RedoDropRelations.
+#include "access/transam/xlog_storage_records.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "access/transam/xlog.h"
+#include "storage/buffer/bufmgr.h"
+#include "storage/smgr/smgr.h"
+
+namespace hearth::access {
+
+void XLogLogRelationCreate(storage::RelFileLocator rel) {
+  if (!XLogIsStarted()) return;
+  const uint32_t number = rel.number.value;
+  const XLogPart part{&number, sizeof(number)};
+  XLogInsert(kRmgrStorage, kSmgrInfoCreate, 0, std::span<const XLogPart>(&part, 1));
+}
+
+void SmgrRedo(const XLogRecordView& rec) {
+  if (rec.header.info != kSmgrInfoCreate || rec.payload.size() != sizeof(uint32_t)) {
+    throw std::runtime_error("malformed storage WAL record at " + std::to_string(rec.start_lsn));
+  }
+  uint32_t number;
+  std::memcpy(&number, rec.payload.data(), sizeof(number));
+  storage::Status st = storage::SmgrCreate(storage::RelFileLocator(number), storage::ForkNumber::kMain,
+                                           /*ok_if_exists=*/true);
+  if (!st.ok()) throw std::runtime_error("redo could not create relation file: " + st.ToString());
+}
+
+void RedoDropRelations(std::span<const storage::RelFileLocator> rels) {
+  storage::DropRelationsBuffers(rels);
+  for (storage::RelFileLocator rel : rels) (void)storage::SmgrUnlinkAllForks(rel);
+}
+
+}  // namespace hearth::access

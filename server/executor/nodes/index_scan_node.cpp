@@ -1,0 +1,72 @@
+// server/executor/nodes/index_scan_node.cpp
+//
+// Principal entry points: IndexScanNode (Open/Next/Close, EXPLAIN lines).
+#include "executor/nodes/index_scan_node.h"
+
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+
+namespace hearth::executor {
+
+IndexScanNode::IndexScanNode(TableInfo table, std::string alias, IndexInfo index, std::vector<IndexBoundExpr> bounds,
+                             std::vector<BoundExprPtr> in_values, bool has_in, bool backward,
+                             std::string index_cond_text, PlanExpr filter, bool emit_rid)
+    : table_(std::move(table)),
+      alias_(std::move(alias)),
+      index_(std::move(index)),
+      bounds_(std::move(bounds)),
+      in_values_(std::move(in_values)),
+      has_in_(has_in),
+      backward_(backward),
+      index_cond_text_(std::move(index_cond_text)),
+      filter_(std::move(filter)),
+      emit_rid_(emit_rid) {
+  for (const ColumnInfo& c : table_.columns) columns_.push_back({c.name, c.type, c.typmod});
+  if (emit_rid_) columns_.push_back({"ctid", types::kInt8Oid, types::kNoTypmod});
+}
+
+void IndexScanNode::Open(ExecContext& ctx) {
+  if (ctx.tables == nullptr) throw DbError(sqlstate::kInternalError, "no table provider");
+  ctx_ = &ctx;
+  eval_ = ctx.MakeEval();
+  IndexScanRequest req;
+  req.backward = backward_;
+  req.has_in = has_in_;
+  for (const IndexBoundExpr& b : bounds_) req.bounds.push_back({b.op, Eval(*b.value, eval_)});
+  for (const BoundExprPtr& v : in_values_) req.in_values.push_back(Eval(*v, eval_));
+  scan_ = ctx.tables->OpenIndexScan(table_, index_, req);
+}
+
+bool IndexScanNode::Next(Row& row) {
+  RowId rid = kInvalidRowId;
+  while (scan_->Next(row, &rid)) {
+    ctx_->CheckInterrupts();
+    if (filter_.expr) {
+      eval_.row = row.data();
+      eval_.nrow = row.size();
+      if (!EvalPredicate(*filter_.expr, eval_)) continue;
+    }
+    if (emit_rid_) {
+      row.resize(table_.columns.size() + 1);
+      row.back() = types::Value::Int8(static_cast<int64_t>(rid));
+    }
+    return true;
+  }
+  return false;
+}
+
+void IndexScanNode::Close() { scan_.reset(); }
+
+std::string IndexScanNode::ExplainName() const {
+  std::string s = std::string(backward_ ? "Index Scan Backward" : "Index Scan") + " using " + index_.name + " on " +
+                  table_.name;
+  if (!alias_.empty() && alias_ != table_.name) s += " " + alias_;
+  return s;
+}
+
+void IndexScanNode::ExplainDetails(std::vector<std::string>* out) const {
+  if (!index_cond_text_.empty()) out->push_back("Index Cond: " + index_cond_text_);
+  if (!filter_.text.empty()) out->push_back("Filter: " + filter_.text);
+}
+
+}  // namespace hearth::executor
