@@ -601,6 +601,7 @@ struct InsertStmt : Statement {
   RangeVar table;
   std::string alias;
   std::vector<std::string> columns;     // empty when not given
+  std::vector<int> column_locations;    // offset of each name in `columns`
   std::unique_ptr<SelectStmt> source;   // VALUES lists or a query; null for DEFAULT VALUES
   bool default_values = false;
   bool on_conflict_do_nothing = false;  // ON CONFLICT [...] DO NOTHING

@@ -44,7 +44,7 @@ StmtPtr Parser::ParseInsert(std::vector<CommonTableExpr> with) {
   ExpectKw("into");
   s->table = ParseQualifiedName();
   if (AcceptKw("as")) s->alias = ParseColId();
-  if (IsOp("(") && !StartsSelect(1) && !IsOpTok(Peek(1), "(")) s->columns = ParseParenNameList();
+  if (IsOp("(") && !StartsSelect(1) && !IsOpTok(Peek(1), "(")) s->columns = ParseParenNameList(&s->column_locations);
   if (IsKw("default") && PeekKw(1, "values")) {
     Advance();
     Advance();

@@ -148,10 +148,11 @@ std::vector<std::string> Parser::ParseAnyName() {
   return parts;
 }
 
-std::vector<std::string> Parser::ParseParenNameList() {
+std::vector<std::string> Parser::ParseParenNameList(std::vector<int>* locations) {
   std::vector<std::string> out;
   ExpectOp("(");
   do {
+    if (locations != nullptr) locations->push_back(Loc());
     out.push_back(ParseColId());
   } while (AcceptOp(","));
   ExpectOp(")");

@@ -77,7 +77,8 @@ class Parser {
   // ColId [. ColLabel]* as parts (any_name: collations, opclasses).
   std::vector<std::string> ParseAnyName();
   // ( ColId, ... )
-  std::vector<std::string> ParseParenNameList();
+  // `locations`, when given, receives each name's offset.
+  std::vector<std::string> ParseParenNameList(std::vector<int>* locations = nullptr);
   // name [, name]*
   std::vector<RangeVar> ParseQualifiedNameList();
   // ( option [=] [value], ... ) for WITH (...) and COPY/EXPLAIN/VACUUM.

@@ -117,16 +117,18 @@ class DmlPlanner {
     if (s.columns.empty()) {
       for (size_t i = 0; i < t.columns.size(); ++i) target.push_back(static_cast<int>(i));
     } else {
-      for (const std::string& name : s.columns) {
+      for (size_t n = 0; n < s.columns.size(); ++n) {
+        const std::string& name = s.columns[n];
+        int where = n < s.column_locations.size() ? s.column_locations[n] : s.table.location;
         int i = ColumnIndex(t, name);
         if (i < 0) {
           ThrowAt(DbError(sqlstate::kUndefinedColumn,
                           "column \"" + name + "\" of relation \"" + t.name + "\" does not exist"),
-                  s.table.location);
+                  where);
         }
         if (std::find(target.begin(), target.end(), i) != target.end()) {
           ThrowAt(DbError(sqlstate::kDuplicateColumn, "column \"" + name + "\" specified more than once"),
-                  s.table.location);
+                  where);
         }
         target.push_back(i);
       }

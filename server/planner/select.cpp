@@ -623,8 +623,11 @@ PlannedQuery QueryPlanner::PlanSetOp(const parser::SelectStmt& s) {
                        : s.set_op == parser::SetOpKind::kIntersect ? "INTERSECT"
                                                                    : "EXCEPT";
   if (l.columns.size() != r.columns.size()) {
+    // As PostgreSQL (checked on 15.18): point at the right query's first column.
+    int where = !s.rarg->targets.empty() && s.rarg->targets[0].expr ? s.rarg->targets[0].expr->location
+                                                                     : s.rarg->location;
     ThrowAt(DbError(sqlstate::kSyntaxError, std::string("each ") + opname + " query must have the same number of columns"),
-            s.rarg->location);
+            where);
   }
   std::vector<OutputColumn> cols = l.columns;
   bool lcast = false, rcast = false;

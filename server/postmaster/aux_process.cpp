@@ -132,6 +132,11 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
       g_reload_requested = 0;
       std::string error;
       ReloadServerSettings(*settings, settings->GetString("data_directory"), &error);
+      // fsync and wal_sync_method are reloadable: the walwriter passes them
+      // on to the shared WAL state, once for every process.
+      if (kind == ChildKind::kWalWriter && error.empty()) {
+        access::XLogSetSyncOptions(settings->GetBool("fsync"), WalSyncMethodSetting(*settings));
+      }
     }
     auto now = std::chrono::steady_clock::now();
     if (now >= next_round) {

@@ -104,15 +104,6 @@ void DeliverCancel(int32_t pid, int32_t key) {
   }
 }
 
-access::WalSyncMethod MapWalSyncMethod(int v) {
-  switch (static_cast<config::WalSyncMethod>(v)) {
-    case config::WalSyncMethod::kFsync: return access::WalSyncMethod::kFsync;
-    case config::WalSyncMethod::kOpenDatasync: return access::WalSyncMethod::kOpenDatasync;
-    case config::WalSyncMethod::kFdatasync: break;
-  }
-  return access::WalSyncMethod::kFdatasync;
-}
-
 // Fresh segment, WAL, transam, then crash recovery (replay + checkpoint),
 // all before any child exists. Throws when any step fails: the server must
 // not start on a cluster it could not recover.
@@ -121,7 +112,7 @@ void Postmaster::CreateSharedState() {
   storage::SmgrInit(opts_.datadir);
   access::XLogOptions xo;
   xo.datadir = opts_.datadir;
-  xo.sync_method = MapWalSyncMethod(settings_.GetEnum("wal_sync_method"));
+  xo.sync_method = WalSyncMethodSetting(settings_);
   xo.fsync = settings_.GetBool("fsync");
   access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
   access::TransamStartup(opts_.datadir);

@@ -5,6 +5,7 @@
 #include "postmaster/server_settings.h"
 
 #include "common/error/db_error.h"
+#include "config/enums.h"
 #include "config/settings.h"
 
 namespace hearth::postmaster {
@@ -34,6 +35,15 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ss.log_file = settings.GetString("log_file");
   ss.log_min_messages = settings.GetString("log_min_messages");
   return ss;
+}
+
+access::WalSyncMethod WalSyncMethodSetting(const config::Settings& settings) {
+  switch (static_cast<config::WalSyncMethod>(settings.GetEnum("wal_sync_method"))) {
+    case config::WalSyncMethod::kFsync: return access::WalSyncMethod::kFsync;
+    case config::WalSyncMethod::kOpenDatasync: return access::WalSyncMethod::kOpenDatasync;
+    case config::WalSyncMethod::kFdatasync: break;
+  }
+  return access::WalSyncMethod::kFdatasync;
 }
 
 std::vector<std::string> ReloadServerSettings(config::Settings& settings, const std::string& datadir,

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "access/transam/xlog.h"
 #include "storage/ipc/shmem.h"
 
 namespace hearth::config {
@@ -31,6 +32,9 @@ bool LoadServerSettings(config::Settings& settings, const std::string& datadir,
                         const std::vector<std::pair<std::string, std::string>>& overrides, std::string* error);
 
 ServerSettings ReadServerSettings(const config::Settings& settings);
+
+// wal_sync_method as the WAL layer's enum (it does not link the config).
+access::WalSyncMethod WalSyncMethodSetting(const config::Settings& settings);
 
 // Re-reads hearth.conf (SIGHUP). Returns the postmaster-context settings whose
 // new values were ignored; sets *error and changes nothing on a bad file.

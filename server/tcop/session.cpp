@@ -8,10 +8,13 @@
 //   - BEGIN turns the running transaction into a block;
 //   - an error aborts the transaction at once (locks are released), and a
 //     block then stays "failed" until COMMIT/ROLLBACK ends it.
+#include <unistd.h>
+
 #include <chrono>
 
 #include "access/transam/xact.h"
 #include "catalog/heap_table_provider.h"
+#include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
@@ -83,8 +86,22 @@ void Session::EndTransaction(bool commit) {
   portals.clear();
   block = BlockState::kIdle;
   if (commit && access::IsTransactionInProgress()) {
+    const config::SessionHot& hot = settings.hot();
+    access::SetCommitDelaySettings(static_cast<int>(hot.commit_delay_us), static_cast<int>(hot.commit_siblings),
+                                   hot.synchronous_commit != config::SynchronousCommit::kOff);
     try {
       access::CommitTransaction();
+    } catch (const DbError&) {
+      // A pre-commit check failed: nothing was committed.
+      access::AbortTransaction();
+      settings.AtTransactionEnd(false);
+      throw;
+    } catch (const std::exception& e) {
+      // The commit record could not be made durable: its outcome is unknown
+      // to us, so PANIC and let recovery decide from WAL.
+      spdlog::critical("PANIC: could not commit: {}", e.what());
+      log::FlushLog();
+      _exit(3);
     } catch (...) {
       access::AbortTransaction();
       settings.AtTransactionEnd(false);

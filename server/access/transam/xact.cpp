@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
