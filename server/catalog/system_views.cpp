@@ -5,6 +5,8 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_stats.h"
 #include "storage/buffer/bufmgr.h"
 
 namespace hearth::catalog {
@@ -13,6 +15,8 @@ namespace {
 
 // View oids live below FirstNormalObjectId, apart from real tables.
 constexpr types::Oid kPgStatBgwriterOid = 12001;
+constexpr types::Oid kPgStatWalOid = 12002;
+constexpr types::Oid kHearthStatCommitOid = 12003;
 
 class RowsScan : public executor::TableScan {
  public:
@@ -66,6 +70,73 @@ void AddPgStatBgwriter(SystemViewProvider& p) {
                        Count(st.buffers_backend_fsync),
                        Count(st.buffers_alloc),
                        types::Value::Null(types::kTimestampTzOid)};
+    return std::vector<executor::Row>{std::move(r)};
+  });
+}
+
+// WAL counters, or all zeros in a process without WAL (tools, unit tests).
+access::WalStats CurrentWalStats() {
+  if (!access::XLogIsStarted()) return access::WalStats{};
+  return access::GetWalStats();
+}
+
+// Unix microseconds -> timestamptz (microseconds since 2000-01-01 UTC).
+types::Value TimestampTzFromUnixMicros(int64_t unix_us) {
+  if (unix_us <= 0) return types::Value::Null(types::kTimestampTzOid);
+  constexpr int64_t kUnixToPgEpochUs = 946684800LL * types::kUsecsPerSec;
+  return types::Value::Int(types::kTimestampTzOid, unix_us - kUnixToPgEpochUs);
+}
+
+// pg_stat_wal with PostgreSQL 15's columns and types (wal_bytes is numeric,
+// times are milliseconds).
+void AddPgStatWal(SystemViewProvider& p) {
+  executor::TableInfo info;
+  info.oid = kPgStatWalOid;
+  info.schema = "pg_catalog";
+  info.name = "pg_stat_wal";
+  using namespace types;
+  info.columns.push_back(Col("wal_records", kInt8Oid));
+  info.columns.push_back(Col("wal_fpi", kInt8Oid));
+  info.columns.push_back(Col("wal_bytes", kNumericOid));
+  for (const char* n : {"wal_buffers_full", "wal_write", "wal_sync"}) info.columns.push_back(Col(n, kInt8Oid));
+  for (const char* n : {"wal_write_time", "wal_sync_time"}) info.columns.push_back(Col(n, kFloat8Oid));
+  info.columns.push_back(Col("stats_reset", kTimestampTzOid));
+  p.AddView(std::move(info), [] {
+    access::WalStats w = CurrentWalStats();
+    executor::Row r = {Count(static_cast<uint64_t>(w.wal_records)),
+                       Count(static_cast<uint64_t>(w.wal_fpi)),
+                       types::Value::Bytes(types::kNumericOid, std::to_string(w.wal_bytes)),
+                       Count(static_cast<uint64_t>(w.wal_buffers_full)),
+                       Count(static_cast<uint64_t>(w.wal_write)),
+                       Count(static_cast<uint64_t>(w.wal_sync)),
+                       types::Value::Float8(w.wal_write_time),
+                       types::Value::Float8(w.wal_sync_time),
+                       TimestampTzFromUnixMicros(w.stats_reset_us)};
+    return std::vector<executor::Row>{std::move(r)};
+  });
+}
+
+// hearth_stat_commit (Hearth-only): the group-commit counters behind
+// XLogFlushCommit, so tests and benchmarks can see who synced for whom and
+// whether commit_delay was ever slept.
+void AddHearthStatCommit(SystemViewProvider& p) {
+  executor::TableInfo info;
+  info.oid = kHearthStatCommitOid;
+  info.schema = "pg_catalog";
+  info.name = "hearth_stat_commit";
+  for (const char* n : {"commit_requests", "commit_already_flushed", "flush_leader", "flush_follower_waits",
+                        "commit_delays"}) {
+    info.columns.push_back(Col(n, types::kInt8Oid));
+  }
+  info.columns.push_back(Col("stats_reset", types::kTimestampTzOid));
+  p.AddView(std::move(info), [] {
+    access::WalStats w = CurrentWalStats();
+    executor::Row r = {Count(static_cast<uint64_t>(w.commit_requests)),
+                       Count(static_cast<uint64_t>(w.commit_already_flushed)),
+                       Count(static_cast<uint64_t>(w.flush_leader)),
+                       Count(static_cast<uint64_t>(w.flush_follower_waits)),
+                       Count(static_cast<uint64_t>(w.commit_delays)),
+                       TimestampTzFromUnixMicros(w.stats_reset_us)};
     return std::vector<executor::Row>{std::move(r)};
   });
 }
@@ -124,6 +195,8 @@ std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const 
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);
+  AddPgStatWal(*p);
+  AddHearthStatCommit(*p);
   return p;
 }
 

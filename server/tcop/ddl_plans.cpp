@@ -1,7 +1,8 @@
 // tcop/ddl_plans.cpp
 //
-// Principal entry points: PlanDdl — CREATE TABLE, DROP TABLE, TRUNCATE,
-// VACUUM/ANALYZE and CHECKPOINT. The work happens at Run (so a prepared DDL
+// Principal entry points: PlanDdl — CREATE TABLE, DROP TABLE/INDEX, CREATE
+// INDEX, ALTER TABLE ADD PRIMARY KEY/UNIQUE, TRUNCATE, VACUUM/ANALYZE and
+// CHECKPOINT. The work happens at Run (so a prepared DDL
 // statement acts when executed) through catalog/ddl.h; notices the catalog
 // reports (IF [NOT] EXISTS skips) go to the client before the tag.
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include "common/log/log.h"
 #include "access/transam/xact.h"
 #include "catalog/ddl.h"
+#include "catalog/index_ddl.h"
+#include "catalog/index_maint.h"
 #include "catalog/relcache.h"
 #include "common/error/sqlstate.h"
 #include "planner/deparse.h"
@@ -37,7 +40,7 @@ class CreateTablePlan : public Plan {
     catalog::DdlContext ctx;
     ctx.query_text = stmt_.location == 0 ? std::string_view(stmt_.text) : std::string_view();
     ctx.deparse = [](const parser::Expr& e) { return planner::Deparse(e); };
-    SendNotices(s, catalog::CreateTable(stmt_, ctx));
+    SendNotices(s, catalog::CreateTableWithConstraints(stmt_, ctx));
     return "CREATE TABLE";
   }
 
@@ -45,11 +48,15 @@ class CreateTablePlan : public Plan {
   const parser::CreateTableStmt& stmt_;
 };
 
-class DropTablePlan : public Plan {
+class DropPlan : public Plan {
  public:
-  explicit DropTablePlan(const parser::DropStmt& stmt) : stmt_(stmt) {}
+  explicit DropPlan(const parser::DropStmt& stmt) : stmt_(stmt) {}
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    SendNotices(s, catalog::DropTables(stmt_.objects, stmt_.if_exists));
+    if (stmt_.object_type == parser::ObjectType::kIndex) {
+      SendNotices(s, catalog::DropIndexes(stmt_.objects, stmt_.if_exists));
+      return "DROP INDEX";
+    }
+    SendNotices(s, catalog::DropTablesWithIndexes(stmt_.objects, stmt_.if_exists));
     return "DROP TABLE";
   }
 
@@ -61,7 +68,7 @@ class TruncatePlan : public Plan {
  public:
   explicit TruncatePlan(const parser::TruncateStmt& stmt) : stmt_(stmt) {}
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    SendNotices(s, catalog::TruncateTables(stmt_.tables));
+    SendNotices(s, catalog::TruncateTablesWithIndexes(stmt_.tables));
     return "TRUNCATE TABLE";
   }
 
@@ -100,7 +107,9 @@ class VacuumPlan : public Plan {
     for (const auto& rel : rels) {
       CheckForInterrupts();
       if (stmt_.is_vacuum) {
-        heap::VacuumStats st = heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin());
+        // Index entries of removed rows go first, before their slots are reused.
+        heap::VacuumStats st =
+            heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin(), catalog::IndexCleanupCallback(rel));
         catalog::UpdateRelationStats(rel->oid, static_cast<int32_t>(st.pages), static_cast<double>(st.tuples_live));
       } else {
         Analyze(*rel);
@@ -129,6 +138,40 @@ class VacuumPlan : public Plan {
   bool full_ = false;
 };
 
+class CreateIndexPlan : public Plan {
+ public:
+  explicit CreateIndexPlan(const parser::CreateIndexStmt& stmt) : stmt_(stmt) {}
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    catalog::DdlContext ctx;
+    ctx.query_text = stmt_.location == 0 ? std::string_view(stmt_.text) : std::string_view();
+    SendNotices(s, catalog::CreateIndex(stmt_, ctx));
+    return "CREATE INDEX";
+  }
+
+ private:
+  const parser::CreateIndexStmt& stmt_;
+};
+
+// ALTER TABLE: ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE (cols) for now.
+class AlterTablePlan : public Plan {
+ public:
+  explicit AlterTablePlan(const parser::AlterTableStmt& stmt) : stmt_(stmt) {
+    for (const auto& cmd : stmt.cmds) {
+      if (cmd.kind != parser::AlterTableCmdKind::kAddConstraint || !cmd.constraint) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "ALTER TABLE is supported only for ADD PRIMARY KEY and ADD UNIQUE so far");
+      }
+    }
+  }
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    for (const auto& cmd : stmt_.cmds) SendNotices(s, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
+    return "ALTER TABLE";
+  }
+
+ private:
+  const parser::AlterTableStmt& stmt_;
+};
+
 class CheckpointPlan : public Plan {
  public:
   std::string Run(Session&, const std::vector<types::Value>&, RowConsumer&) override {
@@ -154,9 +197,13 @@ std::unique_ptr<Plan> PlanDdl(Session&, const parser::Statement& stmt) {
       return std::make_unique<CreateTablePlan>(stmt.As<parser::CreateTableStmt>());
     case K::kDrop: {
       const auto& d = stmt.As<parser::DropStmt>();
-      if (d.object_type != parser::ObjectType::kTable) break;
-      return std::make_unique<DropTablePlan>(d);
+      if (d.object_type != parser::ObjectType::kTable && d.object_type != parser::ObjectType::kIndex) break;
+      return std::make_unique<DropPlan>(d);
     }
+    case K::kCreateIndex:
+      return std::make_unique<CreateIndexPlan>(stmt.As<parser::CreateIndexStmt>());
+    case K::kAlterTable:
+      return std::make_unique<AlterTablePlan>(stmt.As<parser::AlterTableStmt>());
     case K::kTruncate:
       return std::make_unique<TruncatePlan>(stmt.As<parser::TruncateStmt>());
     case K::kVacuum:

@@ -5,6 +5,7 @@
 // extended protocol's named statements, as in PostgreSQL: a statement is
 // parsed and planned once at PREPARE and run with new parameter values by
 // each EXECUTE.
+#include "catalog/catalog_shared.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
 #include "executor/expr/eval.h"
@@ -39,6 +40,8 @@ class PreparePlan : public Plan {
     std::vector<parser::StmtPtr> body = parser::ParseStatements(ps->query);
     if (body.size() != 1) throw DbError(sqlstate::kSyntaxError, "PREPARE needs exactly one statement");
     ps->stmt = std::move(body[0]);
+    ps->catalog_version = catalog::CatalogVersion();
+    ps->declared_types = param_types;
     ps->plan = PlanStatement(s, *ps->stmt, param_types);
     s.prepared[stmt_.name] = std::move(ps);
     return "PREPARE";
@@ -55,6 +58,7 @@ class ExecutePlan : public Plan {
     if (it == s.prepared.end() || it->second->plan == nullptr) {
       throw DbError(sqlstate::kInvalidSqlStatementName, "prepared statement \"" + stmt.name + "\" does not exist");
     }
+    s.RevalidatePrepared(*it->second);
     target_ = it->second->plan.get();
     std::vector<types::Oid> types = target_->ParamTypes();
     if (types.size() != stmt.params.size()) {

@@ -3,6 +3,7 @@
 // Principal entry points: QueryProtocol::SimpleQuery, QueryProtocol::Extended.
 #include "tcop/query_protocol.h"
 
+#include "catalog/catalog_shared.h"
 #include "common/error/sqlstate.h"
 #include "common/protocol/wire.h"
 #include "parser/parser.h"
@@ -200,6 +201,8 @@ void QueryProtocol::Parse(std::string_view body) {
     // Planning reads the catalog: it needs a transaction (and, for
     // statements over tables, the statement's catalog view).
     s_.StartStatement(NeedsSnapshot(ps->stmt.get()));
+    ps->catalog_version = catalog::CatalogVersion();
+    ps->declared_types = param_types;
     ps->plan = PlanStatement(s_, *ps->stmt, param_types);
   }
   auto old = s_.prepared.find(stmt_name);
@@ -231,6 +234,10 @@ void QueryProtocol::Bind(std::string_view body) {
                   "prepared statement \"" + std::string(*stmt_name) + "\" does not exist");
   }
   PreparedStatement* ps = it->second.get();
+  if (ps->stmt) {
+    s_.StartStatement(NeedsSnapshot(ps->stmt.get()));
+    s_.RevalidatePrepared(*ps);
+  }
   if (s_.block == BlockState::kFailed && (ps->plan == nullptr || !ps->plan->EndsFailedTransaction())) {
     throw DbError(sqlstate::kInFailedSqlTransaction,
                   "current transaction is aborted, commands ignored until end of transaction block");

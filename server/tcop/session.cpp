@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "access/transam/xact.h"
+#include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
 #include "common/log/log.h"
 #include "config/enums.h"
@@ -111,6 +112,15 @@ void Session::EndTransaction(bool commit) {
     access::AbortTransaction();
   }
   settings.AtTransactionEnd(commit);
+}
+
+void Session::RevalidatePrepared(PreparedStatement& ps) {
+  if (ps.plan == nullptr || ps.catalog_version == catalog::CatalogVersion()) return;
+  for (const auto& [name, portal] : portals) {
+    if (portal->source == &ps) return;  // its plan is in use
+  }
+  ps.plan = PlanStatement(*this, *ps.stmt, ps.declared_types);
+  ps.catalog_version = catalog::CatalogVersion();
 }
 
 void Session::AbortAfterError() {

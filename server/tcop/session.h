@@ -34,6 +34,8 @@ struct PreparedStatement {
   std::string query;
   std::unique_ptr<parser::Statement> stmt;  // null for an empty query
   std::unique_ptr<Plan> plan;               // null for an empty query
+  std::vector<types::Oid> declared_types;   // as the client gave them (0 = infer)
+  uint64_t catalog_version = 0;             // catalog the plan was made against
 };
 
 struct Portal {
@@ -84,6 +86,9 @@ class Session {
   void EndStatement();
   // After an error: aborts the transaction now; a block becomes failed.
   void AbortAfterError();
+  // Plans a prepared statement again when DDL committed since it was planned
+  // (a dropped index, a new column), unless a portal still runs its plan.
+  void RevalidatePrepared(PreparedStatement& ps);
   std::map<std::string, std::unique_ptr<PreparedStatement>> prepared;
   std::map<std::string, std::unique_ptr<Portal>> portals;
 
