@@ -12,9 +12,12 @@
 
 #include <chrono>
 
+#include "access/nbtree/nbtree.h"
 #include "access/transam/xact.h"
+#include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
+#include "catalog/relcache.h"
 #include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
@@ -47,6 +50,26 @@ void Session::InstallCallbacks() {
   callbacks.transaction_timestamp = [this] { return transaction_start_us; };
   callbacks.statement_timestamp = [this] { return statement_start_us; };
   callbacks.sleep = [](int64_t usec) { SleepWithInterrupts(usec); };
+  // hearth_index_check: ShareLock on the table (writers wait, as BtVerify
+  // requires), then verify the index's pages.
+  callbacks.index_check = [](std::string_view arg) -> std::optional<std::string> {
+    std::string schema, name(arg);
+    if (size_t dot = name.find('.'); dot != std::string::npos) {
+      schema = name.substr(0, dot);
+      name = name.substr(dot + 1);
+    }
+    const auto ns = catalog::NamespaceOid(schema);
+    if (ns == 0) return std::nullopt;
+    std::optional<catalog::internal::CatalogTuple> row = catalog::internal::FindIndexByName(ns, name);
+    if (!row) return std::nullopt;
+    const auto index_oid = catalog::internal::RowOid(row->row, catalog::kIndIndexrelid);
+    catalog::RelationRef table = catalog::OpenRelationByOid(catalog::internal::RowOid(row->row, catalog::kIndIndrelid),
+                                                            storage::LockMode::kShare);
+    if (!table) return std::nullopt;
+    for (const catalog::IndexEntry& ix : table->indexes)
+      if (ix.oid == index_oid) return nbtree::BtVerify(ix.desc);
+    return std::nullopt;
+  };
   func_context.session = &callbacks;
 }
 

@@ -38,7 +38,8 @@ void CreateRoot(const IndexDesc& index) {
   m->root = m->fastroot = leaf.block();
   m->level = m->fastlevel = 0;
   meta.MarkDirty();
-  // WAL: newroot record (metapage + empty root leaf).
+  PinnedBuffer pages[] = {std::move(meta), std::move(leaf)};
+  LogBtPages(pages);
 }
 
 // The key part of a page item as stored (internal items lose their child).
@@ -48,9 +49,11 @@ std::span<const char> KeyOf(std::span<const char> item, bool leaf) {
 
 // Splits the full page `buf` (X-locked) while inserting `item` at `off`.
 // Returns the new right page (X-locked) and the separator for the parent.
-// `buf` keeps the left half and stays locked.
+// `buf` keeps the left half and stays locked. *sib_out receives the old
+// right sibling (X-locked, left link changed; invalid when there was none):
+// the caller logs all three and unlocks them afterwards.
 void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item, OffsetNumber off,
-           PinnedBuffer* right_out, std::string* sep_out) {
+           PinnedBuffer* right_out, std::string* sep_out, PinnedBuffer* sib_out) {
   Page p = buf.page();
   const BtOpaque o = *Opaque(p);
   const bool leaf = (o.flags & kBtLeaf) != 0;
@@ -146,23 +149,27 @@ void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item
   }
   buf.MarkDirty();
   right.MarkDirty();
-  // WAL: split record (left/right page contents or the split point + new
-  // item, the sibling's left link; full-page images after a checkpoint).
+  // WAL: the caller logs left, right and sibling images together with the
+  // parent changes this split causes (one record).
   *right_out = std::move(right);
+  *sib_out = std::move(sib);
   *sep_out = std::move(sep);
 }
 
-// A new root above `left` and `right` (both X-locked, `left` was the root).
-void NewRoot(const IndexDesc& index, PinnedBuffer& left, PinnedBuffer& right, const std::string& sep) {
+// A new root above the split halves `left` and `right` (at `child_level`,
+// both X-locked by the caller; `left` was the root). The new root page and
+// the metapage are appended to *changed (X-locked).
+void NewRoot(const IndexDesc& index, uint16_t child_level, BlockNumber left, BlockNumber right,
+             const std::string& sep, std::vector<PinnedBuffer>* changed) {
   PinnedBuffer meta = storage::ReadBuffer(index.rel, ForkNumber::kMain, kMetaBlock);
   meta.Lock(LWLockMode::kExclusive);
   PinnedBuffer root = storage::ExtendRelation(index.rel, ForkNumber::kMain);
-  const uint16_t level = static_cast<uint16_t>(Opaque(left.page())->level + 1);
+  const uint16_t level = static_cast<uint16_t>(child_level + 1);
   InitBtPage(root.page(), level, kBtRoot, kInvalidBlockNumber, kInvalidBlockNumber);
   std::string item;
-  MakeInternalItem(left.block(), {}, &item);
+  MakeInternalItem(left, {}, &item);
   bool ok = root.page().AddItem(std::span<const char>(item)) != kInvalidOffsetNumber;
-  MakeInternalItem(right.block(), sep, &item);
+  MakeInternalItem(right, sep, &item);
   ok = ok && root.page().AddItem(std::span<const char>(item)) != kInvalidOffsetNumber;
   if (!ok) ThrowCorrupt(index, "new root does not fit");
   root.MarkDirty();
@@ -170,7 +177,8 @@ void NewRoot(const IndexDesc& index, PinnedBuffer& left, PinnedBuffer& right, co
   m->root = m->fastroot = root.block();
   m->level = m->fastlevel = level;
   meta.MarkDirty();
-  // WAL: newroot record (root page, metapage); the split record came first.
+  changed->push_back(std::move(root));
+  changed->push_back(std::move(meta));
 }
 
 // Finds and X-locks the parent page holding the downlink to `child` (a page
@@ -210,35 +218,41 @@ PinnedBuffer FindParent(const IndexDesc& index, const std::vector<StackEntry>& s
 }
 
 // Inserts `item` at `off` on the X-locked page `buf`; splits and recurses
-// into the parent when it does not fit. `held` are the child halves whose
-// downlink this is: they stay locked until it is in place.
+// into the parent when it does not fit. `changed` holds the pages the lower
+// levels of this insert already changed (split halves, old right sibling),
+// still X-locked: nobody sees a half-done split, and when the insert
+// completes, all changed pages are logged as images in ONE WAL record (so
+// recovery replays a multi-level split atomically) before any is unlocked.
 void InsertOnPage(const IndexDesc& index, const std::vector<StackEntry>& stack, PinnedBuffer buf,
-                  std::span<const char> item, OffsetNumber off, std::vector<PinnedBuffer>& held) {
+                  std::span<const char> item, OffsetNumber off, std::vector<PinnedBuffer>& changed) {
   Page p = buf.page();
   if (p.InsertItemAt(item, off) != kInvalidOffsetNumber) {
     buf.MarkDirty();
-    // WAL: insert record (leaf, or upper level completing the child's split).
-    held.clear();
+    changed.push_back(std::move(buf));
+    LogBtPages(changed);
+    changed.clear();  // unlocks, lowest level first
     return;
   }
   const bool was_root = (Opaque(p)->flags & kBtRoot) != 0;
   const uint16_t level = Opaque(p)->level;
-  PinnedBuffer right;
+  PinnedBuffer right, sib;
   std::string sep;
-  Split(index, buf, item, off, &right, &sep);
-  held.clear();  // the downlink we carried is on one of the halves now
-  std::vector<PinnedBuffer> halves;
-  halves.push_back(std::move(buf));
-  halves.push_back(std::move(right));
+  Split(index, buf, item, off, &right, &sep, &sib);
+  const BlockNumber left_block = buf.block(), right_block = right.block();
+  changed.push_back(std::move(buf));
+  changed.push_back(std::move(right));
+  if (sib.valid()) changed.push_back(std::move(sib));
   if (was_root) {
-    NewRoot(index, halves[0], halves[1], sep);
+    NewRoot(index, level, left_block, right_block, sep, &changed);
+    LogBtPages(changed);
+    changed.clear();
     return;
   }
   OffsetNumber poff = 0;
-  PinnedBuffer parent = FindParent(index, stack, level, halves[0].block(), &poff);
+  PinnedBuffer parent = FindParent(index, stack, level, left_block, &poff);
   std::string down;
-  MakeInternalItem(halves[1].block(), sep, &down);
-  InsertOnPage(index, stack, std::move(parent), down, static_cast<OffsetNumber>(poff + 1), halves);
+  MakeInternalItem(right_block, sep, &down);
+  InsertOnPage(index, stack, std::move(parent), down, static_cast<OffsetNumber>(poff + 1), changed);
 }
 
 // Probes every entry whose key equals the new one (they start on the locked
@@ -313,8 +327,25 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
     OffsetNumber off = LeafLowerBound(p, full);
     if (off <= p.MaxOffset() && CompareBytes(ItemKey(p, off), entry) == 0)
       throw DbError(sqlstate::kInternalError, "index \"" + index.name + "\" already has an entry for this heap TID");
-    std::vector<PinnedBuffer> none;
-    InsertOnPage(index, stack, std::move(leaf), entry, off, none);
+    static std::vector<PinnedBuffer> changed;  // reused: no allocation per insert
+    // On an error after a split changed pages (e.g. the parent cannot be
+    // read), the pages already changed are logged anyway, so what reaches the
+    // disk after a crash matches what other backends see now (a split whose
+    // downlink is missing, which readers tolerate by moving right), and they
+    // are not left pinned and locked.
+    struct Unpin {
+      ~Unpin() {
+        if (!changed.empty()) {
+          try {
+            LogBtPages(changed);
+          } catch (...) {
+          }
+        }
+        changed.clear();
+      }
+    } unpin;
+    changed.clear();
+    InsertOnPage(index, stack, std::move(leaf), entry, off, changed);
     return InsertResult{true, 0};
   }
 }

@@ -2,10 +2,13 @@
 //
 // Page formatting, the metapage and small page helpers. Callers hold the
 // buffer locks described in README.md.
-// Principal entry points: InitBtPage, ReadMeta, ReadLocked, BtCreateEmpty, BtHeight.
+// Principal entry points: InitBtPage, ReadMeta, ReadLocked, LogBtPages, BtCreateEmpty, BtHeight.
 #include <cstring>
+#include <stdexcept>
 
 #include "access/nbtree/nbtree_internal.h"
+#include "access/transam/xact.h"
+#include "access/transam/xlog_fpi.h"
 #include "common/error/db_error.h"
 
 namespace hearth::nbtree {
@@ -37,6 +40,21 @@ PinnedBuffer ReadLocked(const IndexDesc& index, BlockNumber blk, LWLockMode mode
     ThrowCorrupt(index, "block " + std::to_string(blk) + " is not a btree page");
   return b;
 }
+
+void LogBtPages(std::span<PinnedBuffer> pages) {
+  PinnedBuffer* ptrs[access::kMaxFpiPages];
+  size_t n = 0;
+  for (PinnedBuffer& b : pages) {
+    if (!b.valid()) continue;
+    if (n == access::kMaxFpiPages) throw std::logic_error("nbtree: one change touched too many pages to log");
+    ptrs[n++] = &b;
+  }
+  // The xid only tags the record (page images are replayed whatever the
+  // transaction's fate; a B-tree tolerates entries pointing at dead tuples).
+  access::LogPageImages(std::span<PinnedBuffer* const>(ptrs, n), access::GetCurrentTransactionIdIfAny());
+}
+
+void LogBtPage(PinnedBuffer& page) { LogBtPages(std::span<PinnedBuffer>(&page, 1)); }
 
 void ThrowCorrupt(const IndexDesc& index, const std::string& what) {
   throw DbError("XX002", "index \"" + index.name + "\" is corrupted: " + what);

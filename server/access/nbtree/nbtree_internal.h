@@ -175,6 +175,13 @@ PinnedBuffer LeftmostAtLevel(const IndexDesc& index, uint32_t level, storage::LW
 
 PinnedBuffer ReadLocked(const IndexDesc& index, BlockNumber blk, storage::LWLockMode mode);
 
+// WAL (nbtpage.cpp): logs the full images of `pages` (every one pinned,
+// exclusively locked and already marked dirty) in ONE record, so recovery
+// restores them together, and stamps their page LSN. Must be called before
+// any of them is unlocked. No-op without WAL (unit tests, bootstrap).
+void LogBtPages(std::span<PinnedBuffer> pages);
+void LogBtPage(PinnedBuffer& page);
+
 // Throws DbError XX002 (index corrupted) with the text.
 [[noreturn]] void ThrowCorrupt(const IndexDesc& index, const std::string& what);
 

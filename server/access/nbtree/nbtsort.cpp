@@ -4,7 +4,8 @@
 // in memory, fill leaves left to right to 90%, then each upper level from
 // the downlinks of the level below (70%), until one page remains: the root.
 // Pages are written through a BULKWRITE ring so a build does not flush the
-// pool. The index is invisible to others during the build.
+// pool; each finished page and the metapage are WAL-logged as full images.
+// The index is invisible to others during the build.
 // Principal entry points: BtBuilder::Add, BtBuilder::Finish, BtBuild.
 #include <algorithm>
 #include <stdexcept>
@@ -75,6 +76,7 @@ class LevelWriter {
       if (out_.empty()) Opaque(p)->flags |= kBtRoot;  // the only page of its level
       out_.push_back({cur_.block(), low_});
       cur_.MarkDirty();
+      LogBtPage(cur_);
       cur_.Release();
       return;
     }
@@ -85,7 +87,10 @@ class LevelWriter {
     out_.push_back({cur_.block(), low_});
     BlockNumber left = cur_.block();
     cur_.MarkDirty();
-    // WAL: the built index is logged as full pages (or fsynced at commit when WAL is skipped).
+    // WAL: each finished page is logged as a full image before its lock is
+    // dropped (the ring may write it out soon after; the bufmgr flushes WAL
+    // up to its LSN first), so a crash after commit replays a complete index.
+    LogBtPage(cur_);
     cur_ = std::move(next);
     InitBtPage(cur_.page(), level_, level_ == 0 ? kBtLeaf : 0, left, kInvalidBlockNumber);
     used_ = 0;
@@ -150,8 +155,11 @@ size_t BtBuilder::Finish(bool input_sorted) {
     m->cols[i].flags = static_cast<uint8_t>((index_.cols[i].descending ? 1 : 0) | (index_.cols[i].nulls_first ? 2 : 0));
   }
   meta.MarkDirty();
-  meta.Unlock();
-  if (items_.empty()) return 0;
+  if (items_.empty()) {
+    LogBtPage(meta);
+    return 0;
+  }
+  meta.Unlock();  // logged once, in its final state, after the tree
 
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kBulkWrite);
   std::vector<Downlink> links;
@@ -197,7 +205,7 @@ size_t BtBuilder::Finish(bool input_sorted) {
   m->root = m->fastroot = links[0].block;
   m->level = m->fastlevel = level;
   meta.MarkDirty();
-  // WAL: metapage image.
+  LogBtPage(meta);
   return items_.size();
 }
 

@@ -41,7 +41,10 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
         ++stats.remaining;
       }
     }
-    if (changed) buf.MarkDirty();  // WAL: vacuum record (removed offsets)
+    if (changed) {
+      buf.MarkDirty();
+      LogBtPage(buf);  // full image, still under the cleanup lock
+    }
     ++stats.leaf_pages;
     blk = Opaque(p)->right;
   }

@@ -25,8 +25,6 @@ struct ImageHead {
 };
 static_assert(sizeof(ImageHead) == 16);
 
-constexpr size_t kMaxPages = 8;
-
 void Append(std::vector<uint8_t>& out, const void* p, size_t n) {
   const auto* b = static_cast<const uint8_t*>(p);
   out.insert(out.end(), b, b + n);
@@ -40,7 +38,7 @@ void Append(std::vector<uint8_t>& out, const void* p, size_t n) {
 
 XLogRecPtr LogPageImages(std::span<storage::PinnedBuffer* const> pages, uint32_t xid) {
   if (!XLogIsStarted() || pages.empty()) return 0;
-  if (pages.size() > kMaxPages) throw std::logic_error("LogPageImages: too many pages");
+  if (pages.size() > kMaxFpiPages) throw std::logic_error("LogPageImages: too many pages");
   static std::vector<uint8_t> payload;
   payload.clear();
   for (storage::PinnedBuffer* b : pages) {

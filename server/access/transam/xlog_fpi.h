@@ -16,6 +16,7 @@
 // Process safety: any process after XLogStartup; single-threaded callers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -27,7 +28,11 @@ namespace hearth::access {
 
 inline constexpr uint8_t kXLogInfoFpi = 0x30;
 
-// Logs images of `pages` (at most 8; each pinned and exclusively locked by
+// Most pages one record may carry (a B-tree insert that splits every level
+// of a deep tree logs about three pages per level, plus root and metapage).
+inline constexpr size_t kMaxFpiPages = 64;
+
+// Logs images of `pages` (at most kMaxFpiPages; each pinned and exclusively locked by
 // the caller) in one record and sets their page LSN to its end. Returns the
 // end LSN (0 without WAL).
 XLogRecPtr LogPageImages(std::span<storage::PinnedBuffer* const> pages, uint32_t xid);

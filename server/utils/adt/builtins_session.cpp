@@ -112,6 +112,16 @@ Value PgSleep(const Value* a, int, FuncCallContext& c) {
   return v;
 }
 
+// hearth_index_check(text): 'ok' when the index is structurally sound, else
+// the first violated invariant (the server verifies it under a share lock).
+Value IndexCheck(const Value* a, int, FuncCallContext& c) {
+  if (!S(c) || !S(c)->index_check)
+    throw DbError(sqlstate::kFeatureNotSupported, "hearth_index_check is not available in this context");
+  std::optional<std::string> r = S(c)->index_check(a[0].str);
+  if (!r) throw DbError(sqlstate::kUndefinedObject, "index \"" + a[0].str + "\" does not exist");
+  return Value::Text(r->empty() ? std::string("ok") : *r);
+}
+
 }  // namespace
 
 void AddSessionBuiltins(std::vector<FuncSignature>* t) {
@@ -139,6 +149,7 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
+  vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
 }
 
 }  // namespace hearth::types::internal

@@ -30,6 +30,10 @@ struct SessionCallbacks {
   // Sleeps `usec` microseconds and throws if the statement is cancelled
   // meanwhile (pg_sleep); default: an uninterruptible sleep.
   std::function<void(int64_t usec)> sleep;
+  // hearth_index_check(name): verifies the B-tree index `name` ("idx" or
+  // "schema.idx"); returns "" when sound, else the first violated invariant;
+  // nullopt when there is no such index (→ 42704). Unset: 0A000.
+  std::function<std::optional<std::string>(std::string_view)> index_check;
 };
 
 struct FuncCallContext {
