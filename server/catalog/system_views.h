@@ -1,8 +1,8 @@
 // catalog/system_views.h
 //
 // Read-only system views computed from shared-memory counters, visible to
-// the planner like tables: pg_stat_bgwriter (PostgreSQL 15's columns). The
-// WAL issue adds pg_stat_wal the same way. SystemViewProvider wraps the
+// the planner like tables: pg_stat_bgwriter and pg_stat_wal (PostgreSQL 15's
+// columns) and hearth_stat_commit (group commit counters). SystemViewProvider wraps the
 // session's real provider: names it does not know go to the wrapped one.
 // Per backend; not thread-safe.
 #pragma once
