@@ -242,29 +242,39 @@ StmtPtr Parser::ParseSet() {
   return s;
 }
 
+// The setting named after SHOW or RESET: ALL, the multi-word forms
+// (TIME ZONE, TRANSACTION ISOLATION LEVEL, SESSION AUTHORIZATION) mapped to
+// their settings, or a plain (possibly dotted) name. Sets *all for ALL.
+std::string Parser::ParseShowResetName(bool* all) {
+  *all = false;
+  if (AcceptKw("all")) {
+    *all = true;
+    return "all";
+  }
+  if (IsKw("time") && PeekKw(1, "zone")) {
+    Advance();
+    Advance();
+    return "timezone";
+  }
+  if (IsKw("transaction") && PeekKw(1, "isolation")) {
+    Advance();
+    Advance();
+    ExpectKw("level");
+    return "transaction_isolation";
+  }
+  if (IsKw("session") && PeekKw(1, "authorization")) {
+    Advance();
+    Advance();
+    return "session_authorization";
+  }
+  return ParseVarName();
+}
+
 StmtPtr Parser::ParseShow() {
   auto s = std::make_unique<ShowStmt>();
   s->location = Loc();
   Advance();  // SHOW
-  if (AcceptKw("all")) {
-    s->all = true;
-    s->name = "all";
-  } else if (IsKw("time") && PeekKw(1, "zone")) {
-    Advance();
-    Advance();
-    s->name = "timezone";
-  } else if (IsKw("transaction") && PeekKw(1, "isolation")) {
-    Advance();
-    Advance();
-    ExpectKw("level");
-    s->name = "transaction_isolation";
-  } else if (IsKw("session") && PeekKw(1, "authorization")) {
-    Advance();
-    Advance();
-    s->name = "session_authorization";
-  } else {
-    s->name = ParseVarName();
-  }
+  s->name = ParseShowResetName(&s->all);
   return s;
 }
 
@@ -272,25 +282,7 @@ StmtPtr Parser::ParseReset() {
   auto s = std::make_unique<ResetStmt>();
   s->location = Loc();
   Advance();  // RESET
-  if (AcceptKw("all")) {
-    s->all = true;
-    s->name = "all";
-  } else if (IsKw("time") && PeekKw(1, "zone")) {
-    Advance();
-    Advance();
-    s->name = "timezone";
-  } else if (IsKw("transaction") && PeekKw(1, "isolation")) {
-    Advance();
-    Advance();
-    ExpectKw("level");
-    s->name = "transaction_isolation";
-  } else if (IsKw("session") && PeekKw(1, "authorization")) {
-    Advance();
-    Advance();
-    s->name = "session_authorization";
-  } else {
-    s->name = ParseVarName();
-  }
+  s->name = ParseShowResetName(&s->all);
   return s;
 }
 

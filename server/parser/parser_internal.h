@@ -184,6 +184,7 @@ class Parser {
   StmtPtr ParseSet();
   std::vector<SetValue> ParseSetValues();
   StmtPtr ParseShow();
+  std::string ParseShowResetName(bool* all);
   StmtPtr ParseReset();
   std::string ParseVarName();
   StmtPtr ParseExplain();
