@@ -3,6 +3,8 @@
 // Principal entry points: IndexScanNode (Open/Next/Close, EXPLAIN lines).
 #include "executor/nodes/index_scan_node.h"
 
+#include "executor/nodes/scan_nodes.h"
+
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 
@@ -38,21 +40,7 @@ void IndexScanNode::Open(ExecContext& ctx) {
 }
 
 bool IndexScanNode::Next(Row& row) {
-  RowId rid = kInvalidRowId;
-  while (scan_->Next(row, &rid)) {
-    ctx_->CheckInterrupts();
-    if (filter_.expr) {
-      eval_.row = row.data();
-      eval_.nrow = row.size();
-      if (!EvalPredicate(*filter_.expr, eval_)) continue;
-    }
-    if (emit_rid_) {
-      row.resize(table_.columns.size() + 1);
-      row.back() = types::Value::Int8(static_cast<int64_t>(rid));
-    }
-    return true;
-  }
-  return false;
+  return NextFilteredRow(*scan_, filter_, emit_rid_, table_.columns.size(), *ctx_, eval_, row);
 }
 
 void IndexScanNode::Close() { scan_.reset(); }

@@ -22,22 +22,27 @@ void SeqScanNode::Open(ExecContext& ctx) {
   scan_ = ctx.tables->OpenScan(table_, /*bulk=*/true);
 }
 
-bool SeqScanNode::Next(Row& row) {
+bool NextFilteredRow(TableScan& scan, const PlanExpr& filter, bool emit_rid, size_t ncols, ExecContext& ctx,
+                     EvalContext& eval, Row& row) {
   RowId rid = kInvalidRowId;
-  while (scan_->Next(row, &rid)) {
-    ctx_->CheckInterrupts();
-    if (filter_.expr) {
-      eval_.row = row.data();
-      eval_.nrow = row.size();
-      if (!EvalPredicate(*filter_.expr, eval_)) continue;
+  while (scan.Next(row, &rid)) {
+    ctx.CheckInterrupts();
+    if (filter.expr) {
+      eval.row = row.data();
+      eval.nrow = row.size();
+      if (!EvalPredicate(*filter.expr, eval)) continue;
     }
-    if (emit_rid_) {
-      row.resize(table_.columns.size() + 1);
+    if (emit_rid) {
+      row.resize(ncols + 1);
       row.back() = types::Value::Int8(static_cast<int64_t>(rid));
     }
     return true;
   }
   return false;
+}
+
+bool SeqScanNode::Next(Row& row) {
+  return NextFilteredRow(*scan_, filter_, emit_rid_, table_.columns.size(), *ctx_, eval_, row);
 }
 
 void SeqScanNode::Close() { scan_.reset(); }

@@ -17,6 +17,12 @@
 
 namespace hearth::executor {
 
+// The loop every table-reading node shares: the next row of `scan` that
+// passes `filter` (if any), with its RowId appended as an int8 column when
+// `emit_rid` (UPDATE/DELETE need it). Checks for interrupts per row.
+bool NextFilteredRow(TableScan& scan, const PlanExpr& filter, bool emit_rid, size_t ncols, ExecContext& ctx,
+                     EvalContext& eval, Row& row);
+
 class SeqScanNode : public ExecNode {
  public:
   // `alias` empty or equal to the table name → "Seq Scan on t". `filter`
