@@ -103,22 +103,30 @@ class DefaultFiller {
 // Receives parsed rows and inserts them as full table rows.
 class InsertSink : public commands::CopyRowSink {
  public:
-  InsertSink(Session& s, const executor::TableInfo& t, const std::vector<size_t>& copied)
-      : table_(t), copied_(copied), defaults_(t, copied), modifier_(s.tables->OpenModifier(t)) {
+  InsertSink(Session& s, const executor::TableInfo& t, const std::vector<size_t>& copied,
+             const commands::CopyFromParser& parser)
+      : table_(t), copied_(copied), parser_(parser), defaults_(t, copied), modifier_(s.tables->OpenModifier(t)) {
     row_.resize(t.columns.size());
     eval_.func.session = &s.callbacks;
   }
 
   void Row(std::vector<types::Value>& parsed) override {
-    for (size_t i = 0; i < copied_.size(); i++) row_[copied_[i]] = std::move(parsed[i]);
-    defaults_.Fill(row_, eval_);
-    executor::CheckNotNull(table_, row_);
-    modifier_->Insert(row_);
+    try {
+      for (size_t i = 0; i < copied_.size(); i++) row_[copied_[i]] = std::move(parsed[i]);
+      defaults_.Fill(row_, eval_);
+      executor::CheckNotNull(table_, row_);
+      modifier_->Insert(row_);
+    } catch (DbError& e) {
+      // Constraint violations name the input line, as PostgreSQL's do.
+      if (e.context().empty()) e.WithContext("COPY " + table_.name + ", line " + std::to_string(parser_.line_number()));
+      throw;
+    }
   }
 
  private:
   const executor::TableInfo& table_;
   const std::vector<size_t>& copied_;
+  const commands::CopyFromParser& parser_;
   DefaultFiller defaults_;
   std::unique_ptr<executor::TableModifier> modifier_;
   executor::Row row_;
@@ -152,7 +160,7 @@ class CopyPlan : public Plan {
     commands::CopyRowConverter converter(std::move(cols));
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, converter.Names(), AllNames(t), t.name);
     commands::CopyFromParser parser(options_, t.name, converter.Names(), flags);
-    InsertSink sink(s, t, copied);
+    InsertSink sink(s, t, copied, parser);
     commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
     return "COPY " + std::to_string(session.Run(sink));
   }
