@@ -423,6 +423,10 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
       row = internal::FindIndexByName(ns, name);
     }
     if (!row) {
+      // A table of that name: PostgreSQL's 42809 with a hint, even with IF EXISTS.
+      if (LookupRelation(rv.schema, name) != nullptr) {
+        throw DbError("42809", "\"" + name + "\" is not an index").WithHint("Use DROP TABLE to remove a table.");
+      }
       if (if_exists) {
         result.notices.push_back({"00000", "index \"" + name + "\" does not exist, skipping"});
         continue;
