@@ -3,6 +3,9 @@
 // Principal entry points: InsertIndexEntries, ProbeHeapTuple.
 #include "catalog/index_maint.h"
 
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+
 #include <algorithm>
 
 #include "access/heap/htup.h"
@@ -75,7 +78,16 @@ void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::It
     for (size_t k = 0; k < ix.columns.size(); ++k) (*scratch)[k] = row[static_cast<size_t>(ix.columns[k])];
     // Bounded only by the number of conflicting transactions we wait for.
     for (;;) {
-      nbtree::InsertResult r = nbtree::BtInsert(ix.desc, *scratch, tid, ix.unique ? &check : nullptr);
+      nbtree::InsertResult r;
+      try {
+        r = nbtree::BtInsert(ix.desc, *scratch, tid, ix.unique ? &check : nullptr);
+      } catch (DbError& e) {
+        // Name the table and constraint in the error fields, as PostgreSQL does.
+        if (e.sqlstate() == sqlstate::kUniqueViolation && e.table_name().empty()) {
+          e.WithObject(rel.info.schema.empty() ? "public" : rel.info.schema, rel.info.name, "", ix.desc.name);
+        }
+        throw;
+      }
       if (r.inserted) break;
       storage::XactLockTableWait(r.wait_xid);
     }
