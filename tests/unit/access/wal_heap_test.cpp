@@ -17,6 +17,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "wal_test_cluster.h"
+
 #include "access/heap/heap_wal.h"
 #include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
@@ -46,63 +48,9 @@ namespace {
 // A cluster whose Crash() throws away shared memory (buffer pool, unflushed
 // WAL buffers, clog buffers) and starts again through recovery, as the
 // postmaster does after a crash.
-struct WalHeapCluster {
-  std::string dir;
-  std::unique_ptr<storage::ShmemSegment> seg;
-  storage::ShmemParams params;
-  access::RecoveryResult last;
-
-  WalHeapCluster() {
-    char tmpl[] = "/tmp/hearth_walheap_test_XXXXXX";
-    dir = mkdtemp(tmpl);
-    params.max_connections = 6;
-    params.max_aux_processes = 2;
-    params.nbuffers = 32;
-    params.relation_size_cache = 64;
-    params.wal_buffers = 16;
-    Start();
-  }
-  void Start() {
-    if (storage::MyProc() != nullptr) storage::ReleaseProcSlot();
-    access::XLogDetach();
-    seg.reset();
-    seg = storage::CreateSharedMemory(params);
-    storage::SmgrInit(dir);
-    access::XLogOptions o;
-    o.datadir = dir;
-    o.segment_size = 1024 * 1024;
-    o.fsync = false;
-    access::XLogStartup(*seg, params, o);
-    access::TransamStartup(dir);
-    storage::SetXLogFlushHook(access::XLogFlush);
-    storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
-    access::SetClogWalFlushHook(access::XLogFlush);
-    heap::RegisterHeapRmgr();
-    last = access::StartupXLogRecovery();
-    storage::ClaimProcSlot(0, storage::BackendType::kClient);
-    heap::ForgetAllTargetBlocks();
-  }
-  // Nothing written back: only what reached the WAL files survives.
-  void Crash() { Start(); }
-  ~WalHeapCluster() {
-    access::AbortTransaction();
-    storage::ReleaseProcSlot();
-    access::XLogDetach();
-    storage::SetXLogFlushHook(nullptr);
-    storage::SetXLogNeedsFlushHook(nullptr);
-    access::SetClogWalFlushHook(nullptr);
-    storage::SmgrCloseAll();
-    heap::ForgetAllTargetBlocks();
-    seg.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  storage::RelFileLocator CreateRel(uint32_t number) {
-    storage::RelFileLocator rel(number);
-    REQUIRE(storage::SmgrCreate(rel, storage::ForkNumber::kMain).ok());
-    access::XLogLogRelationCreate(rel);
-    return rel;
-  }
+// One-process WAL fixture (wal_test_cluster.h).
+struct WalHeapCluster : hearth::testing::WalTestCluster {
+  WalHeapCluster() : WalTestCluster(6) {}
 };
 
 const TupleDesc& Desc() {

@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "wal_test_cluster.h"
+
 #include "access/heap/heap_wal.h"
 #include "access/heap/hio.h"
 #include "access/nbtree/nbtree.h"
@@ -37,61 +39,9 @@ namespace {
 
 // Like wal_heap_test's cluster: Crash() throws away shared memory (buffer
 // pool, unflushed WAL) and starts again through recovery.
-struct WalBtCluster {
-  std::string dir;
-  std::unique_ptr<storage::ShmemSegment> seg;
-  storage::ShmemParams params;
-
-  WalBtCluster() {
-    char tmpl[] = "/tmp/hearth_walbt_test_XXXXXX";
-    dir = mkdtemp(tmpl);
-    params.max_connections = 4;
-    params.max_aux_processes = 2;
-    params.nbuffers = 32;  // small: the build and the splits evict pages
-    params.relation_size_cache = 64;
-    params.wal_buffers = 16;
-    Start();
-  }
-  void Start() {
-    if (storage::MyProc() != nullptr) storage::ReleaseProcSlot();
-    access::XLogDetach();
-    seg.reset();
-    seg = storage::CreateSharedMemory(params);
-    storage::SmgrInit(dir);
-    access::XLogOptions o;
-    o.datadir = dir;
-    o.segment_size = 1024 * 1024;
-    o.fsync = false;
-    access::XLogStartup(*seg, params, o);
-    access::TransamStartup(dir);
-    storage::SetXLogFlushHook(access::XLogFlush);
-    storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
-    access::SetClogWalFlushHook(access::XLogFlush);
-    heap::RegisterHeapRmgr();
-    (void)access::StartupXLogRecovery();
-    storage::ClaimProcSlot(0, storage::BackendType::kClient);
-    heap::ForgetAllTargetBlocks();
-  }
-  void Crash() { Start(); }
-  ~WalBtCluster() {
-    access::AbortTransaction();
-    storage::ReleaseProcSlot();
-    access::XLogDetach();
-    storage::SetXLogFlushHook(nullptr);
-    storage::SetXLogNeedsFlushHook(nullptr);
-    access::SetClogWalFlushHook(nullptr);
-    storage::SmgrCloseAll();
-    heap::ForgetAllTargetBlocks();
-    seg.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  storage::RelFileLocator CreateRel(uint32_t number) {
-    storage::RelFileLocator rel(number);
-    REQUIRE(storage::SmgrCreate(rel, storage::ForkNumber::kMain).ok());
-    access::XLogLogRelationCreate(rel);
-    return rel;
-  }
+// One-process WAL fixture (wal_test_cluster.h).
+struct WalBtCluster : hearth::testing::WalTestCluster {
+  WalBtCluster() : WalTestCluster(4) {}
 };
 
 void FlushWal() { access::XLogFlush(access::XLogInsertEndPosition()); }
