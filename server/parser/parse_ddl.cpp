@@ -192,14 +192,7 @@ bool Parser::ParseColumnConstraint(std::vector<Constraint>& out) {
     c.kind = ConstraintKind::kForeignKey;
     ParseReferences(c);
   } else if (AcceptKw("check")) {
-    c.kind = ConstraintKind::kCheck;
-    ExpectOp("(");
-    c.expr = ParseExpr();
-    ExpectOp(")");
-    if (IsKw("no") && PeekKw(1, "inherit")) {
-      Advance();
-      Advance();
-    }
+    ParseCheckClause(c);
   } else if (IsKw("generated")) {
     ErrorAt(sqlstate::kFeatureNotSupported, "generated columns are not supported yet", Loc());
   } else {
@@ -209,6 +202,19 @@ bool Parser::ParseColumnConstraint(std::vector<Constraint>& out) {
   ParseConstraintAttributes(c);
   out.push_back(std::move(c));
   return true;
+}
+
+// CHECK (expr) [NO INHERIT], after the CHECK keyword: the same for column
+// and table constraints.
+void Parser::ParseCheckClause(Constraint& c) {
+  c.kind = ConstraintKind::kCheck;
+  ExpectOp("(");
+  c.expr = ParseExpr();
+  ExpectOp(")");
+  if (IsKw("no") && PeekKw(1, "inherit")) {
+    Advance();
+    Advance();
+  }
 }
 
 void Parser::ParseReferences(Constraint& c) {
@@ -290,14 +296,7 @@ Constraint Parser::ParseTableConstraint() {
     ExpectKw("references");
     ParseReferences(c);
   } else if (AcceptKw("check")) {
-    c.kind = ConstraintKind::kCheck;
-    ExpectOp("(");
-    c.expr = ParseExpr();
-    ExpectOp(")");
-    if (IsKw("no") && PeekKw(1, "inherit")) {
-      Advance();
-      Advance();
-    }
+    ParseCheckClause(c);
   } else if (IsKw("exclude")) {
     ErrorAt(sqlstate::kFeatureNotSupported, "EXCLUDE constraints are not supported yet", Loc());
   } else {

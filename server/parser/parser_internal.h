@@ -172,6 +172,7 @@ class Parser {
   bool IsTableConstraintStart() const;
   Constraint ParseTableConstraint();
   bool ParseColumnConstraint(std::vector<Constraint>& out);
+  void ParseCheckClause(Constraint& c);
   void ParseReferences(Constraint& c);
   void ParseConstraintAttributes(Constraint& c);
   DropBehavior ParseDropBehavior();
