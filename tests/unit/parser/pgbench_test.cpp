@@ -1,5 +1,5 @@
 // tests/unit/parser/pgbench_test.cpp: every statement pgbench 15 sends
-// (shared/docs/pg-protocol-compat.md section 6) must parse, with the right tree.
+// (its built-in TPC-B-like script and `pgbench -i`) must parse, with the right tree.
 #include "test_util.h"
 
 namespace hearth::parser {
