@@ -24,19 +24,19 @@ std::optional<internal::CatalogTuple> FindIndexByOid(Oid oid) {
   return std::nullopt;
 }
 
-// Bytes of each fork; Hearth has no init forks (no unlogged relations).
-void AddForkSizes(storage::RelFileLocator rel, types::RelationSizes* s) {
-  auto bytes = [&](storage::ForkNumber fork) {
-    return static_cast<int64_t>(storage::SmgrNblocks(rel, fork)) * static_cast<int64_t>(storage::kBlockSize);
-  };
-  s->fork_bytes[0] = bytes(storage::ForkNumber::kMain);
-  s->fork_bytes[1] = bytes(storage::ForkNumber::kFsm);
-  s->fork_bytes[2] = bytes(storage::ForkNumber::kVisibilityMap);
+// Bytes of each fork in `mask` (a missing fork is 0). Hearth has no init
+// forks (no unlogged relations).
+void AddForkSizes(storage::RelFileLocator rel, uint32_t mask, types::RelationSizes* s) {
+  for (int fork = 0; fork < storage::kNumForks; fork++) {
+    if ((mask & (1u << fork)) == 0) continue;
+    storage::BlockNumber blocks = storage::SmgrNblocks(rel, static_cast<storage::ForkNumber>(fork));
+    s->fork_bytes[fork] = static_cast<int64_t>(blocks) * static_cast<int64_t>(storage::kBlockSize);
+  }
 }
 
 int64_t AllForksBytes(storage::RelFileLocator rel) {
   types::RelationSizes s;
-  AddForkSizes(rel, &s);
+  AddForkSizes(rel, types::kAllForksMask, &s);
   return s.fork_bytes[0] + s.fork_bytes[1] + s.fork_bytes[2];
 }
 
@@ -82,11 +82,11 @@ std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid) {
   return std::nullopt;
 }
 
-std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, bool with_indexes) {
+std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_mask, bool with_indexes) {
   types::RelationSizes s;
   if (RelationRef r = LookupRelationByOid(oid)) {
     s.filenode = r->rel.number.value;
-    AddForkSizes(r->rel, &s);
+    AddForkSizes(r->rel, fork_mask, &s);
     if (with_indexes) {
       for (const IndexEntry& ix : r->indexes) s.indexes_bytes += AllForksBytes(ix.desc.rel);
     }
@@ -95,7 +95,7 @@ std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, bool with_indexe
   if (auto ix = FindIndexByOid(oid)) {
     storage::RelFileLocator rel(internal::RowOid(ix->row, kIndRelfilenode));
     s.filenode = rel.number.value;
-    AddForkSizes(rel, &s);
+    AddForkSizes(rel, fork_mask, &s);
     return s;
   }
   return std::nullopt;

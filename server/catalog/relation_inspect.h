@@ -26,10 +26,11 @@ std::optional<Oid> RelationOidByName(const std::string& schema, const std::strin
 // Schema and name of the table or index `oid`, or nullopt.
 std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid);
 
-// Sizes of every fork of table or index `oid` (from smgr's shared size
-// cache), and with `with_indexes` the total of its indexes. nullopt when
-// there is no such relation.
-std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, bool with_indexes);
+// Sizes of the forks in `fork_mask` of table or index `oid` (smgr's shared
+// size cache: no file access once a fork's size is cached), and with
+// `with_indexes` the total of all forks of its indexes. nullopt when there is
+// no such relation.
+std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_mask, bool with_indexes);
 
 // Installs RelationOidByName/RelationNameByOid as the regclass I/O hooks of
 // this process (backend start).

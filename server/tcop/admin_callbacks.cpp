@@ -26,8 +26,8 @@ uint64_t CurrentWalPosition(types::WalPosition which) {
 }  // namespace
 
 void InstallAdminCallbacks(types::SessionCallbacks& callbacks) {
-  callbacks.relation_sizes = [](uint32_t relid, bool with_indexes) {
-    return catalog::RelationSizesByOid(relid, with_indexes);
+  callbacks.relation_sizes = [](uint32_t relid, uint32_t fork_mask, bool with_indexes) {
+    return catalog::RelationSizesByOid(relid, fork_mask, with_indexes);
   };
   callbacks.wal_position = CurrentWalPosition;
   catalog::InstallRegclassHooks();

@@ -74,8 +74,9 @@ const SessionCallbacks& Server(FuncCallContext& c, const char* fn) {
   return *c.session;
 }
 
-std::optional<RelationSizes> SizesOf(FuncCallContext& c, const Value& rel, bool with_indexes, const char* fn) {
-  return Server(c, fn).relation_sizes(static_cast<uint32_t>(rel.i), with_indexes);
+std::optional<RelationSizes> SizesOf(FuncCallContext& c, const Value& rel, uint32_t fork_mask, bool with_indexes,
+                                     const char* fn) {
+  return Server(c, fn).relation_sizes(static_cast<uint32_t>(rel.i), fork_mask, with_indexes);
 }
 
 int64_t TableBytes(const RelationSizes& s) {
@@ -94,27 +95,27 @@ int ForkIndex(const std::string& name) {
 
 Value RelationSize(const Value* a, int n, FuncCallContext& c) {
   int fork = n > 1 ? ForkIndex(a[1].str) : 0;
-  auto s = SizesOf(c, a[0], false, "pg_relation_size");
+  auto s = SizesOf(c, a[0], 1u << fork, false, "pg_relation_size");
   return s ? Value::Int8(s->fork_bytes[fork]) : Value::Null(kInt8Oid);
 }
 
 Value TableSize(const Value* a, int, FuncCallContext& c) {
-  auto s = SizesOf(c, a[0], false, "pg_table_size");
+  auto s = SizesOf(c, a[0], kAllForksMask, false, "pg_table_size");
   return s ? Value::Int8(TableBytes(*s)) : Value::Null(kInt8Oid);
 }
 
 Value IndexesSize(const Value* a, int, FuncCallContext& c) {
-  auto s = SizesOf(c, a[0], true, "pg_indexes_size");
+  auto s = SizesOf(c, a[0], 0, true, "pg_indexes_size");
   return s ? Value::Int8(s->indexes_bytes) : Value::Null(kInt8Oid);
 }
 
 Value TotalRelationSize(const Value* a, int, FuncCallContext& c) {
-  auto s = SizesOf(c, a[0], true, "pg_total_relation_size");
+  auto s = SizesOf(c, a[0], kAllForksMask, true, "pg_total_relation_size");
   return s ? Value::Int8(TableBytes(*s) + s->indexes_bytes) : Value::Null(kInt8Oid);
 }
 
 Value RelationFilenode(const Value* a, int, FuncCallContext& c) {
-  auto s = SizesOf(c, a[0], false, "pg_relation_filenode");
+  auto s = SizesOf(c, a[0], 0, false, "pg_relation_filenode");
   if (!s || s->filenode == 0) return Value::Null(kOidOid);
   return Value::Int(kOidOid, s->filenode);
 }
