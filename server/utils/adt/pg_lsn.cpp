@@ -3,6 +3,7 @@
 // Principal entry points: ParseLsn, AppendLsn, LsnDiff.
 #include "utils/adt/pg_lsn.h"
 
+#include <charconv>
 #include <cstdio>
 
 #include "common/error/db_error.h"
@@ -12,24 +13,13 @@ namespace hearth::types {
 
 namespace {
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Reads 1..8 hex digits from text[*pos]; false when there are none or too many.
 bool ReadHalf(std::string_view text, size_t* pos, uint32_t* out) {
-  uint32_t v = 0;
-  size_t start = *pos;
-  while (*pos < text.size() && HexDigit(text[*pos]) >= 0) {
-    if (*pos - start == 8) return false;
-    v = (v << 4) | static_cast<uint32_t>(HexDigit(text[*pos]));
-    (*pos)++;
-  }
-  *out = v;
-  return *pos > start;
+  const char* begin = text.data() + *pos;
+  auto [end, ec] = std::from_chars(begin, text.data() + text.size(), *out, 16);
+  if (ec != std::errc() || end - begin > 8) return false;
+  *pos += static_cast<size_t>(end - begin);
+  return true;
 }
 
 }  // namespace
