@@ -283,3 +283,54 @@ TEST_CASE("admin: pg_stat_progress_copy shows a running COPY to other sessions",
   CHECK(CommandTag(*First(out, 'C')) == "COPY 500");
   CHECK(Int(admin, "select count(*) from pg_stat_progress_copy") == 0);
 }
+
+TEST_CASE("admin: pg_stat_progress_copy follows a COPY TO whose client stops reading", "[admin_functions_test]") {
+  TestServer server;
+  RawConn admin(server.port());
+  Connected(admin);
+  REQUIRE(Ok(admin.Query("create table big (id int, pad text)")));
+  // 12 MB, far more than loopback socket buffers hold while nobody reads.
+  constexpr int kRows = 12000;
+  RawConn loader(server.port());
+  Connected(loader);
+  REQUIRE(loader.Send(QueryMsg("copy big from stdin")));
+  auto response = loader.Read(10000);
+  REQUIRE(response.has_value());
+  REQUIRE(response->type == 'G');
+  const std::string pad(1000, 'p');
+  for (int chunk = 0; chunk < kRows / 1000; ++chunk) {
+    std::string data;
+    for (int i = 0; i < 1000; ++i) data += std::to_string(chunk * 1000 + i) + "\t" + pad + "\n";
+    REQUIRE(loader.Send(CopyDataMsg(data)));
+  }
+  REQUIRE(loader.Send(CopyDoneMsg()));
+  auto loaded = loader.ReadUntilReady(60000);
+  REQUIRE(Ok(loaded));
+  const std::string relid = Value(admin, "select 'big'::regclass::oid");
+
+  RawConn reader(server.port());
+  Connected(reader);
+  REQUIRE(reader.Send(QueryMsg("copy big to stdout")));
+  std::vector<std::optional<std::string>> row;
+  REQUIRE(WaitFor(
+      [&] {
+        auto msgs = admin.Query("select relid, command, type, tuples_processed, bytes_processed from pg_stat_progress_copy");
+        const RawMessage* d = First(msgs, 'D');
+        if (d == nullptr) return false;
+        row = DataRowValues(*d);
+        return row.size() == 5 && row[3] && std::stoll(*row[3]) > 0;
+      },
+      20000));
+  CHECK(row[0] == relid);
+  CHECK(row[1] == std::optional<std::string>("COPY TO"));
+  CHECK(row[2] == std::optional<std::string>("PIPE"));
+  const int64_t tuples = std::stoll(*row[3]);
+  CHECK(tuples % 1024 == 0);  // published every 1024 rows while running
+  CHECK(tuples < kRows);      // the COPY is still waiting for its reader
+  CHECK(std::stoll(*row[4]) >= tuples * 1000);
+
+  auto out = reader.ReadUntilReady(60000);
+  REQUIRE(Ok(out));
+  CHECK(CommandTag(*First(out, 'C')) == "COPY " + std::to_string(kRows));
+  CHECK(Int(admin, "select count(*) from pg_stat_progress_copy") == 0);
+}
