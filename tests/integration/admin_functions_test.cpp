@@ -64,6 +64,14 @@ std::string CopyDataMsg(const std::string& data) {
 
 std::string CopyDoneMsg() { return std::string("c\0\0\0\4", 5); }
 
+// Sends a COPY ... FROM STDIN and waits for CopyInResponse.
+void StartCopyIn(RawConn& c, const std::string& sql) {
+  REQUIRE(c.Send(QueryMsg(sql)));
+  auto response = c.Read(10000);
+  REQUIRE(response.has_value());
+  REQUIRE(response->type == 'G');
+}
+
 }  // namespace
 
 TEST_CASE("admin: relation sizes grow in whole pages and add up", "[admin_functions_test]") {
@@ -230,10 +238,7 @@ TEST_CASE("admin: pg_stat_progress_copy shows a running COPY to other sessions",
   RawConn copy(server.port());
   Connected(copy);
   const std::string copy_pid = Value(copy, "select pg_backend_pid()");
-  REQUIRE(copy.Send(QueryMsg("copy cp from stdin")));
-  auto response = copy.Read(10000);
-  REQUIRE(response.has_value());
-  REQUIRE(response->type == 'G');
+  StartCopyIn(copy, "copy cp from stdin");
   std::string data;
   for (int i = 0; i < 500; ++i) data += std::to_string(i) + "\trow\n";
   REQUIRE(copy.Send(CopyDataMsg(data)));
@@ -268,10 +273,7 @@ TEST_CASE("admin: pg_stat_progress_copy shows a running COPY to other sessions",
   CHECK(Int(admin, "select count(*) from pg_stat_progress_copy") == 0);
 
   // A failed COPY leaves no row behind either.
-  REQUIRE(copy.Send(QueryMsg("copy cp from stdin")));
-  response = copy.Read(10000);
-  REQUIRE(response.has_value());
-  REQUIRE(response->type == 'G');
+  StartCopyIn(copy, "copy cp from stdin");
   REQUIRE(copy.Send(CopyDataMsg("not a number\trow\n") + CopyDoneMsg()));
   auto failed = copy.ReadUntilReady();
   CHECK(FirstSqlstate(failed) == "22P02");
@@ -293,10 +295,7 @@ TEST_CASE("admin: pg_stat_progress_copy follows a COPY TO whose client stops rea
   constexpr int kRows = 12000;
   RawConn loader(server.port());
   Connected(loader);
-  REQUIRE(loader.Send(QueryMsg("copy big from stdin")));
-  auto response = loader.Read(10000);
-  REQUIRE(response.has_value());
-  REQUIRE(response->type == 'G');
+  StartCopyIn(loader, "copy big from stdin");
   const std::string pad(1000, 'p');
   for (int chunk = 0; chunk < kRows / 1000; ++chunk) {
     std::string data;
