@@ -197,6 +197,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   AddPgStatBgwriter(*p);
   AddPgStatWal(*p);
   AddHearthStatCommit(*p);
+  AddMonitoringViews(*p);
   return p;
 }
 

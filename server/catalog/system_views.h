@@ -47,6 +47,9 @@ class SystemViewProvider : public executor::TableProvider {
   std::vector<View> views_;
 };
 
+// pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
+void AddMonitoringViews(SystemViewProvider& p);
+
 // A provider over `tables` with every built-in system view registered.
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables);
 

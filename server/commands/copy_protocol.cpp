@@ -90,11 +90,14 @@ uint64_t CopyInSession::Run(CopyRowSink& sink) {
           if (check_interrupts_ != nullptr) check_interrupts_();
           parser_.Feed(body_);
           DeliverRows(sink);
+          bytes_ += body_.size();
+          if (progress_ != nullptr) progress_->Report(bytes_, rows_);
           break;
         case protocol::fe::kCopyDone:
           client_finished = true;
           parser_.Finish();
           DeliverRows(sink);
+          if (progress_ != nullptr) progress_->Report(bytes_, rows_);
           return rows_;
         case protocol::fe::kCopyFail: {
           client_finished = true;
@@ -130,6 +133,7 @@ void CopyOutSession::Begin() {
     protocol::BeginMessage(out, protocol::be::kCopyData, &at);
     fmt_.AppendHeader(names_, &out);
     protocol::EndMessage(out, at);
+    bytes_ += out.size() - at - 4;  // payload after the length word
   }
   ch_.MaybeFlush();
 }
@@ -140,11 +144,14 @@ void CopyOutSession::Row(const std::vector<types::Value>& row) {
   protocol::BeginMessage(out, protocol::be::kCopyData, &at);
   fmt_.AppendRow(row, &out);
   protocol::EndMessage(out, at);
+  bytes_ += out.size() - at - 4;  // payload after the length word
   rows_++;
+  if (progress_ != nullptr && rows_ % kCopyProgressRows == 0) progress_->Report(bytes_, rows_);
   ch_.MaybeFlush();
 }
 
 void CopyOutSession::End() {
+  if (progress_ != nullptr) progress_->Report(bytes_, rows_);
   size_t at = 0;
   protocol::BeginMessage(ch_.out(), protocol::be::kCopyDone, &at);
   protocol::EndMessage(ch_.out(), at);

@@ -52,6 +52,17 @@ class CopyRowSink {
   virtual void Row(std::vector<types::Value>& row) = 0;
 };
 
+// Observer of a COPY's running totals (pg_stat_progress_copy). The sessions
+// call Report after each CopyData message they consumed (FROM) or every
+// kCopyProgressRows rows they sent (TO), and once at the end, so an
+// implementation may publish on every call.
+class CopyProgress {
+ public:
+  virtual ~CopyProgress() = default;
+  virtual void Report(uint64_t bytes_processed, uint64_t tuples_processed) = 0;
+};
+inline constexpr uint64_t kCopyProgressRows = 1024;
+
 class CopyInSession {
  public:
   // `check_interrupts` (may be null) runs before each CopyData chunk is
@@ -74,6 +85,9 @@ class CopyInSession {
   //   FATAL 08006/08P01 when the connection ends or breaks framing.
   uint64_t Run(CopyRowSink& sink);
 
+  // Optional; must outlive Run.
+  void SetProgress(CopyProgress* progress) { progress_ = progress; }
+
  private:
   void SendCopyInResponse();
   // Reads one message; maps channel failures to FATAL errors.
@@ -90,6 +104,8 @@ class CopyInSession {
   std::string body_;
   std::vector<types::Value> row_;
   uint64_t rows_ = 0;
+  CopyProgress* progress_ = nullptr;
+  uint64_t bytes_ = 0;  // CopyData payload consumed
 };
 
 class CopyOutSession {
@@ -110,11 +126,16 @@ class CopyOutSession {
   void End();
   uint64_t rows() const { return rows_; }
 
+  // Optional; must outlive the session's last call.
+  void SetProgress(CopyProgress* progress) { progress_ = progress; }
+
  private:
   CopyChannel& ch_;
   CopyToFormatter& fmt_;
   std::vector<std::string> names_;
   uint64_t rows_ = 0;
+  CopyProgress* progress_ = nullptr;
+  uint64_t bytes_ = 0;  // CopyData payload sent
 };
 
 }  // namespace hearth::commands

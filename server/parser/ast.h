@@ -516,6 +516,7 @@ enum class StmtKind {
   kCreateRole,
   kAlterRole,
   kDiscard,
+  kCreateExtension,
 };
 
 struct Statement {
@@ -776,10 +777,11 @@ struct AlterTableStmt : Statement {
   std::vector<AlterTableCmd> cmds;
 };
 
-enum class ObjectType { kTable, kIndex, kView, kSequence, kSchema, kDatabase, kRole };
+enum class ObjectType { kTable, kIndex, kView, kSequence, kSchema, kDatabase, kRole, kExtension };
 
-// DROP {TABLE|INDEX|VIEW|SEQUENCE|SCHEMA|DATABASE|ROLE|USER} [IF EXISTS] a, ...
-// [CASCADE|RESTRICT]. For DATABASE, SCHEMA and ROLE only RangeVar::name is used.
+// DROP {TABLE|INDEX|VIEW|SEQUENCE|SCHEMA|DATABASE|ROLE|USER|EXTENSION} [IF
+// EXISTS] a, ... [CASCADE|RESTRICT]. For DATABASE, SCHEMA, ROLE and EXTENSION
+// only RangeVar::name is used.
 struct DropStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kDrop;
   DropStmt() : Statement(kKind) {}
@@ -1008,6 +1010,17 @@ struct DiscardStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kDiscard;
   DiscardStmt() : Statement(kKind) {}
   DiscardTarget target = DiscardTarget::kAll;
+};
+
+// CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]
+struct CreateExtensionStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateExtension;
+  CreateExtensionStmt() : Statement(kKind) {}
+  std::string name;
+  bool if_not_exists = false;
+  std::string schema;   // empty when not given
+  std::string version;  // empty when not given
+  bool cascade = false;
 };
 
 }  // namespace hearth::parser

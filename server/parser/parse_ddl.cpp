@@ -50,6 +50,7 @@ StmtPtr Parser::ParseCreate() {
   if (temp || unlogged) SyntaxError();
   if (IsKw("unique") || IsKw("index")) return ParseCreateIndex(loc);
   if (AcceptKw("database")) return ParseCreateDatabase(loc);
+  if (AcceptKw("extension")) return ParseCreateExtension(loc);
   if (AcceptKw("role")) return ParseCreateRole(RoleStmtKind::kRole, loc);
   if (AcceptKw("user")) return ParseCreateRole(RoleStmtKind::kUser, loc);
   if (AcceptKw("group")) return ParseCreateRole(RoleStmtKind::kGroup, loc);
@@ -490,12 +491,14 @@ StmtPtr Parser::ParseDrop() {
     s->object_type = ObjectType::kDatabase;
   } else if (AcceptKw("role") || AcceptKw("user") || AcceptKw("group")) {
     s->object_type = ObjectType::kRole;
+  } else if (AcceptKw("extension")) {
+    s->object_type = ObjectType::kExtension;
   } else {
     SyntaxError();
   }
   s->if_exists = ParseIfExists();
-  bool simple_names = s->object_type == ObjectType::kDatabase ||
-                      s->object_type == ObjectType::kSchema || s->object_type == ObjectType::kRole;
+  bool simple_names = s->object_type == ObjectType::kDatabase || s->object_type == ObjectType::kSchema ||
+                      s->object_type == ObjectType::kRole || s->object_type == ObjectType::kExtension;
   if (simple_names) {
     do {
       RangeVar rv;

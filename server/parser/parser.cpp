@@ -362,6 +362,7 @@ const char* StatementName(const Statement& s) {
         case ObjectType::kSchema: return "DROP SCHEMA";
         case ObjectType::kDatabase: return "DROP DATABASE";
         case ObjectType::kRole: return "DROP ROLE";
+        case ObjectType::kExtension: return "DROP EXTENSION";
       }
       return "DROP";
     case StmtKind::kTruncate: return "TRUNCATE TABLE";
@@ -387,6 +388,7 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kExecute: return "EXECUTE";
     case StmtKind::kDeallocate: return s.As<DeallocateStmt>().all ? "DEALLOCATE ALL" : "DEALLOCATE";
     case StmtKind::kCreateDatabase: return "CREATE DATABASE";
+    case StmtKind::kCreateExtension: return "CREATE EXTENSION";
     case StmtKind::kCreateRole: return "CREATE ROLE";
     case StmtKind::kAlterRole: return "ALTER ROLE";
     case StmtKind::kDiscard:

@@ -194,6 +194,7 @@ class Parser {
   StmtPtr ParseExecute();
   StmtPtr ParseDeallocate();
   StmtPtr ParseCreateDatabase(int location);
+  StmtPtr ParseCreateExtension(int location);
   StmtPtr ParseCreateRole(RoleStmtKind kind, int location);
   StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
   void ParseRoleOptions(std::vector<GenericOption>& out);

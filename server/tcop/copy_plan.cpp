@@ -23,6 +23,7 @@
 #include "planner/planner.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/copy_channel.h"
+#include "tcop/copy_progress.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -162,6 +163,8 @@ class CopyPlan : public Plan {
     commands::CopyFromParser parser(options_, t.name, converter.Names(), flags);
     InsertSink sink(s, t, copied, parser);
     commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
+    CopyProgressReport progress(s, t.oid, /*is_from=*/true);
+    session.SetProgress(&progress);
     return "COPY " + std::to_string(session.Run(sink));
   }
 
@@ -174,6 +177,8 @@ class CopyPlan : public Plan {
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, AllNames(t), t.name);
     commands::CopyToFormatter formatter(options_, flags.force_quote);
     commands::CopyOutSession out(channel, formatter, names);
+    CopyProgressReport progress(s, t.oid, /*is_from=*/false);
+    out.SetProgress(&progress);
     out.Begin();
     auto scan = s.tables->OpenScan(t, /*bulk=*/true);
     executor::Row row, projected(copied.size());
@@ -201,6 +206,8 @@ class CopyPlan : public Plan {
     ctx.check_interrupts = [] { CheckForInterrupts(); };
     ctx.session = &s.callbacks;
     executor::Execution exec(plan, ctx);
+    CopyProgressReport progress(s, 0, /*is_from=*/false);
+    out.SetProgress(&progress);
     out.Begin();
     executor::Row row;
     while (exec.Next(row)) out.Row(row);

@@ -45,6 +45,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
     default:
       if (auto plan = PlanDdl(session, stmt)) return plan;
       if (auto plan = PlanPrepared(session, stmt)) return plan;
+      if (auto plan = PlanExtension(stmt)) return plan;
       NotSupported(stmt);
   }
 }

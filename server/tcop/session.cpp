@@ -22,6 +22,7 @@
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/admin_callbacks.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -70,6 +71,7 @@ void Session::InstallCallbacks() {
       if (ix.oid == index_oid) return nbtree::BtVerify(ix.desc);
     return std::nullopt;
   };
+  InstallAdminCallbacks(callbacks);
   func_context.session = &callbacks;
 }
 

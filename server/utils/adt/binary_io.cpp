@@ -125,6 +125,7 @@ void AppendBinary(const Value& v, std::string* out) {
       PutBE(static_cast<uint32_t>(v.i), 4, out);
       return;
     case kInt8Oid:
+    case kPgLsnOid:
     case kTimestampOid:
     case kTimestampTzOid:
       PutBE(static_cast<uint64_t>(v.i), 8, out);
@@ -175,6 +176,7 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
       ExpectSize(b, 4);
       return Value::Int(oid, static_cast<int64_t>(GetBE(b, 0, 4)));
     case kInt8Oid:
+    case kPgLsnOid:
     case kTimestampOid:
     case kTimestampTzOid:
       ExpectSize(b, 8);

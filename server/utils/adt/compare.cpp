@@ -16,6 +16,10 @@ int CompareValues(const Value& a, const Value& b) {
     case Storage::kBool:
       return static_cast<int>(a.b) - static_cast<int>(b.b);
     case Storage::kInt:
+      if (a.type == kPgLsnOid) {  // unsigned 64-bit positions
+        uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);
+        return x < y ? -1 : (x > y ? 1 : 0);
+      }
       return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
     case Storage::kFloat: {
       bool an = std::isnan(a.f), bn = std::isnan(b.f);

@@ -15,6 +15,19 @@
 
 namespace hearth::types {
 
+// On-disk size of a relation for pg_relation_size and friends, in bytes.
+struct RelationSizes {
+  uint32_t filenode = 0;           // relfilenode (0: the relation has no storage)
+  int64_t fork_bytes[4] = {0, 0, 0, 0};  // main, fsm, vm, init (0 unless asked for)
+  int64_t indexes_bytes = 0;       // all forks of all its indexes (when asked for)
+};
+// Fork masks for SessionCallbacks::relation_sizes: bit i = fork i.
+inline constexpr uint32_t kMainForkMask = 1u;
+inline constexpr uint32_t kAllForksMask = 0xFu;
+
+// Which WAL position pg_current_wal_*lsn() reports.
+enum class WalPosition : uint8_t { kInsert, kWrite, kFlush };
+
 // Each callback is optional; unset ones fall back to the documented default.
 struct SessionCallbacks {
   std::function<std::string()> database_name;       // default "postgres"
@@ -34,6 +47,14 @@ struct SessionCallbacks {
   // "schema.idx"); returns "" when sound, else the first violated invariant;
   // nullopt when there is no such index (→ 42704). Unset: 0A000.
   std::function<std::optional<std::string>(std::string_view)> index_check;
+  // pg_relation_size & co: sizes of the forks in `fork_mask` of relation
+  // `relid` (a table or an index); index sizes only when `with_indexes`.
+  // nullopt when there is no such relation (the functions return NULL, as
+  // PostgreSQL's do). Unset: 0A000.
+  std::function<std::optional<RelationSizes>(uint32_t relid, uint32_t fork_mask, bool with_indexes)>
+      relation_sizes;
+  // pg_current_wal_lsn() & co. Unset: 0A000.
+  std::function<uint64_t(WalPosition)> wal_position;
 };
 
 struct FuncCallContext {

@@ -11,6 +11,8 @@
 #include "utils/adt/float_adt.h"
 #include "utils/adt/int_adt.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/pg_lsn.h"
+#include "utils/adt/regclass.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
 
@@ -39,8 +41,11 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
     case kInt4Oid:
     case kInt8Oid:
     case kOidOid:
+      return Value::Int(oid, ParseInteger(text, oid));
     case kRegclassOid:
-      return Value::Int(oid, ParseInteger(text, oid == kRegclassOid ? kOidOid : oid));
+      return Value::Int(oid, RegclassIn(text));
+    case kPgLsnOid:
+      return LsnValue(ParseLsn(text));
     case kFloat4Oid:
     case kFloat8Oid:
       return Value::Float(oid, ParseFloat(text, oid));
@@ -76,8 +81,7 @@ void AppendOutput(const Value& v, std::string* out) {
     case kInt2Oid:
     case kInt4Oid:
     case kInt8Oid:
-    case kOidOid:
-    case kRegclassOid: {
+    case kOidOid: {
       char buf[24];
       char* p = buf + sizeof buf;
       uint64_t mag = v.i < 0 ? 0 - static_cast<uint64_t>(v.i) : static_cast<uint64_t>(v.i);
@@ -99,6 +103,12 @@ void AppendOutput(const Value& v, std::string* out) {
     case kTimestampOid:
     case kTimestampTzOid:
       AppendTimestamp(v.i, v.type, out);
+      return;
+    case kRegclassOid:
+      AppendRegclass(static_cast<Oid>(v.i), out);
+      return;
+    case kPgLsnOid:
+      AppendLsn(LsnOf(v), out);
       return;
     case kVoidOid:
       return;

@@ -12,7 +12,7 @@
 namespace hearth::types {
 namespace {
 
-constexpr std::array<TypeInfo, 20> kTypes = {{
+constexpr std::array<TypeInfo, 21> kTypes = {{
     {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
     {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
     {kInt8Oid, "int8", "bigint", 8, TypeCategory::kNumeric, false, Storage::kInt},
@@ -32,6 +32,7 @@ constexpr std::array<TypeInfo, 20> kTypes = {{
      Storage::kInt},
     {kNumericOid, "numeric", "numeric", -1, TypeCategory::kNumeric, false, Storage::kBytes},
     {kRegclassOid, "regclass", "regclass", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kPgLsnOid, "pg_lsn", "pg_lsn", 8, TypeCategory::kUser, false, Storage::kInt},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},

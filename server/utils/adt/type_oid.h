@@ -31,6 +31,7 @@ inline constexpr Oid kTimestampTzOid = 1184;
 inline constexpr Oid kNumericOid = 1700;
 inline constexpr Oid kRegclassOid = 2205;
 inline constexpr Oid kVoidOid = 2278;
+inline constexpr Oid kPgLsnOid = 3220;
 
 // Pseudo-types used only in function signatures.
 inline constexpr Oid kAnyOid = 2276;          // "any": accepts every type as is

@@ -1,0 +1,111 @@
+// catalog/relation_inspect.cpp
+//
+// Principal entry points: RelationOidByName, RelationNameByOid,
+// RelationSizesByOid, InstallRegclassHooks.
+#include "catalog/relation_inspect.h"
+
+#include "access/transam/xact.h"
+#include "catalog/catalog_rows.h"
+#include "catalog/relcache.h"
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
+#include "storage/smgr/smgr.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+// The hearth_index row of index `oid` (a scan of hearth_index: there are no
+// catalog indexes).
+std::optional<internal::CatalogTuple> FindIndexByOid(Oid oid) {
+  for (internal::CatalogTuple& t : internal::FindIndexes(0)) {
+    if (internal::RowOid(t.row, kIndIndexrelid) == oid) return std::move(t);
+  }
+  return std::nullopt;
+}
+
+// Bytes of each fork in `mask` (a missing fork is 0). Hearth has no init
+// forks (no unlogged relations).
+void AddForkSizes(storage::RelFileLocator rel, uint32_t mask, types::RelationSizes* s) {
+  for (int fork = 0; fork < storage::kNumForks; fork++) {
+    if ((mask & (1u << fork)) == 0) continue;
+    storage::BlockNumber blocks = storage::SmgrNblocks(rel, static_cast<storage::ForkNumber>(fork));
+    s->fork_bytes[fork] = static_cast<int64_t>(blocks) * static_cast<int64_t>(storage::kBlockSize);
+  }
+}
+
+int64_t AllForksBytes(storage::RelFileLocator rel) {
+  types::RelationSizes s;
+  AddForkSizes(rel, types::kAllForksMask, &s);
+  return s.fork_bytes[0] + s.fork_bytes[1] + s.fork_bytes[2];
+}
+
+std::optional<Oid> LookupForRegclass(const std::string& schema, const std::string& name) {
+  if (!access::IsTransactionInProgress()) {
+    throw DbError(sqlstate::kNoActiveSqlTransaction, "cannot look up relation \"" + name + "\" outside a transaction");
+  }
+  if (!schema.empty() && NamespaceOid(schema) == 0) {
+    throw DbError(sqlstate::kInvalidSchemaName, "schema \"" + schema + "\" does not exist");
+  }
+  return RelationOidByName(schema, name);
+}
+
+std::optional<types::RelationNameHooks::Name> NameForRegclass(Oid oid) {
+  if (!access::IsTransactionInProgress()) return std::nullopt;
+  try {
+    return RelationNameByOid(oid);
+  } catch (const std::exception&) {
+    return std::nullopt;  // output must not fail: print the number
+  }
+}
+
+}  // namespace
+
+std::optional<Oid> RelationOidByName(const std::string& schema, const std::string& name) {
+  // pg_catalog is searched first, as PostgreSQL's implicit search path does.
+  for (const std::string& ns_name : schema.empty() ? std::vector<std::string>{"pg_catalog", "public"}
+                                                   : std::vector<std::string>{schema}) {
+    Oid ns = NamespaceOid(ns_name);
+    if (ns == 0) continue;
+    if (RelationRef r = LookupRelation(ns_name, name)) return r->oid;
+    if (auto ix = internal::FindIndexByName(ns, name)) return internal::RowOid(ix->row, kIndIndexrelid);
+  }
+  return std::nullopt;
+}
+
+std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid) {
+  if (RelationRef r = LookupRelationByOid(oid)) return types::RelationNameHooks::Name{NamespaceName(r->namespace_oid), r->info.name, true};
+  if (auto ix = FindIndexByOid(oid)) {
+    internal::IndexFields f = internal::ParseIndexRow(ix->row);
+    return types::RelationNameHooks::Name{NamespaceName(f.ns), f.name, true};
+  }
+  return std::nullopt;
+}
+
+std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_mask, bool with_indexes) {
+  types::RelationSizes s;
+  if (RelationRef r = LookupRelationByOid(oid)) {
+    s.filenode = r->rel.number.value;
+    AddForkSizes(r->rel, fork_mask, &s);
+    if (with_indexes) {
+      for (const IndexEntry& ix : r->indexes) s.indexes_bytes += AllForksBytes(ix.desc.rel);
+    }
+    return s;
+  }
+  if (auto ix = FindIndexByOid(oid)) {
+    storage::RelFileLocator rel(internal::RowOid(ix->row, kIndRelfilenode));
+    s.filenode = rel.number.value;
+    AddForkSizes(rel, fork_mask, &s);
+    return s;
+  }
+  return std::nullopt;
+}
+
+void InstallRegclassHooks() {
+  types::RelationNameHooks hooks;
+  hooks.lookup = LookupForRegclass;
+  hooks.name_of = NameForRegclass;
+  types::SetRelationNameHooks(hooks);
+}
+
+}  // namespace hearth::catalog
