@@ -18,11 +18,13 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/relcache.h"
+#include "catalog/sequence.h"
 #include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/session.h"
+#include "utils/adt/text_io.h"
 
 namespace hearth::tcop {
 
@@ -34,6 +36,23 @@ constexpr int64_t kUnixToPgEpochUs = 946684800LL * 1000000;
 int64_t NowPgEpochUs() {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - kUnixToPgEpochUs;
+}
+
+// Sequences live in the catalog; 'name'::regclass resolves through it too.
+types::Oid RegclassByName(std::string_view text) {
+  auto [schema, name] = catalog::SplitQualifiedName(std::string(text));
+  catalog::RelationRef e = catalog::LookupRelation(schema, name);
+  if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + std::string(text) + "\" does not exist");
+  return e->oid;
+}
+
+void InstallSequenceCallbacks(types::SessionCallbacks& cb) {
+  types::SetRegclassNameLookup(RegclassByName);
+  cb.sequences.nextval = catalog::SequenceNextval;
+  cb.sequences.currval = catalog::SequenceCurrval;
+  cb.sequences.setval = catalog::SequenceSetval;
+  cb.sequences.lastval = catalog::SequenceLastval;
+  cb.sequences.serial_sequence = catalog::SerialSequenceName;
 }
 
 }  // namespace
@@ -70,6 +89,7 @@ void Session::InstallCallbacks() {
       if (ix.oid == index_oid) return nbtree::BtVerify(ix.desc);
     return std::nullopt;
   };
+  InstallSequenceCallbacks(callbacks);
   func_context.session = &callbacks;
 }
 

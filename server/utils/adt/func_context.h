@@ -15,6 +15,19 @@
 
 namespace hearth::types {
 
+struct Value;
+
+// Sequence functions, installed by the backend (catalog/sequence.h). The
+// sequence argument is a regclass (an OID) or a text name. Unset: 0A000.
+struct SequenceCallbacks {
+  std::function<int64_t(const Value& seq)> nextval;
+  std::function<int64_t(const Value& seq)> currval;
+  std::function<int64_t(const Value& seq, int64_t value, bool is_called)> setval;
+  std::function<int64_t()> lastval;
+  // pg_get_serial_sequence(table, column): "schema.seq" or nullopt.
+  std::function<std::optional<std::string>(const std::string& table, const std::string& column)> serial_sequence;
+};
+
 // Each callback is optional; unset ones fall back to the documented default.
 struct SessionCallbacks {
   std::function<std::string()> database_name;       // default "postgres"
@@ -34,6 +47,7 @@ struct SessionCallbacks {
   // "schema.idx"); returns "" when sound, else the first violated invariant;
   // nullopt when there is no such index (→ 42704). Unset: 0A000.
   std::function<std::optional<std::string>(std::string_view)> index_check;
+  SequenceCallbacks sequences;
 };
 
 struct FuncCallContext {

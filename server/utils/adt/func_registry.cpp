@@ -34,6 +34,7 @@ const Registry& GetRegistry() {
     internal::AddMathBuiltins(&r->table);
     internal::AddTextBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
+    internal::AddSequenceBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();

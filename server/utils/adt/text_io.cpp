@@ -31,7 +31,24 @@ bool ParseBool(std::string_view text) {
                 "invalid input syntax for type boolean: \"" + std::string(text) + "\"");
 }
 
+namespace {
+RegclassNameLookup g_regclass_lookup = nullptr;
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+}  // namespace
+
+void SetRegclassNameLookup(RegclassNameLookup fn) { g_regclass_lookup = fn; }
+
 Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
+  if (oid == kRegclassOid && g_regclass_lookup != nullptr && !AllDigits(text)) {
+    return Value::Int(oid, g_regclass_lookup(text));
+  }
   switch (oid) {
     case kBoolOid:
       return Value::Bool(ParseBool(text));

@@ -27,6 +27,12 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text);
 void AppendOutput(const Value& v, std::string* out);
 std::string OutputValue(const Value& v);
 
+// regclass input of a relation name ('t_id_seq'::regclass): the backend
+// installs a lookup returning the relation's OID (it throws 42P01 for an
+// unknown name). Without one, or for digits, regclass input is an OID.
+using RegclassNameLookup = Oid (*)(std::string_view name);
+void SetRegclassNameLookup(RegclassNameLookup fn);
+
 // Boolean input: t/true/yes/on/1 and f/false/no/off/0, any case, unique
 // prefixes, surrounding whitespace. Throws 22P02
 // `invalid input syntax for type boolean: "x"`.
