@@ -201,10 +201,10 @@ int64_t SequenceNextval(const types::Value& arg) {
   const SequenceParams& p = Params(*seq);
   SessionState& st = Session();
   SessionSeq& s = st.seqs[seq->oid];
-  st.last_used = seq->oid;
   int64_t n;
   if (s.valid && s.last != s.cached && Step(p, s.last, &n)) {  // a value this session reserved
     s.last = n;
+    st.last_used = seq->oid;
     return n;
   }
   access::XLogRecPtr lsn = 0;
@@ -215,6 +215,7 @@ int64_t SequenceNextval(const types::Value& arg) {
   s.last = v;
   s.cached = reserved_to;
   s.valid = true;
+  st.last_used = seq->oid;
   return v;
 }
 

@@ -4,8 +4,6 @@
 // WAL-logged look-ahead, including right after a checkpoint).
 #include <catch2/catch.hpp>
 
-#include <signal.h>
-
 #include <set>
 #include <string>
 #include <thread>
@@ -36,16 +34,7 @@ void Exec(RawConn& c, const std::string& sql) {
 
 // kill -9 of the postmaster and every child, then a restart (recovery).
 void CrashAndRestart(TestServer& server) {
-  const auto children = server.ChildPids();
-  server.Stop(SIGKILL);
-  for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor([&] {
-    for (pid_t p : children) {
-      if (kill(p, 0) == 0) return false;
-    }
-    return true;
-  }, 10000));
-  KillProcessesMentioning(server.datadir());
+  REQUIRE(KillServerHard(server));
   REQUIRE_NOTHROW(server.Start());
 }
 

@@ -79,6 +79,9 @@ create table bigs (id bigserial, v int);
 create table smalls (id smallserial, v int);
 insert into bigs (v) values (1) returning id;
 insert into smalls (v) values (1) returning id;
+-- what ORMs and pg_dump send: the serial sequence by name, as text
+select setval(pg_get_serial_sequence('smalls', 'id'), coalesce(max(id), 1), max(id) is not null) from smalls;
+select nextval(pg_get_serial_sequence('smalls', 'id')::text);
 create table items_id_seq_clash (id serial, items_id_seq int);
 create table twoserial (a serial, b serial default 5);
 -- COPY of a subset of columns fills the defaults
