@@ -116,9 +116,18 @@ int64_t ReserveValues(const RelationEntry& seq, const SequenceParams& p, int64_t
   return result;
 }
 
-bool NeedsQuote(char c) { return !(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'); }
-
 }  // namespace
+
+std::string QuoteIdentifier(const std::string& name) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) {
+    plain &= std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  }
+  if (plain) return name;
+  std::string q = "\"";
+  for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
 
 std::pair<std::string, std::string> SplitQualifiedName(const std::string& text) {
   std::vector<std::string> parts;
@@ -282,15 +291,7 @@ std::optional<std::string> SerialSequenceName(const std::string& table, const st
     if (p.owner_col != attnum) continue;
     RelationRef seq = LookupRelationByOid(p.relid);
     if (seq == nullptr) continue;
-    std::string n = seq->info.name;
-    bool quote = n.empty() || std::isdigit(static_cast<unsigned char>(n[0]));
-    for (char c : n) quote |= NeedsQuote(c);
-    if (quote) {
-      std::string q = "\"";
-      for (char c : n) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      n = q + "\"";
-    }
-    return seq->info.schema + "." + n;
+    return seq->info.schema + "." + QuoteIdentifier(seq->info.name);
   }
   return std::nullopt;
 }

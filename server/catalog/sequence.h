@@ -71,6 +71,10 @@ std::optional<std::string> SerialSequenceName(const std::string& table, const st
 // (0: of every sequence).
 void ForgetSessionSequence(Oid oid);
 
+// `name` as an SQL identifier: as is when it is lowercase letters, digits
+// and underscores (not starting with a digit), else in double quotes.
+std::string QuoteIdentifier(const std::string& name);
+
 // Splits a possibly qualified, possibly quoted name as PostgreSQL's
 // textual relation names ("Sch"."T" keeps case, unquoted parts fold to
 // lowercase). Returns {schema, name}.

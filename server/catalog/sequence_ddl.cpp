@@ -175,6 +175,14 @@ void ApplyOwnedBy(const SeqOption& o, Oid seq_ns, SequenceParams& p) {
   throw DbError("42703", "column \"" + col + "\" of relation \"" + table + "\" does not exist");
 }
 
+// 'name' (quoted as an identifier when needed) as an SQL string literal,
+// as column defaults spell it: nextval('t_id_seq'::regclass).
+std::string SequenceNameLiteral(const std::string& name) {
+  std::string literal = "'";
+  for (char ch : QuoteIdentifier(name)) literal += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return literal + "'";
+}
+
 bool NameTaken(Oid ns, const std::string& name) {
   return internal::FindClassByName(ns, name).has_value() || internal::FindIndexByName(ns, name).has_value();
 }
@@ -259,15 +267,17 @@ void HandleOwnerOnDrop(const RelationEntry& seq, parser::DropBehavior behavior, 
   RelationRef t = LookupRelationByOid(p.owner_rel);
   if (t == nullptr || p.owner_col < 1 || p.owner_col > static_cast<int>(t->info.columns.size())) return;
   const executor::ColumnInfo& c = t->info.columns[static_cast<size_t>(p.owner_col - 1)];
-  const std::string col = "column " + c.name + " of table " + t->info.name;
+  // Object descriptions as PostgreSQL's: relation names quoted when needed, column names as is.
+  const std::string col = "column " + c.name + " of table " + QuoteIdentifier(t->info.name);
+  const std::string seq_name = QuoteIdentifier(seq.info.name);
   if (p.identity != 0) {
-    throw DbError("2BP01", "cannot drop sequence " + seq.info.name + " because " + col + " requires it")
+    throw DbError("2BP01", "cannot drop sequence " + seq_name + " because " + col + " requires it")
         .WithHint("You can drop " + col + " instead.");
   }
-  if (c.default_expr.find("'" + seq.info.name + "'") == std::string::npos) return;
+  if (c.default_expr.find(SequenceNameLiteral(seq.info.name)) == std::string::npos) return;
   if (behavior != parser::DropBehavior::kCascade) {
-    throw DbError("2BP01", "cannot drop sequence " + seq.info.name + " because other objects depend on it")
-        .WithDetail("default value for " + col + " depends on sequence " + seq.info.name)
+    throw DbError("2BP01", "cannot drop sequence " + seq_name + " because other objects depend on it")
+        .WithDetail("default value for " + col + " depends on sequence " + seq_name)
         .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
   result.notices.push_back({"00000", "drop cascades to default value for " + col});
@@ -422,7 +432,7 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
     plan.params.type = a.atttypid;  // AS in an identity's options must not differ: the column type wins
     plan.params.identity = identity ? identity->identity : 0;
     plan.name = ChooseSequenceName(relname, a.attname, ns, plans);
-    a.attdefault = "nextval('" + plan.name + "'::regclass)";
+    a.attdefault = "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
     a.attnotnull = true;
     plans.push_back(std::move(plan));
   }

@@ -139,3 +139,10 @@ drop table owner_t;
 select nextval('owned_s');
 drop table ident, ident2, bigs, smalls, twoserial;
 drop sequence small, cyc, fresh;
+-- quoted names: the default and the messages quote them as PostgreSQL does
+create table "Caps" ("Id" serial, v int);
+insert into "Caps" (v) values (1), (2) returning "Id";
+select pg_get_serial_sequence('"Caps"', 'Id');
+select currval('"Caps_Id_seq"');
+drop sequence "Caps_Id_seq";
+drop table "Caps";
