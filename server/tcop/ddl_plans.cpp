@@ -113,6 +113,12 @@ class VacuumPlan : public Plan {
     }
     for (const auto& rel : rels) {
       CheckForInterrupts();
+      if (rel->relkind != 'r') {  // only named ones get here (ListUserTables lists tables)
+        s.Notice(Severity::kWarning, sqlstate::kWarning,
+                 "skipping \"" + rel->info.name + "\" --- cannot " + (stmt_.is_vacuum ? "vacuum" : "analyze") +
+                     " non-tables or special system tables");
+        continue;
+      }
       if (stmt_.is_vacuum) {
         // Index entries of removed rows go first, before their slots are reused.
         heap::VacuumStats st =

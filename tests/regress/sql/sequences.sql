@@ -146,3 +146,9 @@ select pg_get_serial_sequence('"Caps"', 'Id');
 select currval('"Caps_Id_seq"');
 drop sequence "Caps_Id_seq";
 drop table "Caps";
+-- a sequence is not a table for VACUUM, ANALYZE and CREATE INDEX
+create sequence vs;
+vacuum vs;
+analyze vs;
+create index on vs (last_value);
+drop sequence vs;
