@@ -445,6 +445,8 @@ void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid tab
     p.owner_rel = table_oid;
     p.owner_col = plan.attnum;
     internal::LockRelationName(ns, plan.name);
+    // Another session may have taken the name since it was chosen.
+    if (NameTaken(ns, plan.name)) throw DbError("42P07", "relation \"" + plan.name + "\" already exists");
     CreateSequenceRelation(plan.name, ns, p);
   }
 }
