@@ -4,6 +4,8 @@
 // WAL-logged look-ahead, including right after a checkpoint).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <set>
 #include <string>
 #include <thread>
@@ -128,4 +130,54 @@ TEST_CASE("kill -9 never hands out a sequence value twice", "[sequence_test]") {
   REQUIRE(QueryInt(c, "select nextval('s')") > seen);
   REQUIRE(QueryInt(c, "insert into t (v) values (6) returning id") > seen_id);
   REQUIRE(QueryInt(c, "select count(distinct id) from t") == 6);
+}
+
+TEST_CASE("kill -9 while sessions call nextval loses no acknowledged value", "[sequence_test]") {
+  TestServer server;
+  {
+    RawConn c(server.port());
+    REQUIRE(LastStatus(c.Startup()) == 'I');
+    Exec(c, "create sequence busy");
+    Exec(c, "create sequence busy_cached cache 7");
+  }
+  constexpr int kClients = 3;
+  std::vector<std::vector<int64_t>> acked(kClients);
+  std::vector<std::atomic<int>> counts(kClients);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      RawConn c(server.port());
+      if (LastStatus(c.Startup()) != 'I') return;
+      const char* sql = i == 0 ? "select nextval('busy_cached')" : "select nextval('busy')";
+      for (;;) {  // until the crash takes the connection
+        auto msgs = c.Query(sql, 10000);
+        const auto col = FirstColumn(msgs);
+        if (!Ok(msgs) || col.size() != 1) return;
+        acked[i].push_back(std::stoll(col[0]));
+        counts[i].fetch_add(1);
+      }
+    });
+  }
+  REQUIRE(WaitFor([&] {
+    for (const auto& n : counts) {
+      if (n.load() < 100) return false;
+    }
+    return true;
+  }, 60000));
+  REQUIRE(KillServerHard(server));
+  for (auto& t : threads) t.join();
+  int64_t max_plain = 0, max_cached = 0;
+  std::set<int64_t> plain;
+  for (int i = 1; i < kClients; ++i) {
+    for (int64_t v : acked[i]) {
+      REQUIRE(plain.insert(v).second);  // distinct across sessions
+      max_plain = std::max(max_plain, v);
+    }
+  }
+  for (int64_t v : acked[0]) max_cached = std::max(max_cached, v);
+  REQUIRE_NOTHROW(server.Start());
+  RawConn c(server.port());
+  REQUIRE(LastStatus(c.Startup()) == 'I');
+  REQUIRE(QueryInt(c, "select nextval('busy')") > max_plain);
+  REQUIRE(QueryInt(c, "select nextval('busy_cached')") > max_cached);
 }
