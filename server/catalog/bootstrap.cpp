@@ -13,6 +13,7 @@
 #include "catalog/catalog_defs.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/lmgr/proc_array.h"
@@ -43,6 +44,13 @@ const std::vector<ColumnSpec> kIndexColumns = {
     {"indexrelid", types::kOidOid},    {"indrelid", types::kOidOid},   {"indname", types::kNameOid},
     {"indnamespace", types::kOidOid},  {"indrelfilenode", types::kOidOid}, {"indisunique", types::kBoolOid},
     {"indisprimary", types::kBoolOid}, {"indkey", types::kTextOid},    {"indoption", types::kTextOid},
+};
+
+const std::vector<ColumnSpec> kSequenceColumns = {
+    {"seqrelid", types::kOidOid},     {"seqtypid", types::kOidOid},    {"seqstart", types::kInt8Oid},
+    {"seqincrement", types::kInt8Oid}, {"seqmax", types::kInt8Oid},     {"seqmin", types::kInt8Oid},
+    {"seqcache", types::kInt8Oid},    {"seqcycle", types::kBoolOid},   {"seqownerrel", types::kOidOid},
+    {"seqownercol", types::kInt2Oid}, {"seqidentity", types::kTextOid},
 };
 
 void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSpec>& cols) {
@@ -85,7 +93,7 @@ void BootstrapCatalog(const std::string& datadir) {
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
-    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid}) {
+    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -95,12 +103,14 @@ void BootstrapCatalog(const std::string& datadir) {
     InsertCatalogRelation(kHearthClassOid, kHearthClassName, kClassColumns);
     InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
     InsertCatalogRelation(kHearthIndexOid, kHearthIndexName, kIndexColumns);
+    InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
     Check(storage::FlushAllBuffers(), "could not write system catalogs");
     Check(storage::SmgrImmedSync(ClassRel(), storage::ForkNumber::kMain), "could not sync hearth_class");
     Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
     Check(storage::SmgrImmedSync(IndexRel(), storage::ForkNumber::kMain), "could not sync hearth_index");
+    Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
   } catch (...) {
     storage::ReleaseProcSlot();
     storage::SmgrCloseAll();

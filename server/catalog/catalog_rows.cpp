@@ -97,7 +97,7 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassRelname] = Value::Bytes(types::kNameOid, f.relname);
   r[kClassRelnamespace] = Value::Int(types::kOidOid, f.relnamespace);
   r[kClassRelfilenode] = Value::Int(types::kOidOid, f.relfilenode);
-  r[kClassRelkind] = Value::Text("r");
+  r[kClassRelkind] = Value::Text(std::string(1, f.relkind));
   r[kClassRelnatts] = Value::Int(types::kInt2Oid, f.relnatts);
   r[kClassRelpages] = Value::Int4(0);
   r[kClassReltuples] = Value::Float(types::kFloat4Oid, -1.0);
@@ -175,6 +175,15 @@ IndexFields ParseIndexRow(const heap::Row& r) {
   f.options = SplitInts(r[kIndOption].str);
   f.options.resize(f.attnums.size(), 0);
   return f;
+}
+
+}  // namespace hearth::catalog::internal
+
+namespace hearth::catalog::internal {
+
+std::vector<CatalogTuple> ScanCatalogWhere(storage::RelFileLocator rel, const heap::TupleDesc& desc,
+                                           const std::function<bool(const heap::Row&)>& match, bool first_only) {
+  return ScanCatalog(rel, desc, match, first_only);
 }
 
 }  // namespace hearth::catalog::internal

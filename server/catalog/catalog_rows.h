@@ -10,6 +10,7 @@
 // Process safety: per-backend; REQUIRES a transaction in progress.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ struct ClassFields {
   Oid relfilenode = 0;
   int relnatts = 0;
   int fillfactor = 100;
+  char relkind = 'r';  // 'S' for sequences
 };
 heap::Row MakeClassRow(const ClassFields& f);
 
@@ -77,5 +79,15 @@ IndexFields ParseIndexRow(const heap::Row& r);
 
 // Accessors for deformed rows.
 inline Oid RowOid(const heap::Row& r, int col) { return static_cast<Oid>(r[static_cast<size_t>(col)].i); }
+
+}  // namespace hearth::catalog::internal
+
+namespace hearth::catalog::internal {
+
+// Every row of catalog `rel` matching `match` (catalog snapshot), in
+// physical order; at most one when `first_only`. For catalogs defined
+// outside this file (hearth_sequence).
+std::vector<CatalogTuple> ScanCatalogWhere(storage::RelFileLocator rel, const heap::TupleDesc& desc,
+                                           const std::function<bool(const heap::Row&)>& match, bool first_only);
 
 }  // namespace hearth::catalog::internal

@@ -14,6 +14,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
 #include "catalog/relcache.h"
+#include "catalog/sequence_ddl.h"
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
@@ -193,6 +194,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
         case ConstraintKind::kUnique: break;  // accepted; enforced by the index issue
         case ConstraintKind::kCheck: throw DbError("0A000", "CHECK constraints are not supported yet");
         case ConstraintKind::kForeignKey: throw DbError("0A000", "FOREIGN KEY constraints are not supported yet");
+        case ConstraintKind::kIdentity: said_not_null = true; break;  // PlanColumnSequences
       }
       if (said_null && said_not_null) {
         throw DbError("42601", "conflicting NULL/NOT NULL declarations for column \"" + a.attname + "\" of table \"" +
@@ -229,6 +231,8 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     }
   }
 
+  const std::vector<ColumnSequencePlan> sequences = PlanColumnSequences(stmt, relname, ns, attrs, ctx.query_text);
+
   // Serialise creators of the same name, then check with a fresh snapshot.
   storage::LockAcquire(storage::LockTag::Object(kHearthClassOid, NameHash(ns, relname)), storage::LockMode::kExclusive);
   if (internal::FindClassByName(ns, relname)) {
@@ -256,6 +260,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     a.attrelid = oid;
     heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid, cid);
   }
+  CreateColumnSequences(sequences, oid, ns);
   access::CommandCounterIncrement();
   result.oid = oid;
   result.count = 1;
@@ -285,6 +290,9 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
       throw DbError("42P01", "table \"" + name + "\" does not exist");
     }
     RejectSystemCatalog(*e);
+    if (e->relkind == 'S') {
+      throw DbError("42809", "\"" + name + "\" is not a table").WithHint("Use DROP SEQUENCE to remove a sequence.");
+    }
     if (seen.insert(e->oid).second) victims.push_back(std::move(e));
   }
   if (victims.empty()) return result;
@@ -300,6 +308,7 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
     for (const internal::CatalogTuple& a : internal::FindAttributes(e->oid)) {
       DeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
     }
+    DropOwnedSequences(e->oid, xid, cid);
     RegisterPendingDelete(rel, /*at_commit=*/true);
     ++result.count;
   }
@@ -320,6 +329,7 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
     RelationRef e = OpenRelation(rv.schema, name, storage::LockMode::kAccessExclusive);
     if (e == nullptr) throw DbError("42P01", "relation \"" + name + "\" does not exist");
     RejectSystemCatalog(*e);
+    if (e->relkind == 'S') throw DbError("42809", "\"" + name + "\" is not a table");
     if (seen.insert(e->oid).second) targets.push_back(std::move(e));
   }
   if (targets.empty()) return result;
@@ -378,10 +388,30 @@ std::vector<RelationRef> ListUserTables() {
   RequireTransaction();
   std::vector<RelationRef> out;
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(kPublicNamespace)) {
-    if (RelationRef e = LookupRelationByOid(internal::RowOid(t.row, kClassOid))) out.push_back(std::move(e));
+    RelationRef e = LookupRelationByOid(internal::RowOid(t.row, kClassOid));
+    if (e != nullptr && e->relkind == 'r') out.push_back(std::move(e));
   }
   std::sort(out.begin(), out.end(), [](const RelationRef& a, const RelationRef& b) { return a->info.name < b->info.name; });
   return out;
 }
 
 }  // namespace hearth::catalog
+
+namespace hearth::catalog::internal {
+
+std::string DdlTruncateName(const std::string& s) { return TruncateName(s); }
+Oid DdlNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname) {
+  return ResolveNamespaceForCreate(rv, relname);
+}
+void LockRelationName(Oid ns, const std::string& relname) {
+  storage::LockAcquire(storage::LockTag::Object(kHearthClassOid, NameHash(ns, relname)), storage::LockMode::kExclusive);
+}
+storage::RelFileLocator DdlCreateRelationFile(Oid relfilenode) { return CreateRelationFile(relfilenode); }
+void DdlDeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, access::TransactionId xid,
+                           access::CommandId cid) {
+  DeleteCatalogTuple(rel, tid, xid, cid);
+}
+void DdlRejectSystemCatalog(const RelationEntry& e) { RejectSystemCatalog(e); }
+int DdlPosition(std::string_view query, int location) { return Position(query, location); }
+
+}  // namespace hearth::catalog::internal

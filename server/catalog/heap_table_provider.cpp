@@ -12,6 +12,7 @@
 #include "access/transam/xact.h"
 #include "catalog/index_maint.h"
 #include "catalog/pending_delete.h"
+#include "catalog/sequence_scan.h"
 #include "common/error/db_error.h"
 #include "utils/adt/compare.h"
 
@@ -283,6 +284,7 @@ RelationRef HeapTableProvider::Open(const executor::TableInfo& table, storage::L
 
 std::unique_ptr<executor::TableScan> HeapTableProvider::OpenScan(const executor::TableInfo& table, bool bulk) {
   RelationRef e = Open(table, storage::LockMode::kAccessShare);
+  if (e->relkind == 'S') return OpenSequenceScan(std::move(e));
   const access::Snapshot& snap = StatementSnapshot();
   return std::make_unique<HeapTableScan>(std::move(e), snap, access::GetCurrentTransactionIdIfAny(), bulk);
 }
@@ -303,7 +305,9 @@ std::unique_ptr<executor::TableScan> HeapTableProvider::OpenIndexScan(const exec
 }
 
 std::unique_ptr<executor::TableModifier> HeapTableProvider::OpenModifier(const executor::TableInfo& table) {
-  return std::make_unique<HeapTableModifier>(Open(table, storage::LockMode::kRowExclusive));
+  RelationRef e = Open(table, storage::LockMode::kRowExclusive);
+  if (e->relkind == 'S') throw DbError("42809", "cannot change sequence \"" + e->info.name + "\"");
+  return std::make_unique<HeapTableModifier>(std::move(e));
 }
 
 std::unique_ptr<BulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {

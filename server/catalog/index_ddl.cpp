@@ -285,6 +285,10 @@ RelationRef OpenTableForIndex(const parser::RangeVar& rv, storage::LockMode mode
   if (e->namespace_oid == kPgCatalogNamespace) {
     throw DbError("42501", "permission denied: \"" + e->info.name + "\" is a system catalog");
   }
+  if (e->relkind == 'S') {
+    throw DbError("42809", "cannot create index on relation \"" + e->info.name + "\"")
+        .WithDetail("This operation is not supported for sequences.");
+  }
   return e;
 }
 

@@ -17,6 +17,8 @@ namespace hearth::catalog {
 
 namespace {
 
+using types::Value;
+
 struct Cache {
   uint64_t seen_version = 0;
   bool version_known = false;
@@ -26,6 +28,26 @@ struct Cache {
 Cache& TheCache() {
   static Cache c;
   return c;
+}
+
+// relkind; a sequence's parameters; identity markers of a table's columns
+// (only tables with a nextval() default can have owned sequences).
+void LoadSequenceParts(RelationEntry& e, const heap::Row& cls) {
+  const Value& kind = cls[kClassRelkind];
+  e.relkind = kind.is_null || kind.str.empty() ? 'r' : kind.str[0];
+  if (e.relkind == 'S') {
+    if (auto row = FindSequenceRow(e.oid)) e.sequence = std::make_shared<SequenceParams>(ParseSequenceRow(row->row));
+    return;
+  }
+  bool may_own = false;
+  for (const executor::ColumnInfo& c : e.info.columns) may_own |= c.default_expr.starts_with("nextval(");
+  if (!may_own) return;
+  for (const internal::CatalogTuple& t : FindSequencesOwnedBy(e.oid)) {
+    SequenceParams p = ParseSequenceRow(t.row);
+    if (p.identity != 0 && p.owner_col >= 1 && p.owner_col <= static_cast<int>(e.info.columns.size())) {
+      e.info.columns[static_cast<size_t>(p.owner_col - 1)].identity = p.identity;
+    }
+  }
 }
 
 RelationRef Build(const internal::CatalogTuple& cls) {
@@ -50,6 +72,7 @@ RelationRef Build(const internal::CatalogTuple& cls) {
     e->info.columns.push_back(std::move(c));
   }
   e->desc = heap::TupleDesc(std::move(cols));
+  LoadSequenceParts(*e, r);
   for (const internal::CatalogTuple& t : internal::FindIndexes(e->oid)) {
     internal::IndexFields f = internal::ParseIndexRow(t.row);
     IndexEntry ix;

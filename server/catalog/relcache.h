@@ -26,6 +26,7 @@
 #include "access/heap/heap_tuple.h"
 #include "access/nbtree/nbtree.h"
 #include "catalog/catalog_defs.h"
+#include "catalog/sequence_catalog.h"
 #include "executor/table_access.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/relfile.h"
@@ -49,6 +50,8 @@ struct RelationEntry {
   executor::TableInfo info;     // what the planner sees
   heap::TupleDesc desc;         // how rows are stored
   std::vector<IndexEntry> indexes;  // also in info.indexes (planner view), same order
+  char relkind = 'r';               // 'r' table, 'S' sequence
+  std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;
 

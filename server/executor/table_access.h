@@ -43,6 +43,8 @@ struct ColumnInfo {
   // parsed and bound by the planner; empty when there is none (→ NULL).
   std::string default_expr;
   bool has_default() const { return !default_expr.empty(); }
+  // Identity column: 'a' GENERATED ALWAYS, 'd' BY DEFAULT, 0 for others.
+  char identity = 0;
 };
 
 // A B-tree index on a table, as the planner sees it.

@@ -517,6 +517,8 @@ enum class StmtKind {
   kAlterRole,
   kDiscard,
   kCreateExtension,
+  kCreateSequence,
+  kAlterSequence,
 };
 
 struct Statement {
@@ -605,6 +607,8 @@ struct InsertStmt : Statement {
   std::vector<int> column_locations;    // offset of each name in `columns`
   std::unique_ptr<SelectStmt> source;   // VALUES lists or a query; null for DEFAULT VALUES
   bool default_values = false;
+  // OVERRIDING SYSTEM VALUE ('s') / OVERRIDING USER VALUE ('u'); 0 when absent.
+  char overriding = 0;
   bool on_conflict_do_nothing = false;  // ON CONFLICT [...] DO NOTHING
   std::vector<ResTarget> returning;
 };
@@ -649,6 +653,19 @@ enum class ConstraintKind {
   kUnique,
   kForeignKey,
   kCheck,
+  kIdentity,  // GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( seq options )]
+};
+
+// One option of CREATE/ALTER SEQUENCE or of an identity column's ( ... ).
+enum class SeqOptionKind { kAs, kIncrement, kMinValue, kMaxValue, kStart, kRestart, kCache, kCycle, kOwnedBy };
+struct SeqOption {
+  SeqOptionKind kind = SeqOptionKind::kIncrement;
+  bool is_no = false;       // NO MINVALUE / NO MAXVALUE / NO CYCLE
+  bool has_value = false;   // a number was given (RESTART may omit it)
+  std::string value;        // the number's text with its sign
+  TypeName type;            // AS type
+  std::vector<std::string> owned_by;  // OWNED BY [schema.]table.column parts; empty: NONE
+  int location = -1;
 };
 
 enum class FkAction { kNoAction, kRestrict, kCascade, kSetNull, kSetDefault };
@@ -667,6 +684,8 @@ struct Constraint {
   bool deferrable = false;
   bool initially_deferred = false;
   std::vector<GenericOption> with_options;  // PRIMARY KEY ... WITH (...)
+  char identity = 0;                 // kIdentity: 'a' (ALWAYS) or 'd' (BY DEFAULT)
+  std::vector<SeqOption> seq_options;  // kIdentity: the sequence's options
   int location = -1;
 };
 
@@ -1001,6 +1020,25 @@ struct AlterRoleStmt : Statement {
   RoleStmtKind role_kind = RoleStmtKind::kRole;
   std::string name;
   std::vector<GenericOption> options;
+};
+
+// CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]
+struct CreateSequenceStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateSequence;
+  CreateSequenceStmt() : Statement(kKind) {}
+  RangeVar name;
+  bool temp = false;
+  bool if_not_exists = false;
+  std::vector<SeqOption> options;
+};
+
+// ALTER SEQUENCE [IF EXISTS] name options (incl. RESTART [[WITH] n])
+struct AlterSequenceStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterSequence;
+  AlterSequenceStmt() : Statement(kKind) {}
+  RangeVar name;
+  bool if_exists = false;
+  std::vector<SeqOption> options;
 };
 
 enum class DiscardTarget { kAll, kPlans, kSequences, kTemp };

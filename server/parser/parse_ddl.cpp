@@ -47,6 +47,7 @@ StmtPtr Parser::ParseCreate() {
     unlogged = true;
   }
   if (IsKw("table")) return ParseCreateTable(temp, unlogged, loc);
+  if (IsKw("sequence") && !unlogged) return ParseCreateSequence(temp, loc);
   if (temp || unlogged) SyntaxError();
   if (IsKw("unique") || IsKw("index")) return ParseCreateIndex(loc);
   if (AcceptKw("database")) return ParseCreateDatabase(loc);
@@ -195,7 +196,7 @@ bool Parser::ParseColumnConstraint(std::vector<Constraint>& out) {
   } else if (AcceptKw("check")) {
     ParseCheckClause(c);
   } else if (IsKw("generated")) {
-    ErrorAt(sqlstate::kFeatureNotSupported, "generated columns are not supported yet", Loc());
+    ParseIdentityConstraint(c);
   } else {
     if (!c.name.empty()) SyntaxError();
     return false;
@@ -373,6 +374,7 @@ StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
   if (IsKw("table")) return ParseAlterTable(loc);
+  if (IsKw("sequence")) return ParseAlterSequence(loc);
   if (AcceptKw("role")) return ParseAlterRole(RoleStmtKind::kRole, loc);
   if (AcceptKw("user")) return ParseAlterRole(RoleStmtKind::kUser, loc);
   if (AcceptKw("group")) return ParseAlterRole(RoleStmtKind::kGroup, loc);

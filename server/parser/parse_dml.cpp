@@ -45,6 +45,15 @@ StmtPtr Parser::ParseInsert(std::vector<CommonTableExpr> with) {
   s->table = ParseQualifiedName();
   if (AcceptKw("as")) s->alias = ParseColId();
   if (IsOp("(") && !StartsSelect(1) && !IsOpTok(Peek(1), "(")) s->columns = ParseParenNameList(&s->column_locations);
+  if (AcceptKw("overriding")) {
+    if (AcceptKw("system")) {
+      s->overriding = 's';
+    } else {
+      ExpectKw("user");
+      s->overriding = 'u';
+    }
+    ExpectKw("value");
+  }
   if (IsKw("default") && PeekKw(1, "values")) {
     Advance();
     Advance();

@@ -399,6 +399,8 @@ const char* StatementName(const Statement& s) {
         case DiscardTarget::kTemp: return "DISCARD TEMP";
       }
       return "DISCARD";
+    case StmtKind::kCreateSequence: return "CREATE SEQUENCE";
+    case StmtKind::kAlterSequence: return "ALTER SEQUENCE";
   }
   return "UNKNOWN";
 }

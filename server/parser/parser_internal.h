@@ -11,6 +11,7 @@
 //   parse_select.cpp  SELECT / VALUES / set operations / FROM
 //   parse_dml.cpp     INSERT / UPDATE / DELETE / COPY
 //   parse_ddl.cpp     CREATE TABLE / INDEX, ALTER TABLE, DROP, TRUNCATE
+//   parse_sequence.cpp CREATE / ALTER SEQUENCE, identity column options
 //   parse_utility.cpp transactions, SET/SHOW/RESET, EXPLAIN, VACUUM, PREPARE,
 //                     EXECUTE, DEALLOCATE, databases, roles, DISCARD, CHECKPOINT
 #pragma once
@@ -176,6 +177,16 @@ class Parser {
   void ParseReferences(Constraint& c);
   void ParseConstraintAttributes(Constraint& c);
   DropBehavior ParseDropBehavior();
+
+  // ---- sequences (parse_sequence.cpp) ----
+  StmtPtr ParseCreateSequence(bool temp, int location);
+  StmtPtr ParseAlterSequence(int location);
+  // Options until none follows; `in_parens`: an identity column's list.
+  std::vector<SeqOption> ParseSeqOptions(bool allow_restart, bool in_parens);
+  bool ParseSeqOption(std::vector<SeqOption>& out, bool allow_restart);
+  std::string ParseSignedInteger();
+  // GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( options )], at GENERATED.
+  void ParseIdentityConstraint(Constraint& c);
   bool ParseIfNotExists();
   bool ParseIfExists();
 

@@ -60,6 +60,17 @@ int ColumnIndex(const TableInfo& t, const std::string& name) {
   return -1;
 }
 
+// GENERATED ALWAYS AS IDENTITY columns take only their DEFAULT, unless
+// INSERT says OVERRIDING SYSTEM VALUE (428C9 as PostgreSQL).
+void CheckIdentityValue(const executor::ColumnInfo& c, bool is_default, char overriding, bool update) {
+  if (c.identity != 'a' || is_default || (!update && overriding == 's')) return;
+  DbError e("428C9", update ? "column \"" + c.name + "\" can only be updated to DEFAULT"
+                                               : "cannot insert a non-DEFAULT value into column \"" + c.name + "\"");
+  e.WithDetail("Column \"" + c.name + "\" is an identity column defined as GENERATED ALWAYS.");
+  if (!update) e.WithHint("Use OVERRIDING SYSTEM VALUE to override.");
+  throw e;
+}
+
 class DmlPlanner {
  public:
   explicit DmlPlanner(PlannerState& st) : st_(st), q_(st, nullptr) {}
@@ -158,8 +169,12 @@ class DmlPlanner {
                     list.empty() ? s.location : list.back()->location);
           }
           for (size_t i = 0; i < list.size(); ++i) {
+            const executor::ColumnInfo& c = t.columns[static_cast<size_t>(target[i])];
+            const bool is_default = list[i]->kind == parser::ExprKind::kDefault;
+            CheckIdentityValue(c, is_default, s.overriding, false);
+            if (s.overriding == 'u' && c.identity != 0) continue;  // the value is ignored
             BindContext ctx = q_.Context(nullptr, "VALUES");
-            row[static_cast<size_t>(target[i])] = Assign(*list[i], t.columns[static_cast<size_t>(target[i])], ctx);
+            row[static_cast<size_t>(target[i])] = Assign(*list[i], c, ctx);
           }
         }
         std::vector<PlanExpr> out;
@@ -184,6 +199,8 @@ class DmlPlanner {
       std::vector<BoundExprPtr> row(t.columns.size());
       for (size_t i = 0; i < target.size(); ++i) {
         const executor::ColumnInfo& c = t.columns[static_cast<size_t>(target[i])];
+        CheckIdentityValue(c, false, s.overriding, false);
+        if (s.overriding == 'u' && c.identity != 0) continue;
         BindContext ctx;
         ctx.param_types = st_.params;
         BoundExprPtr col = MakeColumn(static_cast<int>(i), q.columns[i].type, q.columns[i].typmod);
@@ -240,6 +257,7 @@ class DmlPlanner {
         ThrowAt(DbError(sqlstate::kSyntaxError, "multiple assignments to same column \"" + sc.column + "\""),
                 sc.location);
       }
+      CheckIdentityValue(t.columns[static_cast<size_t>(i)], sc.value->kind == parser::ExprKind::kDefault, 0, true);
       BindContext ctx = q_.Context(&scope, "UPDATE");
       row[static_cast<size_t>(i)] = Assign(*sc.value, t.columns[static_cast<size_t>(i)], ctx);
     }

@@ -27,6 +27,7 @@
 #include "config/enums.h"
 #include "storage/buffer/bufmgr.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/sequence_wal.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/aux_process.h"
@@ -121,6 +122,7 @@ void Postmaster::CreateSharedState() {
   access::SetClogWalFlushHook(access::XLogFlush);
   access::SetCommitHintCheck(access::XactCommitIsDurable);
   heap::RegisterHeapRmgr();
+  catalog::RegisterSequenceRmgr();
   access::RecoveryResult rr = access::StartupXLogRecovery();
   spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
                "end of WAL found at startup {}",

@@ -18,6 +18,7 @@
 #include "catalog/index_ddl.h"
 #include "catalog/index_maint.h"
 #include "catalog/relcache.h"
+#include "catalog/sequence_ddl.h"
 #include "common/error/sqlstate.h"
 #include "planner/deparse.h"
 #include "storage/buffer/bufmgr.h"
@@ -68,7 +69,13 @@ class TruncatePlan : public Plan {
  public:
   explicit TruncatePlan(const parser::TruncateStmt& stmt) : stmt_(stmt) {}
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    SendNotices(s, catalog::TruncateTablesWithIndexes(stmt_.tables));
+    catalog::DdlResult r = catalog::TruncateTablesWithIndexes(stmt_.tables);
+    if (stmt_.restart_identity) {
+      for (const auto& t : stmt_.tables) {
+        if (auto rel = catalog::LookupRelation(t.schema, t.name)) catalog::RestartOwnedSequences(rel->oid);
+      }
+    }
+    SendNotices(s, r);
     return "TRUNCATE TABLE";
   }
 
@@ -106,6 +113,12 @@ class VacuumPlan : public Plan {
     }
     for (const auto& rel : rels) {
       CheckForInterrupts();
+      if (rel->relkind != 'r') {  // only named ones get here (ListUserTables lists tables)
+        s.Notice(Severity::kWarning, sqlstate::kWarning,
+                 "skipping \"" + rel->info.name + "\" --- cannot " + (stmt_.is_vacuum ? "vacuum" : "analyze") +
+                     " non-tables or special system tables");
+        continue;
+      }
       if (stmt_.is_vacuum) {
         // Index entries of removed rows go first, before their slots are reused.
         heap::VacuumStats st =

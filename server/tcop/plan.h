@@ -78,6 +78,8 @@ std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
 std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 // CREATE EXTENSION / DROP EXTENSION; nullptr for other statements.
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
+// CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
+std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
 // PREPARE / EXECUTE / DEALLOCATE; nullptr for other statements.
 std::unique_ptr<Plan> PlanPrepared(Session& session, const parser::Statement& stmt);
 // COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must

@@ -18,6 +18,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/relcache.h"
+#include "catalog/sequence.h"
 #include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
@@ -35,6 +36,14 @@ constexpr int64_t kUnixToPgEpochUs = 946684800LL * 1000000;
 int64_t NowPgEpochUs() {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - kUnixToPgEpochUs;
+}
+
+void InstallSequenceCallbacks(types::SessionCallbacks& cb) {
+  cb.sequences.nextval = catalog::SequenceNextval;
+  cb.sequences.currval = catalog::SequenceCurrval;
+  cb.sequences.setval = catalog::SequenceSetval;
+  cb.sequences.lastval = catalog::SequenceLastval;
+  cb.sequences.serial_sequence = catalog::SerialSequenceName;
 }
 
 }  // namespace
@@ -72,6 +81,7 @@ void Session::InstallCallbacks() {
     return std::nullopt;
   };
   InstallAdminCallbacks(callbacks);
+  InstallSequenceCallbacks(callbacks);
   func_context.session = &callbacks;
 }
 

@@ -104,6 +104,20 @@ CommandResult RunCommandMerged(const std::vector<std::string>& argv, const std::
   return RunCommand(sh, input, timeout_s);
 }
 
+bool KillServerHard(TestServer& server) {
+  const std::vector<pid_t> children = server.ChildPids();
+  server.Stop(SIGKILL);
+  for (pid_t p : children) kill(p, SIGKILL);
+  const bool gone = WaitFor([&] {
+    for (pid_t p : children) {
+      if (kill(p, 0) == 0) return false;
+    }
+    return true;
+  }, 10000);
+  KillProcessesMentioning(server.datadir());
+  return gone;
+}
+
 int KillProcessesMentioning(const std::string& needle) {
   int killed = 0;
   std::error_code ec;

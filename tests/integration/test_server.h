@@ -210,6 +210,11 @@ bool WaitFor(Pred pred, int timeout_ms);
 // so this reaps what a killed postmaster left behind. Returns how many.
 int KillProcessesMentioning(const std::string& needle);
 
+// kill -9 of the postmaster and every child at once (a machine crash, as far
+// as the data directory can tell); waits until they are gone and reaps any
+// leftover. False if some process outlived 10 s. Restart with server.Start().
+bool KillServerHard(TestServer& server);
+
 // Paths baked in by CMake.
 std::string HearthdPath();
 std::string SourceDir();

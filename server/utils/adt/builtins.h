@@ -15,6 +15,7 @@ void AddMathBuiltins(std::vector<FuncSignature>* table);
 void AddTextBuiltins(std::vector<FuncSignature>* table);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
+void AddSequenceBuiltins(std::vector<FuncSignature>* table);
 
 // One table row. flags: strict unless noted.
 inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<Oid> args,

@@ -50,7 +50,8 @@ constexpr std::array<CastRow, 53> kCasts = {{
     {kDateOid, kTimestampTzOid, I}, {kTimestampOid, kTimestampTzOid, I},
 }};
 
-constexpr std::array<CastRow, 4> kMoreCasts = {{
+constexpr std::array<CastRow, 5> kMoreCasts = {{
+    {kTextOid, kRegclassOid, I},  // regclass input: the name's relation (text_io.h)
     {kTimestampOid, kDateOid, A},
     {kTimestampTzOid, kDateOid, A},
     {kTimestampTzOid, kTimestampOid, A},

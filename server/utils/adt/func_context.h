@@ -27,6 +27,18 @@ inline constexpr uint32_t kAllForksMask = 0xFu;
 
 // Which WAL position pg_current_wal_*lsn() reports.
 enum class WalPosition : uint8_t { kInsert, kWrite, kFlush };
+struct Value;
+
+// Sequence functions, installed by the backend (catalog/sequence.h). The
+// sequence argument is a regclass (an OID) or a text name. Unset: 0A000.
+struct SequenceCallbacks {
+  std::function<int64_t(const Value& seq)> nextval;
+  std::function<int64_t(const Value& seq)> currval;
+  std::function<int64_t(const Value& seq, int64_t value, bool is_called)> setval;
+  std::function<int64_t()> lastval;
+  // pg_get_serial_sequence(table, column): "schema.seq" or nullopt.
+  std::function<std::optional<std::string>(const std::string& table, const std::string& column)> serial_sequence;
+};
 
 // Each callback is optional; unset ones fall back to the documented default.
 struct SessionCallbacks {
@@ -55,6 +67,7 @@ struct SessionCallbacks {
       relation_sizes;
   // pg_current_wal_lsn() & co. Unset: 0A000.
   std::function<uint64_t(WalPosition)> wal_position;
+  SequenceCallbacks sequences;
 };
 
 struct FuncCallContext {

@@ -35,6 +35,7 @@ const Registry& GetRegistry() {
     internal::AddTextBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
+    internal::AddSequenceBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();

@@ -1,0 +1,469 @@
+// catalog/sequence_ddl.cpp
+//
+// Principal entry points: CreateSequence, AlterSequence, DropSequences,
+// PlanColumnSequences, CreateColumnSequences, DropOwnedSequences,
+// RestartOwnedSequences.
+#include "catalog/sequence_ddl.h"
+
+#include <charconv>
+#include <limits>
+#include <optional>
+
+#include "access/heap/heapam.h"
+#include "access/transam/xact.h"
+#include "catalog/catalog_shared.h"
+#include "catalog/ddl_internal.h"
+#include "catalog/pending_delete.h"
+#include "catalog/relcache.h"
+#include "catalog/sequence.h"
+#include "common/error/db_error.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+using parser::SeqOption;
+using parser::SeqOptionKind;
+
+struct TypeRange {
+  int64_t min, max;
+};
+TypeRange RangeOf(Oid type) {
+  switch (type) {
+    case types::kInt2Oid: return {-32768, 32767};
+    case types::kInt4Oid: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  }
+}
+
+int64_t ParseInt8(const SeqOption& o) {
+  int64_t v = 0;
+  const std::string& s = o.value;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) {
+    throw DbError("22003", "value \"" + s + "\" is out of range for type bigint");
+  }
+  return v;
+}
+
+Oid SequenceType(const parser::TypeName& tn) {
+  const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
+  if (ti == nullptr) throw DbError("42704", "type \"" + tn.name + "\" does not exist");
+  if (ti->oid != types::kInt2Oid && ti->oid != types::kInt4Oid && ti->oid != types::kInt8Oid) {
+    throw DbError("22023", "sequence type must be smallint, integer, or bigint");
+  }
+  return ti->oid;
+}
+
+// The options as given, each at most once (42601 otherwise).
+struct GivenOptions {
+  const SeqOption* by_kind[9] = {};
+  const SeqOption* Get(SeqOptionKind k) const { return by_kind[static_cast<int>(k)]; }
+};
+GivenOptions Collect(const std::vector<SeqOption>& opts, std::string_view query = {}) {
+  GivenOptions g;
+  for (const SeqOption& o : opts) {
+    const SeqOption*& slot = g.by_kind[static_cast<int>(o.kind)];
+    if (slot != nullptr) {
+      throw DbError("42601", "conflicting or redundant options").WithPosition(internal::DdlPosition(query, o.location));
+    }
+    slot = &o;
+  }
+  return g;
+}
+
+std::string TypeName(Oid t) { return types::FormatType(t); }
+
+// PostgreSQL's init_params: applies `opts` over `p` (the defaults at
+// CREATE, the current parameters at ALTER). *restart gets RESTART's value.
+void ApplyOptions(const GivenOptions& g, bool is_init, SequenceParams& p, std::optional<int64_t>* restart) {
+  const Oid old_type = p.type;
+  const TypeRange old_range = RangeOf(old_type);
+  if (const SeqOption* o = g.Get(SeqOptionKind::kAs)) p.type = SequenceType(o->type);
+  const bool type_changed = p.type != old_type;
+  const TypeRange r = RangeOf(p.type);
+  if (const SeqOption* o = g.Get(SeqOptionKind::kIncrement)) {
+    p.increment = ParseInt8(*o);
+    if (p.increment == 0) throw DbError("22023", "INCREMENT must not be zero");
+  }
+  if (const SeqOption* o = g.Get(SeqOptionKind::kCycle)) p.cycle = !o->is_no;
+  const SeqOption* maxo = g.Get(SeqOptionKind::kMaxValue);
+  if (maxo != nullptr && !maxo->is_no) {
+    p.max = ParseInt8(*maxo);
+  } else if (is_init || maxo != nullptr || (type_changed && p.max == old_range.max)) {
+    p.max = p.increment > 0 ? r.max : -1;
+  }
+  const SeqOption* mino = g.Get(SeqOptionKind::kMinValue);
+  if (mino != nullptr && !mino->is_no) {
+    p.min = ParseInt8(*mino);
+  } else if (is_init || mino != nullptr || (type_changed && p.min == old_range.min)) {
+    p.min = p.increment > 0 ? 1 : r.min;
+  }
+  if (p.max < r.min || p.max > r.max) {
+    throw DbError("22023", "MAXVALUE (" + std::to_string(p.max) + ") is out of range for sequence data type " +
+                               TypeName(p.type));
+  }
+  if (p.min < r.min || p.min > r.max) {
+    throw DbError("22023", "MINVALUE (" + std::to_string(p.min) + ") is out of range for sequence data type " +
+                               TypeName(p.type));
+  }
+  if (p.min >= p.max) {
+    throw DbError("22023", "MINVALUE (" + std::to_string(p.min) + ") must be less than MAXVALUE (" +
+                               std::to_string(p.max) + ")");
+  }
+  if (const SeqOption* o = g.Get(SeqOptionKind::kStart)) {
+    p.start = ParseInt8(*o);
+  } else if (is_init) {
+    p.start = p.increment > 0 ? p.min : p.max;
+  }
+  if (p.start < p.min) {
+    throw DbError("22023", "START value (" + std::to_string(p.start) + ") cannot be less than MINVALUE (" +
+                               std::to_string(p.min) + ")");
+  }
+  if (p.start > p.max) {
+    throw DbError("22023", "START value (" + std::to_string(p.start) + ") cannot be greater than MAXVALUE (" +
+                               std::to_string(p.max) + ")");
+  }
+  if (const SeqOption* o = g.Get(SeqOptionKind::kRestart)) *restart = o->has_value ? ParseInt8(*o) : p.start;
+  if (const SeqOption* o = g.Get(SeqOptionKind::kCache)) {
+    p.cache = ParseInt8(*o);
+    if (p.cache <= 0) {
+      throw DbError("22023", "CACHE (" + std::to_string(p.cache) + ") must be greater than zero");
+    }
+  }
+}
+
+// The value a RESTART (or the current value) must respect.
+void CheckRestartValue(const SequenceParams& p, int64_t v) {
+  if (v < p.min) {
+    throw DbError("22023", "RESTART value (" + std::to_string(v) + ") cannot be less than MINVALUE (" +
+                               std::to_string(p.min) + ")");
+  }
+  if (v > p.max) {
+    throw DbError("22023", "RESTART value (" + std::to_string(v) + ") cannot be greater than MAXVALUE (" +
+                               std::to_string(p.max) + ")");
+  }
+}
+
+// OWNED BY t.c | NONE → (owner_rel, owner_col).
+void ApplyOwnedBy(const SeqOption& o, Oid seq_ns, SequenceParams& p) {
+  if (o.owned_by.empty()) {
+    p.owner_rel = 0;
+    p.owner_col = 0;
+    return;
+  }
+  if (o.owned_by.size() < 2) {
+    throw DbError("42601", "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.");
+  }
+  const std::string& col = o.owned_by.back();
+  const std::string& table = o.owned_by[o.owned_by.size() - 2];
+  const std::string schema = o.owned_by.size() > 2 ? o.owned_by[o.owned_by.size() - 3] : std::string();
+  RelationRef t = OpenRelation(schema, table, storage::LockMode::kAccessShare);
+  if (t == nullptr) throw DbError("42P01", "relation \"" + table + "\" does not exist");
+  if (t->relkind != 'r') throw DbError("42809", "referenced relation \"" + table + "\" is not a table or foreign table");
+  if (t->namespace_oid != seq_ns) {
+    throw DbError("55000", "sequence must be in same schema as table it is linked to");
+  }
+  for (size_t i = 0; i < t->info.columns.size(); ++i) {
+    if (t->info.columns[i].name == col) {
+      p.owner_rel = t->oid;
+      p.owner_col = static_cast<int>(i) + 1;
+      return;
+    }
+  }
+  throw DbError("42703", "column \"" + col + "\" of relation \"" + table + "\" does not exist");
+}
+
+// 'name' (quoted as an identifier when needed) as an SQL string literal,
+// as column defaults spell it: nextval('t_id_seq'::regclass).
+std::string SequenceNameLiteral(const std::string& name) {
+  std::string literal = "'";
+  for (char ch : QuoteIdentifier(name)) literal += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return literal + "'";
+}
+
+bool NameTaken(Oid ns, const std::string& name) {
+  return internal::FindClassByName(ns, name).has_value() || internal::FindIndexByName(ns, name).has_value();
+}
+
+// Catalog rows + file of a new sequence named `name` (lock on the name held).
+Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
+  const Oid oid = GetNewObjectId();
+  const storage::RelFileLocator rel = internal::DdlCreateRelationFile(oid);
+  InitSequencePage(rel, p.start);
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  const access::CommandId cid = access::GetCurrentCommandId(true);
+  MarkCatalogChanged();
+  internal::ClassFields cf;
+  cf.oid = oid;
+  cf.relname = name;
+  cf.relnamespace = ns;
+  cf.relfilenode = oid;
+  cf.relnatts = 3;
+  cf.relkind = 'S';
+  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, cid);
+  const std::pair<const char*, Oid> cols[] = {
+      {"last_value", types::kInt8Oid}, {"log_cnt", types::kInt8Oid}, {"is_called", types::kBoolOid}};
+  int attnum = 0;
+  for (const auto& [colname, type] : cols) {
+    internal::AttributeFields a;
+    a.attrelid = oid;
+    a.attname = colname;
+    a.atttypid = type;
+    a.attnum = ++attnum;
+    a.attnotnull = true;
+    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid, cid);
+  }
+  p.relid = oid;
+  heap::HeapInsert(SequenceCatalogRel(), SequenceCatalogTupleDesc(), MakeSequenceRow(p), xid, cid);
+  return oid;
+}
+
+// Removes a sequence's rows (its file goes at commit).
+void DeleteSequenceRelation(const RelationEntry& seq, access::TransactionId xid, access::CommandId cid) {
+  auto cls = internal::FindClassByOid(seq.oid);
+  if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(seq.oid));
+  internal::DdlDeleteCatalogTuple(ClassRel(), cls->tid, xid, cid);
+  for (const internal::CatalogTuple& a : internal::FindAttributes(seq.oid)) {
+    internal::DdlDeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
+  }
+  if (auto row = FindSequenceRow(seq.oid)) internal::DdlDeleteCatalogTuple(SequenceCatalogRel(), row->tid, xid, cid);
+  RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
+  ForgetSessionSequence(seq.oid);
+}
+
+void UpdateSequenceRow(const internal::CatalogTuple& row, const SequenceParams& p) {
+  heap::TmFailureData fd;
+  heap::ItemPointer new_tid;
+  access::TmResult r = heap::HeapUpdate(SequenceCatalogRel(), row.tid, SequenceCatalogTupleDesc(), MakeSequenceRow(p),
+                                        access::GetCurrentTransactionId(), access::GetCurrentCommandId(true), nullptr,
+                                        /*wait=*/true, &fd, &new_tid);
+  if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+}
+
+// Clears a column's DEFAULT (DROP SEQUENCE ... CASCADE of its sequence).
+void DropColumnDefault(Oid table, int attnum, access::TransactionId xid, access::CommandId cid) {
+  for (const internal::CatalogTuple& a : internal::FindAttributes(table)) {
+    if (a.row[kAttAttnum].i != attnum) continue;
+    heap::Row row = a.row;
+    row[kAttAtthasdef] = types::Value::Bool(false);
+    row[kAttAttdefault] = types::Value::Text("");
+    heap::TmFailureData fd;
+    heap::ItemPointer new_tid;
+    if (heap::HeapUpdate(AttributeRel(), a.tid, AttributeTupleDesc(), row, xid, cid, nullptr, true, &fd, &new_tid) !=
+        access::TmResult::kOk) {
+      throw DbError("XX000", "tuple concurrently updated");
+    }
+  }
+}
+
+// What DROP SEQUENCE must do about the column owning `seq`: nothing, drop
+// its default (CASCADE), or refuse.
+void HandleOwnerOnDrop(const RelationEntry& seq, parser::DropBehavior behavior, DdlResult& result,
+                       access::TransactionId xid, access::CommandId cid) {
+  const SequenceParams& p = *seq.sequence;
+  if (p.owner_rel == 0) return;
+  RelationRef t = LookupRelationByOid(p.owner_rel);
+  if (t == nullptr || p.owner_col < 1 || p.owner_col > static_cast<int>(t->info.columns.size())) return;
+  const executor::ColumnInfo& c = t->info.columns[static_cast<size_t>(p.owner_col - 1)];
+  // Object descriptions as PostgreSQL's: relation names quoted when needed, column names as is.
+  const std::string col = "column " + c.name + " of table " + QuoteIdentifier(t->info.name);
+  const std::string seq_name = QuoteIdentifier(seq.info.name);
+  if (p.identity != 0) {
+    throw DbError("2BP01", "cannot drop sequence " + seq_name + " because " + col + " requires it")
+        .WithHint("You can drop " + col + " instead.");
+  }
+  if (c.default_expr.find(SequenceNameLiteral(seq.info.name)) == std::string::npos) return;
+  if (behavior != parser::DropBehavior::kCascade) {
+    throw DbError("2BP01", "cannot drop sequence " + seq_name + " because other objects depend on it")
+        .WithDetail("default value for " + col + " depends on sequence " + seq_name)
+        .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
+  result.notices.push_back({"00000", "drop cascades to default value for " + col});
+  DropColumnDefault(t->oid, p.owner_col, xid, cid);
+}
+
+std::string ChooseSequenceName(const std::string& table, const std::string& column, Oid ns,
+                               const std::vector<ColumnSequencePlan>& taken) {
+  const std::string base = internal::DdlTruncateName(table + "_" + column + "_seq");
+  for (int n = 0;; ++n) {
+    std::string name = base;
+    if (n > 0) name = internal::DdlTruncateName(base.substr(0, 63 - std::to_string(n).size()) + std::to_string(n));
+    bool used = NameTaken(ns, name);
+    for (const ColumnSequencePlan& p : taken) used |= p.name == name;
+    if (!used) return name;
+  }
+}
+
+}  // namespace
+
+DdlResult CreateSequence(const parser::CreateSequenceStmt& stmt) {
+  DdlResult result;
+  const std::string name = internal::DdlTruncateName(stmt.name.name);
+  const Oid ns = internal::DdlNamespaceForCreate(stmt.name, name);
+  if (stmt.temp) throw DbError("0A000", "temporary sequences are not supported yet");
+  SequenceParams p;
+  std::optional<int64_t> restart;
+  const GivenOptions g = Collect(stmt.options, stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
+  ApplyOptions(g, /*is_init=*/true, p, &restart);
+  if (const SeqOption* o = g.Get(SeqOptionKind::kOwnedBy)) ApplyOwnedBy(*o, ns, p);
+  internal::LockRelationName(ns, name);
+  if (NameTaken(ns, name)) {
+    if (stmt.if_not_exists) {
+      result.notices.push_back({"42P07", "relation \"" + name + "\" already exists, skipping"});
+      return result;
+    }
+    throw DbError("42P07", "relation \"" + name + "\" already exists");
+  }
+  result.oid = CreateSequenceRelation(name, ns, p);
+  result.count = 1;
+  access::CommandCounterIncrement();
+  return result;
+}
+
+DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt) {
+  DdlResult result;
+  const std::string name = internal::DdlTruncateName(stmt.name.name);
+  RelationRef seq = OpenRelation(stmt.name.schema, name, storage::LockMode::kShareRowExclusive);
+  if (seq == nullptr) {
+    if (stmt.if_exists) {
+      result.notices.push_back({"00000", "relation \"" + name + "\" does not exist, skipping"});
+      return result;
+    }
+    throw DbError("42P01", "relation \"" + name + "\" does not exist");
+  }
+  if (seq->relkind != 'S' || !seq->sequence) throw DbError("42809", "\"" + name + "\" is not a sequence");
+  auto row = FindSequenceRow(seq->oid);
+  if (!row) throw DbError("XX000", "cache lookup failed for sequence " + std::to_string(seq->oid));
+  SequenceParams p = ParseSequenceRow(row->row);
+  std::optional<int64_t> restart;
+  const GivenOptions g = Collect(stmt.options, stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
+  ApplyOptions(g, /*is_init=*/false, p, &restart);
+  if (const SeqOption* o = g.Get(SeqOptionKind::kOwnedBy)) {
+    if (p.identity != 0) throw DbError("0A000", "cannot change ownership of identity sequence");
+    ApplyOwnedBy(*o, seq->namespace_oid, p);
+  }
+  CheckRestartValue(p, restart ? *restart : ReadSequenceState(*seq).last_value);
+  MarkCatalogChanged();
+  UpdateSequenceRow(*row, p);
+  if (restart) ResetSequenceState(*seq, *restart, /*is_called=*/false);
+  access::CommandCounterIncrement();
+  result.count = 1;
+  return result;
+}
+
+DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exists, parser::DropBehavior behavior) {
+  DdlResult result;
+  std::vector<RelationRef> victims;
+  for (const parser::RangeVar& rv : names) {
+    const std::string name = internal::DdlTruncateName(rv.name);
+    RelationRef e = NamespaceOid(rv.schema) == types::kInvalidOid
+                        ? nullptr
+                        : OpenRelation(rv.schema, name, storage::LockMode::kAccessExclusive);
+    if (e == nullptr) {
+      if (if_exists) {
+        result.notices.push_back({"00000", "sequence \"" + name + "\" does not exist, skipping"});
+        continue;
+      }
+      throw DbError("42P01", "sequence \"" + name + "\" does not exist");
+    }
+    internal::DdlRejectSystemCatalog(*e);
+    if (e->relkind != 'S' || !e->sequence) {
+      throw DbError("42809", "\"" + name + "\" is not a sequence").WithHint("Use DROP TABLE to remove a table.");
+    }
+    bool dup = false;
+    for (const RelationRef& v : victims) dup |= v->oid == e->oid;
+    if (!dup) victims.push_back(std::move(e));
+  }
+  if (victims.empty()) return result;
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  const access::CommandId cid = access::GetCurrentCommandId(true);
+  MarkCatalogChanged();
+  for (const RelationRef& seq : victims) {
+    HandleOwnerOnDrop(*seq, behavior, result, xid, cid);
+    DeleteSequenceRelation(*seq, xid, cid);
+    ++result.count;
+  }
+  access::CommandCounterIncrement();
+  return result;
+}
+
+std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStmt& stmt, const std::string& relname,
+                                                    Oid ns, std::vector<internal::AttributeFields>& attrs,
+                                                    std::string_view query_text) {
+  std::vector<ColumnSequencePlan> plans;
+  for (size_t i = 0; i < stmt.columns.size() && i < attrs.size(); ++i) {
+    const parser::ColumnDef& col = stmt.columns[i];
+    internal::AttributeFields& a = attrs[i];
+    const std::string& tn = col.type.name;
+    const bool serial = col.type.schema.empty() && (tn == "serial" || tn == "bigserial" || tn == "smallserial");
+    const parser::Constraint* identity = nullptr;
+    const parser::Constraint* has_default = nullptr;
+    for (const parser::Constraint& c : col.constraints) {
+      if (c.kind == parser::ConstraintKind::kIdentity) {
+        if (identity != nullptr) {
+          throw DbError("42601", "multiple identity specifications for column \"" + a.attname + "\" of table \"" +
+                                     relname + "\"");
+        }
+        identity = &c;
+      }
+      if (c.kind == parser::ConstraintKind::kDefault) has_default = &c;
+    }
+    if (!serial && identity == nullptr) continue;
+    if (identity != nullptr && (has_default != nullptr || serial)) {
+      const int at = has_default != nullptr ? has_default->location : identity->location;
+      throw DbError("42601", std::string(serial ? "multiple default values" : "both default and identity") +
+                                 " specified for column \"" + a.attname + "\" of table \"" + relname + "\"")
+          .WithPosition(internal::DdlPosition(query_text, at));
+    }
+    if (serial && has_default) {
+      throw DbError("42601", "multiple default values specified for column \"" + a.attname + "\" of table \"" +
+                                 relname + "\"");
+    }
+    if (a.atttypid != types::kInt2Oid && a.atttypid != types::kInt4Oid && a.atttypid != types::kInt8Oid) {
+      throw DbError("22023", "identity column type must be smallint, integer, or bigint");
+    }
+    ColumnSequencePlan plan;
+    plan.attnum = a.attnum;
+    plan.params.type = a.atttypid;
+    std::optional<int64_t> restart;
+    ApplyOptions(Collect(identity ? identity->seq_options : std::vector<SeqOption>{}), true, plan.params, &restart);
+    plan.params.type = a.atttypid;  // AS in an identity's options must not differ: the column type wins
+    plan.params.identity = identity ? identity->identity : 0;
+    plan.name = ChooseSequenceName(relname, a.attname, ns, plans);
+    a.attdefault = "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
+    a.attnotnull = true;
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid table_oid, Oid ns) {
+  for (const ColumnSequencePlan& plan : plans) {
+    SequenceParams p = plan.params;
+    p.owner_rel = table_oid;
+    p.owner_col = plan.attnum;
+    internal::LockRelationName(ns, plan.name);
+    // Another session may have taken the name since it was chosen.
+    if (NameTaken(ns, plan.name)) throw DbError("42P07", "relation \"" + plan.name + "\" already exists");
+    CreateSequenceRelation(plan.name, ns, p);
+  }
+}
+
+void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid) {
+  for (const internal::CatalogTuple& row : FindSequencesOwnedBy(table_oid)) {
+    RelationRef seq = OpenRelationByOid(internal::RowOid(row.row, kSeqRelid), storage::LockMode::kAccessExclusive);
+    if (seq != nullptr) DeleteSequenceRelation(*seq, xid, cid);
+  }
+}
+
+void RestartOwnedSequences(Oid table_oid) {
+  for (const internal::CatalogTuple& row : FindSequencesOwnedBy(table_oid)) {
+    const SequenceParams p = ParseSequenceRow(row.row);
+    RelationRef seq = OpenRelationByOid(p.relid, storage::LockMode::kExclusive);
+    if (seq != nullptr) ResetSequenceState(*seq, p.start, /*is_called=*/false);
+  }
+}
+
+}  // namespace hearth::catalog
