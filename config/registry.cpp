@@ -138,6 +138,10 @@ const SettingDef kSettings[] = {
      .category = kConnections, .boot_value = "1min", .unit = kSeconds, .min_int = 1,
      .max_int = 600,
      .description = "Sets the maximum allowed time to complete client authentication."},
+    {.name = "client_connection_check_interval", .type = kInt, .context = kUser,
+     .category = kConnections, .boot_value = "0", .unit = kMilliseconds, .min_int = 0,
+     .max_int = kIntMax,
+     .description = "Sets the time interval between checks for disconnection while running queries."},
     {.name = "max_message_size", .type = kInt, .context = kPostmaster,
      .category = kConnections, .boot_value = "1GB", .unit = kBytes, .min_int = 1048576,
      .max_int = 1073741824,
@@ -153,6 +157,11 @@ const SettingDef kSettings[] = {
     {.name = "maintenance_work_mem", .type = kInt, .context = kUser, .category = kResources,
      .boot_value = "64MB", .unit = kKilobytes, .min_int = 1024, .max_int = kIntMax,
      .description = "Sets the maximum memory to be used for maintenance operations."},
+    // The platform stack (8MB by default on Linux) minus PostgreSQL's 512kB
+    // safety margin bounds it.
+    {.name = "max_stack_depth", .type = kInt, .context = kUser, .category = kResources,
+     .boot_value = "2MB", .unit = kKilobytes, .min_int = 100, .max_int = 7680,
+     .description = "Sets the maximum stack depth, in kilobytes."},
     {.name = "max_prepared_transactions", .type = kInt, .context = kPostmaster,
      .category = kResources, .boot_value = "0", .min_int = 0, .max_int = 262143,
      .description = "Sets the maximum number of simultaneously prepared transactions."},

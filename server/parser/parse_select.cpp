@@ -30,6 +30,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
 
 std::unique_ptr<SelectStmt> Parser::ParseSetOps(int min_prec) {
   std::unique_ptr<SelectStmt> left = ParseSelectPrimary();
+  ChainGuard chain(depth_);
   for (;;) {
     int prec;
     SetOpKind op;
@@ -46,6 +47,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOps(int min_prec) {
       break;
     }
     if (prec < min_prec) break;
+    chain.Link(sql_, Loc());
     Advance();
     bool all = AcceptKw("all");
     if (!all) AcceptKw("distinct");

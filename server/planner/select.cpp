@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "executor/executor.h"
 #include "executor/expr/binder.h"
@@ -554,6 +555,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
 // ---------------------------------------------------------------------------
 
 PlannedQuery QueryPlanner::PlanSelect(const parser::SelectStmt& s) {
+  CheckStackDepth();
   if (!s.with.empty()) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
   }

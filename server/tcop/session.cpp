@@ -18,6 +18,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/relcache.h"
+#include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
@@ -123,9 +124,7 @@ void Session::EndTransaction(bool commit) {
     } catch (const std::exception& e) {
       // The commit record could not be made durable: its outcome is unknown
       // to us, so PANIC and let recovery decide from WAL.
-      spdlog::critical("PANIC: could not commit: {}", e.what());
-      log::FlushLog();
-      _exit(3);
+      Panic(std::string("could not commit: ") + e.what());
     } catch (...) {
       access::AbortTransaction();
       settings.AtTransactionEnd(false);

@@ -207,8 +207,17 @@ bool WaitFor(Pred pred, int timeout_ms);
 
 // SIGKILLs every process whose command line mentions `needle` (a unique
 // temp data directory path): hearthd children inherit the postmaster's argv,
-// so this reaps what a killed postmaster left behind. Returns how many.
+// so this reaps what a killed postmaster left behind. Waits (up to 10 s)
+// until they are gone. Returns how many.
 int KillProcessesMentioning(const std::string& needle);
+
+// Runs another hearthd on `datadir` (on a free port, for at most 15 s),
+// expecting it to refuse to start. Unlike cleaning up by path, this leaves
+// the processes already using the directory alone.
+CommandResult RunSecondServer(const std::string& datadir);
+
+// True when `pid` no longer runs (gone, or a zombie).
+bool ProcessGone(pid_t pid);
 
 // Paths baked in by CMake.
 std::string HearthdPath();
