@@ -157,6 +157,9 @@ const SettingDef kSettings[] = {
     {.name = "maintenance_work_mem", .type = kInt, .context = kUser, .category = kResources,
      .boot_value = "64MB", .unit = kKilobytes, .min_int = 1024, .max_int = kIntMax,
      .description = "Sets the maximum memory to be used for maintenance operations."},
+    {.name = "temp_file_limit", .type = kInt, .context = kUser, .category = kResources,
+     .boot_value = "-1", .unit = kKilobytes, .min_int = -1, .max_int = kIntMax,
+     .description = "Limits the total size of all temporary files used by each process."},
     // The platform stack (8MB by default on Linux) minus PostgreSQL's 512kB
     // safety margin bounds it.
     {.name = "max_stack_depth", .type = kInt, .context = kUser, .category = kResources,

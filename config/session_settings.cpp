@@ -316,6 +316,7 @@ void SessionSettings::RefreshHot() {
   h.deadlock_timeout_ms = GetInt("deadlock_timeout");
   h.work_mem_kb = GetInt("work_mem");
   h.max_stack_depth_kb = GetInt("max_stack_depth");
+  h.temp_file_limit_kb = GetInt("temp_file_limit");
   h.commit_delay_us = GetInt("commit_delay");
   h.commit_siblings = GetInt("commit_siblings");
   h.client_min_messages = static_cast<MessageLevel>(GetEnum("client_min_messages"));

@@ -69,6 +69,7 @@ inline constexpr char kStatementTooComplex[] = "54001";
 inline constexpr char kTooManyConnections[] = "53300";
 inline constexpr char kOutOfMemory[] = "53200";
 inline constexpr char kDiskFull[] = "53100";
+inline constexpr char kConfigurationLimitExceeded[] = "53400";
 inline constexpr char kObjectInUse[] = "55006";
 inline constexpr char kCantChangeRuntimeParam[] = "55P02";
 inline constexpr char kLockNotAvailable[] = "55P03";

@@ -12,6 +12,7 @@
 #include <cerrno>
 
 #include "common/protocol/wire.h"
+#include "storage/ipc/interrupts.h"
 
 namespace hearth::tcop {
 
@@ -128,6 +129,7 @@ bool ClientSocket::Flush() {
       continue;
     } else {
       broken_ = true;
+      g_client_connection_lost = 1;  // the running statement stops at its next interrupt check
     }
   }
   out_.clear();

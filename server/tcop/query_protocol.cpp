@@ -7,6 +7,7 @@
 #include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "common/protocol/wire.h"
+#include "executor/spill_file.h"
 #include "parser/parser.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lock.h"
@@ -96,6 +97,7 @@ class StatementScope {
     // A SET max_stack_depth earlier in the same Query string applies here.
     SetMaxStackDepth(static_cast<size_t>(s.settings.hot().max_stack_depth_kb) * 1024);
     SetClientConnectionCheck(s.sock.fd(), s.settings.hot().client_connection_check_interval_ms);
+    executor::SpillFile::SetLimitKb(s.settings.hot().temp_file_limit_kb);
     s.StartStatement(NeedsSnapshot(stmt));
   }
   ~StatementScope() { EndStatementInterrupts(); }

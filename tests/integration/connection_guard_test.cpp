@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,4 +71,23 @@ TEST_CASE("connection guard: a backend whose client disconnects mid-query ends t
   auto msgs = still.Query("select pg_sleep(0.3), 1");
   CHECK(First(msgs, 'E') == nullptr);
   CHECK(LastStatus(msgs) == 'I');
+}
+
+TEST_CASE("connection guard: a backend stops streaming rows to a client that is gone", "[connection_guard_test]") {
+  TestServer server;
+  auto c = std::make_unique<RawConn>(server.port());
+  REQUIRE(LastStatus(c->Startup()) == 'I');
+  const pid_t backend = c->backend_pid();
+  std::string values;
+  for (int i = 0; i < 300; i++) values += (i ? ",(" : "(") + std::to_string(i) + ")";
+  REQUIRE(First(c->Query("create table t (a int)"), 'E') == nullptr);
+  REQUIRE(First(c->Query("insert into t values " + values), 'E') == nullptr);
+  // 300^4 rows: far more than any test could wait for.
+  REQUIRE(c->Send(QueryMsg("select * from t a, t b, t c, t d")));
+  REQUIRE(c->Read().has_value());  // rows are flowing
+  c.reset();
+  // The default client_connection_check_interval (0) is enough here: the
+  // failed send itself ends the session at the next row.
+  CHECK(WaitFor([&] { return ProcessGone(backend); }, 20000));
+  CHECK(ServerAnswers(server.port()));
 }

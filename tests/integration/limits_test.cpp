@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "test_server.h"
 
 using namespace hearth::testing;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -165,4 +167,31 @@ TEST_CASE("limits: a message header announcing 1 GiB does not allocate it up fro
   }
   REQUIRE(WaitFor([&] { return ServerReceiveQueue(c.fd(), server.port()) == 0; }, 10000));
   CHECK(ProcStatusKb(pid, "VmHWM:") < kPeakRssLimitKb);
+}
+
+TEST_CASE("limits: temp_file_limit bounds the spill files of a sort", "[limits_test]") {
+  TestServer server;
+  RawConn c(server.port());
+  REQUIRE(LastStatus(c.Startup()) == 'I');
+  REQUIRE(Ok(c.Query("create table t (a int, pad text)")));
+  std::string values;
+  for (int i = 0; i < 3000; i++) {
+    values += (i ? ",(" : "(") + std::to_string(i) + ", repeat('x', 200) || '" + std::to_string(i) + "')";
+  }
+  REQUIRE(Ok(c.Query("insert into t values " + values)));
+  CHECK(FirstColumn(c.Query("show temp_file_limit")) == std::vector<std::string>{"-1"});
+  REQUIRE(Ok(c.Query("set work_mem = '64kB'")));
+  REQUIRE(Ok(c.Query("set temp_file_limit = '100kB'")));
+  const std::string sort = "select a from t order by pad desc";
+  auto msgs = c.Query(sort);
+  REQUIRE(FirstSqlstate(msgs) == "53400");
+  CHECK(ErrorOf(*First(msgs, 'E')).message == "temporary file size exceeds temp_file_limit (100kB)");
+  CHECK(LastStatus(msgs) == 'I');
+  // No limit: the same sort spills and completes; no temporary file stays.
+  REQUIRE(Ok(c.Query("reset temp_file_limit")));
+  msgs = c.Query(sort);
+  REQUIRE(Ok(msgs));
+  CHECK(FirstColumn(msgs).size() == 3000);
+  const std::string tmp = server.datadir() + "/base/pgsql_tmp";
+  CHECK((!fs::exists(tmp) || fs::is_empty(tmp)));
 }

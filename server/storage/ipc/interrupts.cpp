@@ -17,6 +17,7 @@ volatile sig_atomic_t g_cancel_pending = 0;
 volatile sig_atomic_t g_die_pending = 0;
 volatile sig_atomic_t g_reload_pending = 0;
 volatile sig_atomic_t g_timeout_pending = 0;
+volatile sig_atomic_t g_client_connection_lost = 0;
 
 namespace {
 
@@ -67,14 +68,17 @@ bool ClientGone(int fd) {
   return (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
+[[noreturn]] void ThrowClientLost() {
+  throw DbError(sqlstate::kConnectionFailure, "connection to client lost", Severity::kFatal);
+}
+
 void CheckClientConnection() {
+  if (g_client_connection_lost) ThrowClientLost();
   if (g_client_check_interval_ms <= 0 || g_client_fd < 0 || !g_in_statement) return;
   const int64_t now = MonotonicMs();
   if (now < g_next_client_check_ms) return;
   g_next_client_check_ms = now + g_client_check_interval_ms;
-  if (ClientGone(g_client_fd)) {
-    throw DbError(sqlstate::kConnectionFailure, "connection to client lost", Severity::kFatal);
-  }
+  if (ClientGone(g_client_fd)) ThrowClientLost();
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ extern volatile sig_atomic_t g_cancel_pending;
 extern volatile sig_atomic_t g_die_pending;
 extern volatile sig_atomic_t g_reload_pending;
 extern volatile sig_atomic_t g_timeout_pending;
+// Set when a send to the client failed: the next CheckForInterrupts ends
+// the session (FATAL 08006) instead of computing rows nobody will read.
+extern volatile sig_atomic_t g_client_connection_lost;
 
 // Installs the handlers above, then unblocks every signal (a forked child
 // starts with all signals blocked; see postmaster/ForkChild).
