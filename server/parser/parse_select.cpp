@@ -278,6 +278,7 @@ std::vector<FromItemPtr> Parser::ParseFromList() {
 FromItemPtr Parser::ParseFromItem() {
   DepthGuard guard(depth_, sql_, Loc());
   FromItemPtr left = ParseFromPrimary();
+  ChainGuard chain(depth_);
   for (;;) {
     int loc = Loc();
     JoinType jt = JoinType::kInner;
@@ -304,6 +305,7 @@ FromItemPtr Parser::ParseFromItem() {
         break;
       }
     }
+    chain.Link(sql_, loc);
     auto j = std::make_unique<JoinRef>();
     j->location = loc;
     j->join_type = jt;

@@ -398,6 +398,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
 // ---------------------------------------------------------------------------
 
 QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item) {
+  CheckStackDepth();  // joins nest as deep as the FROM clause is long
   FromResult r;
   switch (item.kind) {
     case parser::FromKind::kTable: {

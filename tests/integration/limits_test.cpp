@@ -74,6 +74,13 @@ std::string Chain(const std::string& term, const std::string& sep, int n) {
   return out;
 }
 
+// "join t as j1 on true join t as j2 on true ...": a left-deep join tree.
+std::string Joins(int n) {
+  std::string out;
+  for (int i = 1; i <= n; i++) out += " join t as j" + std::to_string(i) + " on true";
+  return out;
+}
+
 // The statement fails with `sqlstate` and the same session still answers.
 void ExpectErrorThenAlive(RawConn& c, const std::string& sql, const std::string& sqlstate) {
   auto msgs = c.Query(sql, 60000);
@@ -97,6 +104,8 @@ TEST_CASE("limits: flat chains end with 54001 instead of overflowing the stack",
   ExpectErrorThenAlive(c, "select count(*) from t where " + Chain("a = 1", " or ", 20000), "54001");
   ExpectErrorThenAlive(c, "select " + Chain("b", " || ", 20000) + " from t", "54001");
   ExpectErrorThenAlive(c, Chain("select 1", " union all ", 10000), "54001");
+  ExpectErrorThenAlive(c, "select 1 from t " + Joins(20000), "54001");
+  ExpectErrorThenAlive(c, "select 1 from t " + Joins(5000), "54001");
   // Chains that pass the parser but not the planner's stack check.
   ExpectErrorThenAlive(c, "select " + Chain("a", "+", 5000) + " from t", "54001");
   ExpectErrorThenAlive(c, "update t set a = 1 where " + Chain("b = b", " and ", 5000), "54001");
