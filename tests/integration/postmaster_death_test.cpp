@@ -98,6 +98,7 @@ TEST_CASE("postmaster death: a new server is refused while an old backend is sti
   // A stopped backend cannot act on the postmaster's death until resumed:
   // the shape of a process stuck in uninterruptible I/O.
   REQUIRE(kill(backend, SIGSTOP) == 0);
+  const auto children = server.ChildPids();
   server.Stop(SIGKILL);
 
   CommandResult r = RunSecondServer(server.datadir());
@@ -113,6 +114,7 @@ TEST_CASE("postmaster death: a new server is refused while an old backend is sti
   // directory is free and the acknowledged row is there.
   REQUIRE(kill(backend, SIGCONT) == 0);
   CHECK(WaitFor([&] { return ProcessGone(backend); }, 10000));
+  CHECK(WaitFor([&] { return AllGone(children); }, 10000));
   REQUIRE_NOTHROW(server.Start());
   CHECK(Ids(server.port()) == std::vector<std::string>{"1"});
 }
