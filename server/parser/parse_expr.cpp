@@ -6,6 +6,8 @@
 //   + - < * / % < ^ < AT TIME ZONE < COLLATE < unary minus < :: and [].
 // Prefix operators other than - and + (e.g. ~, @) take an operand at the
 // + - level, like PostgreSQL's "other operator" precedence.
+#include <charconv>
+
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
@@ -639,8 +641,13 @@ ExprPtr Parser::ParseWordExpr() {
     auto f = Node<SqlValueFunctionExpr>(loc);
     f->op = svf;
     if (TakesPrecision(svf) && AcceptOp("(")) {
-      if (Cur().type != TokenType::kInteger) SyntaxError();
-      f->typmod = std::stoi(Cur().text);
+      // Beyond int range the token is not an integer constant to
+      // PostgreSQL's grammar either: a syntax error, not an exception.
+      const std::string& digits = Cur().text;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), f->typmod);
+      if (Cur().type != TokenType::kInteger || ec != std::errc() || end != digits.data() + digits.size()) {
+        SyntaxError();
+      }
       Advance();
       ExpectOp(")");
     }

@@ -152,3 +152,19 @@ TEST_CASE("strictness: the data directory, its files and shared memory are the o
   REQUIRE_NOTHROW(server.Start());
   CHECK(server.PsqlValue("select 2") == "2");
 }
+
+TEST_CASE("strictness: an out-of-range precision is a syntax error, not a crash", "[strictness_test]") {
+  TestServer server;
+  RawConn c(server.port());
+  REQUIRE(LastStatus(c.Startup()) == 'I');
+  RawConn bystander(server.port());
+  REQUIRE(LastStatus(bystander.Startup()) == 'I');
+  for (const char* sql : {"select current_timestamp(99999999999)", "select localtime(99999999999999999999999)"}) {
+    INFO(sql);
+    auto msgs = c.Query(sql);
+    CHECK(FirstSqlstate(msgs) == "42601");
+    CHECK(LastStatus(msgs) == 'I');
+  }
+  CHECK(SessionAnswer(c) == "42");
+  CHECK(SessionAnswer(bystander) == "42");  // no crash reset ended other sessions
+}
