@@ -310,10 +310,13 @@ void SessionSettings::RefreshHot() {
   SessionHot h;
   h.extra_float_digits = static_cast<int>(GetInt("extra_float_digits"));
   h.statement_timeout_ms = GetInt("statement_timeout");
+  h.client_connection_check_interval_ms = GetInt("client_connection_check_interval");
   h.lock_timeout_ms = GetInt("lock_timeout");
   h.idle_in_transaction_session_timeout_ms = GetInt("idle_in_transaction_session_timeout");
   h.deadlock_timeout_ms = GetInt("deadlock_timeout");
   h.work_mem_kb = GetInt("work_mem");
+  h.max_stack_depth_kb = GetInt("max_stack_depth");
+  h.temp_file_limit_kb = GetInt("temp_file_limit");
   h.commit_delay_us = GetInt("commit_delay");
   h.commit_siblings = GetInt("commit_siblings");
   h.client_min_messages = static_cast<MessageLevel>(GetEnum("client_min_messages"));

@@ -43,8 +43,11 @@ struct SessionHot {
   int64_t statement_timeout_ms = 0;
   int64_t lock_timeout_ms = 0;
   int64_t idle_in_transaction_session_timeout_ms = 0;
+  int64_t client_connection_check_interval_ms = 0;
   int64_t deadlock_timeout_ms = 0;
   int64_t work_mem_kb = 0;
+  int64_t max_stack_depth_kb = 2048;
+  int64_t temp_file_limit_kb = -1;
   int64_t commit_delay_us = 0;
   int64_t commit_siblings = 0;
   MessageLevel client_min_messages = MessageLevel::kNotice;

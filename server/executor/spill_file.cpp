@@ -19,7 +19,11 @@ namespace hearth::executor {
 namespace {
 constexpr size_t kBufferSize = 64 * 1024;
 std::atomic<uint64_t> g_file_counter{0};
+int64_t g_limit_kb = -1;
+uint64_t g_process_bytes = 0;  // in every SpillFile of this process
 }  // namespace
+
+void SpillFile::SetLimitKb(int64_t kb) { g_limit_kb = kb; }
 
 SpillFile::SpillFile(const std::string& dir) {
   std::string d = dir.empty() ? std::filesystem::temp_directory_path().string() : dir;
@@ -32,6 +36,7 @@ SpillFile::SpillFile(const std::string& dir) {
 }
 
 SpillFile::~SpillFile() {
+  g_process_bytes -= bytes_;
   if (f_ != nullptr) std::fclose(f_);
   std::remove(path_.c_str());
 }
@@ -43,6 +48,13 @@ void SpillFile::Fail(const char* what) const {
 
 void SpillFile::Write(const std::string& record) {
   auto len = static_cast<uint32_t>(record.size());
+  const uint64_t grow = sizeof len + len;
+  if (g_limit_kb >= 0 && g_process_bytes + grow > static_cast<uint64_t>(g_limit_kb) * 1024) {
+    throw DbError(sqlstate::kConfigurationLimitExceeded,
+                  "temporary file size exceeds temp_file_limit (" + std::to_string(g_limit_kb) + "kB)");
+  }
+  bytes_ += grow;
+  g_process_bytes += grow;
   if (std::fwrite(&len, sizeof len, 1, f_) != 1 ||
       (len > 0 && std::fwrite(record.data(), 1, len, f_) != len)) {
     Fail("write to");

@@ -6,7 +6,7 @@
 // ExecContext::temp_dir as pgsql_tmp<pid>.<n> and removed by the
 // destructor — RAII, so a cancel (57014) or any other error unwinding
 // through the owning node leaves no file behind. Owned by one node; not
-// thread-safe.
+// thread-safe. Writes past temp_file_limit fail with ERROR 53400.
 #pragma once
 
 #include <cstdio>
@@ -32,11 +32,16 @@ class SpillFile {
 
   const std::string& path() const { return path_; }
 
+  // temp_file_limit in kB (-1: none): the total size of the temporary files
+  // this process has open at any instant. Process-wide; set per statement.
+  static void SetLimitKb(int64_t kb);
+
  private:
   [[noreturn]] void Fail(const char* what) const;
 
   std::string path_;
   FILE* f_ = nullptr;
+  uint64_t bytes_ = 0;  // written so far, counted in the process total
 };
 
 }  // namespace hearth::executor

@@ -6,6 +6,8 @@
 //   + - < * / % < ^ < AT TIME ZONE < COLLATE < unary minus < :: and [].
 // Prefix operators other than - and + (e.g. ~, @) take an operand at the
 // + - level, like PostgreSQL's "other operator" precedence.
+#include <charconv>
+
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
@@ -124,8 +126,10 @@ ExprPtr Parser::MakeBinary(std::string op, ExprPtr l, ExprPtr r, int location) {
 
 ExprPtr Parser::ParseOr() {
   ExprPtr left = ParseAnd();
+  ChainGuard chain(depth_);
   while (IsKw("or")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     Advance();
     left = MakeBinary("OR", std::move(left), ParseAnd(), loc);
   }
@@ -134,8 +138,10 @@ ExprPtr Parser::ParseOr() {
 
 ExprPtr Parser::ParseAnd() {
   ExprPtr left = ParseNot();
+  ChainGuard chain(depth_);
   while (IsKw("and")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     Advance();
     left = MakeBinary("AND", std::move(left), ParseNot(), loc);
   }
@@ -154,8 +160,10 @@ ExprPtr Parser::ParseNot() {
 
 ExprPtr Parser::ParseIs() {
   ExprPtr e = ParseComparison();
+  ChainGuard chain(depth_);
   for (;;) {
     int loc = Loc();
+    if (IsKw("isnull") || IsKw("notnull") || IsKw("is")) chain.Link(sql_, loc);
     if (IsKw("isnull") || IsKw("notnull")) {
       auto n = Node<IsNullExpr>(loc);
       n->negated = IsKw("notnull");
@@ -343,6 +351,7 @@ ExprPtr Parser::ParseLikeIn() {
 
 ExprPtr Parser::ParseOtherOp() {
   ExprPtr left = ParseAdd();
+  ChainGuard chain(depth_);
   for (;;) {
     int loc = Loc();
     std::string op;
@@ -354,6 +363,7 @@ ExprPtr Parser::ParseOtherOp() {
     } else {
       break;
     }
+    chain.Link(sql_, loc);
     if ((IsKw("any") || IsKw("some") || IsKw("all")) && IsOpTok(Peek(1), "(")) {
       left = MaybeSubqueryOp(std::move(op), std::move(left), loc);
       continue;
@@ -365,8 +375,10 @@ ExprPtr Parser::ParseOtherOp() {
 
 ExprPtr Parser::ParseAdd() {
   ExprPtr left = ParseMul();
+  ChainGuard chain(depth_);
   while (IsOp("+") || IsOp("-")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     std::string op = Cur().text;
     Advance();
     left = MakeBinary(std::move(op), std::move(left), ParseMul(), loc);
@@ -376,8 +388,10 @@ ExprPtr Parser::ParseAdd() {
 
 ExprPtr Parser::ParseMul() {
   ExprPtr left = ParsePow();
+  ChainGuard chain(depth_);
   while (IsOp("*") || IsOp("/") || IsOp("%")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     std::string op = Cur().text;
     Advance();
     left = MakeBinary(std::move(op), std::move(left), ParsePow(), loc);
@@ -387,8 +401,10 @@ ExprPtr Parser::ParseMul() {
 
 ExprPtr Parser::ParsePow() {
   ExprPtr left = ParseAtTimeZone();
+  ChainGuard chain(depth_);
   while (IsOp("^")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     Advance();
     left = MakeBinary("^", std::move(left), ParseAtTimeZone(), loc);
   }
@@ -397,8 +413,10 @@ ExprPtr Parser::ParsePow() {
 
 ExprPtr Parser::ParseAtTimeZone() {
   ExprPtr left = ParseCollate();
+  ChainGuard chain(depth_);
   while (IsKw("at") && PeekKw(1, "time") && PeekKw(2, "zone")) {
     int loc = Loc();
+    chain.Link(sql_, loc);
     Advance();
     Advance();
     Advance();
@@ -413,7 +431,9 @@ ExprPtr Parser::ParseAtTimeZone() {
 
 ExprPtr Parser::ParseCollate() {
   ExprPtr left = ParseUnary();
+  ChainGuard chain(depth_);
   while (IsKw("collate")) {
+    chain.Link(sql_, Loc());
     auto c = Node<CollateExpr>(Loc());
     Advance();
     c->collation = ParseAnyName();
@@ -468,7 +488,9 @@ ExprPtr Parser::ParseUnary() {
 
 ExprPtr Parser::ParsePostfix() {
   ExprPtr e = ParsePrimary();
+  ChainGuard chain(depth_);
   for (;;) {
+    if (IsOp("::") || IsOp("[")) chain.Link(sql_, Loc());
     if (IsOp("::")) {
       auto c = Node<CastExpr>(Loc());
       Advance();
@@ -619,8 +641,13 @@ ExprPtr Parser::ParseWordExpr() {
     auto f = Node<SqlValueFunctionExpr>(loc);
     f->op = svf;
     if (TakesPrecision(svf) && AcceptOp("(")) {
-      if (Cur().type != TokenType::kInteger) SyntaxError();
-      f->typmod = std::stoi(Cur().text);
+      // Beyond int range the token is not an integer constant to
+      // PostgreSQL's grammar either: a syntax error, not an exception.
+      const std::string& digits = Cur().text;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), f->typmod);
+      if (Cur().type != TokenType::kInteger || ec != std::errc() || end != digits.data() + digits.size()) {
+        SyntaxError();
+      }
       Advance();
       ExpectOp(")");
     }

@@ -30,6 +30,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
 
 std::unique_ptr<SelectStmt> Parser::ParseSetOps(int min_prec) {
   std::unique_ptr<SelectStmt> left = ParseSelectPrimary();
+  ChainGuard chain(depth_);
   for (;;) {
     int prec;
     SetOpKind op;
@@ -46,6 +47,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOps(int min_prec) {
       break;
     }
     if (prec < min_prec) break;
+    chain.Link(sql_, Loc());
     Advance();
     bool all = AcceptKw("all");
     if (!all) AcceptKw("distinct");
@@ -276,6 +278,7 @@ std::vector<FromItemPtr> Parser::ParseFromList() {
 FromItemPtr Parser::ParseFromItem() {
   DepthGuard guard(depth_, sql_, Loc());
   FromItemPtr left = ParseFromPrimary();
+  ChainGuard chain(depth_);
   for (;;) {
     int loc = Loc();
     JoinType jt = JoinType::kInner;
@@ -302,6 +305,7 @@ FromItemPtr Parser::ParseFromItem() {
         break;
       }
     }
+    chain.Link(sql_, loc);
     auto j = std::make_unique<JoinRef>();
     j->location = loc;
     j->join_type = jt;

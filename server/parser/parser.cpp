@@ -6,23 +6,35 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "common/error/stack_depth.h"
 #include "parser/parser_internal.h"
 
 namespace hearth::parser {
 namespace {
 
-// Deeper nesting than this is rejected instead of overflowing the stack.
-constexpr int kMaxDepth = 1000;
+// Trees higher than this are rejected: every pass after the parser recurses
+// over them (each checks max_stack_depth), and so does their destructor,
+// which cannot report an error.
+constexpr int kMaxDepth = 10000;
+
+[[noreturn]] void TooDeep(std::string_view sql, int offset) {
+  throw DbError(sqlstate::kStatementTooComplex, "stack depth limit exceeded")
+      .WithPosition(CharPosition(sql, offset))
+      .WithHint("The statement is nested too deeply.");
+}
 
 }  // namespace
 
 DepthGuard::DepthGuard(int& depth, std::string_view sql, int offset) : depth_(depth) {
-  if (++depth_ > kMaxDepth) {
-    --depth_;
-    throw DbError("54001", "stack depth limit exceeded")
-        .WithPosition(CharPosition(sql, offset))
-        .WithHint("The statement is nested too deeply.");
-  }
+  if (depth_ + 1 > kMaxDepth) TooDeep(sql, offset);
+  CheckStackDepth();
+  ++depth_;
+}
+
+void ChainGuard::Link(std::string_view sql, int offset) {
+  if (depth_ + 1 > kMaxDepth) TooDeep(sql, offset);
+  ++depth_;
+  ++links_;
 }
 
 Parser::Parser(std::string_view sql) : sql_(sql), toks_(Tokenize(sql)) {}

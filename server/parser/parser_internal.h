@@ -220,7 +220,8 @@ class Parser {
   bool b_expr_ = false;
 };
 
-// RAII recursion-depth guard for deeply nested input.
+// RAII recursion-depth guard for deeply nested input: counts the level and
+// checks the real stack (max_stack_depth) too.
 class DepthGuard {
  public:
   DepthGuard(int& depth, std::string_view sql, int offset);
@@ -230,6 +231,24 @@ class DepthGuard {
 
  private:
   int& depth_;
+};
+
+// The levels a flat chain (a+b+c..., x AND y AND z, q UNION ALL r ...) adds
+// to the tree being built, counted in the same budget as DepthGuard. The
+// parser builds chains in a loop, but every later pass (and the tree's
+// destructor) recurses down them, so their height must be bounded too.
+class ChainGuard {
+ public:
+  explicit ChainGuard(int& depth) : depth_(depth) {}
+  ~ChainGuard() { depth_ -= links_; }
+  ChainGuard(const ChainGuard&) = delete;
+  ChainGuard& operator=(const ChainGuard&) = delete;
+  // One more level; throws 54001 past the limit.
+  void Link(std::string_view sql, int offset);
+
+ private:
+  int& depth_;
+  int links_ = 0;
 };
 
 }  // namespace hearth::parser

@@ -3,6 +3,8 @@
 // Principal entry point: Deparse.
 #include "planner/deparse.h"
 
+#include "common/error/stack_depth.h"
+
 namespace hearth::planner {
 
 namespace {
@@ -40,6 +42,7 @@ std::string Join(const std::vector<parser::ExprPtr>& v, const ColumnNamer& n) {
 }  // namespace
 
 std::string Deparse(const parser::Expr& e, const ColumnNamer& namer) {
+  CheckStackDepth();
   switch (e.kind) {
     case ExprKind::kConst: {
       const auto& c = e.As<parser::ConstExpr>();

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
 #include "planner/planner_internal.h"
@@ -164,6 +165,7 @@ bool IsAggregateCall(const parser::FuncCallExpr& f) {
 
 void ForEachChild(const parser::Expr& e, const std::function<void(const parser::Expr&)>& fn) {
   using parser::ExprKind;
+  CheckStackDepth();  // every walk over the tree recurses through here
   auto visit = [&](const parser::ExprPtr& p) {
     if (p) fn(*p);
   };

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "executor/executor.h"
 #include "executor/expr/binder.h"
@@ -397,6 +398,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
 // ---------------------------------------------------------------------------
 
 QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item) {
+  CheckStackDepth();  // joins nest as deep as the FROM clause is long
   FromResult r;
   switch (item.kind) {
     case parser::FromKind::kTable: {
@@ -554,6 +556,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
 // ---------------------------------------------------------------------------
 
 PlannedQuery QueryPlanner::PlanSelect(const parser::SelectStmt& s) {
+  CheckStackDepth();
   if (!s.with.empty()) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
   }

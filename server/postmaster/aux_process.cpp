@@ -20,6 +20,7 @@
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
+#include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/server_settings.h"
@@ -58,11 +59,7 @@ int64_t LoopDelayMs(ChildKind kind, const config::Settings& s) {
 
 // A failed WAL or data write/fsync may have lost data the kernel reported
 // as written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
-[[noreturn]] void Panic(const char* what, const std::string& why) {
-  spdlog::critical("{}: {}", what, why);
-  log::FlushLog();
-  _exit(3);
-}
+[[noreturn]] void Panic(const char* what, const std::string& why) { hearth::Panic(std::string(what) + ": " + why); }
 
 // One round of the process's work. The bgwriter cleans buffers ahead of the
 // clock hand; the checkpointer takes a checkpoint when checkpoint_timeout

@@ -3,6 +3,8 @@
 // Principal entry points: InitDataDirectory, CheckDataDirectory.
 #include "postmaster/datadir.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -59,6 +61,12 @@ bool InitDataDirectory(const InitOptions& opts, std::string* error) {
 }
 
 bool CheckDataDirectory(const std::string& datadir, std::string* error) {
+  struct stat st{};
+  if (stat(datadir.c_str(), &st) == 0 && (st.st_mode & 0027) != 0) {
+    *error = "data directory \"" + datadir + "\" has invalid permissions: permissions should be u=rwx (0700) "
+             "or u=rwx,g=rx (0750)";
+    return false;
+  }
   std::ifstream in(fs::path(datadir) / "HEARTH_VERSION");
   std::string version;
   if (!in || !std::getline(in, version)) {

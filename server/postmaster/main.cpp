@@ -5,6 +5,7 @@
 //   hearthd -D DIR [-c name=value ...]
 //   hearthd --version | --help
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -49,6 +50,9 @@ int main(int argc, char** argv) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
+  // Everything the server creates (data directory, files, shared memory)
+  // is for its owner only, as PostgreSQL's default.
+  umask(0077);
   using hearth::postmaster::InitOptions;
   using hearth::postmaster::PostmasterOptions;
   bool init = false;

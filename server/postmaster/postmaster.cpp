@@ -9,6 +9,7 @@
 #include "postmaster/postmaster.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -222,8 +223,15 @@ pid_t Postmaster::ForkChild() {
   sigprocmask(SIG_BLOCK, &all, &old);
   io_.notify_fork(asio::io_context::fork_prepare);
   log::FlushLog();
+  const pid_t postmaster = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    // A child must not outlive the postmaster: nobody would reset shared
+    // memory after it, and a new server could start beside it. The kernel
+    // sends SIGQUIT (exit at once, nothing more acknowledged) when we die;
+    // if that already happened before prctl, leave now.
+    prctl(PR_SET_PDEATHSIG, SIGQUIT);
+    if (getppid() != postmaster) _exit(1);
     io_.notify_fork(asio::io_context::fork_child);
     boost::system::error_code ec;
     signals_.clear(ec);

@@ -3,8 +3,8 @@
 // Principal entry point: BackendMain, the life of one client backend:
 // startup, then the message loop until Terminate or EOF. FATAL errors are
 // sent to the client and end the process with exit code 1 (a clean exit for
-// the postmaster); anything escaping as a C++ crash exits non-zero and makes
-// the postmaster reset shared memory.
+// the postmaster); any other exception is a crash (PANIC exit code) and
+// makes the postmaster reset shared memory.
 #include "tcop/backend_main.h"
 
 #include <sys/prctl.h>
@@ -14,6 +14,8 @@
 #include "access/transam/xact.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/system_views.h"
+#include "common/error/panic.h"
+#include "common/error/stack_depth.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
 #include "config/registry.h"
@@ -79,6 +81,7 @@ void MessageLoop(Session& session, const BackendStartInfo& info) {
     // A SIGHUP that arrived while we waited applies before this message.
     if (g_reload_pending) ReloadSettings(session, info);
     if (auto* proc = storage::MyProc()) proc->state.store(storage::ProcState::kActive);
+    SetMaxStackDepth(static_cast<size_t>(session.settings.hot().max_stack_depth_kb) * 1024);
     switch (type) {
       case protocol::fe::kQuery:
         protocol.SimpleQuery(body);
@@ -113,13 +116,18 @@ void MessageLoop(Session& session, const BackendStartInfo& info) {
 }  // namespace
 
 void BackendMain(const BackendStartInfo& info) {
+  SetStackBase();
   log::SetLogRole("backend");
   prctl(PR_SET_NAME, "hearth backend", 0, 0, 0);
   InstallBackendSignalHandlers();
+  // From accept to the end of startup: a silent client must not keep its
+  // connection slot (or a dead-end child) forever.
+  ArmStartupTimeout(info.settings->hot().authentication_timeout_s);
   ClientSocket sock(info.sock_fd);
   int exit_code = 0;
   try {
     StartupResult startup = ProcessStartup(sock, info);
+    DisarmStartupTimeout();
     if (!startup.proceed) ExitBackend(0);
     storage::ClaimProcSlot(info.slot, storage::BackendType::kClient);
     storage::SetPostmasterPidForWaits(getppid());
@@ -156,10 +164,17 @@ void BackendMain(const BackendStartInfo& info) {
       SendFatal(sock, DbError(e.sqlstate(), e.message(), Severity::kFatal));
       exit_code = 1;
     }
-  } catch (const std::exception& e) {
-    spdlog::error("backend failed: {}", e.what());
-    SendFatal(sock, DbError(sqlstate::kInternalError, e.what(), Severity::kFatal));
+  } catch (const std::bad_alloc&) {
+    SendFatal(sock, DbError(sqlstate::kOutOfMemory, "out of memory", Severity::kFatal));
     exit_code = 1;
+  } catch (const std::exception& e) {
+    // Not a DbError: an invariant broke somewhere below, and what this
+    // process left in shared memory is unknown. Crash, so the postmaster
+    // resets everything (a clean exit code would let the others go on).
+    SendFatal(sock, DbError(sqlstate::kInternalError, e.what(), Severity::kFatal));
+    Panic(std::string("backend failed: ") + e.what());
+  } catch (...) {
+    Panic("backend failed with an unknown exception");
   }
   sock.Flush();
   ExitBackend(exit_code);

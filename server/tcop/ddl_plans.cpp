@@ -12,6 +12,7 @@
 #include "access/transam/snapshot.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog_checkpoint.h"
+#include "common/error/panic.h"
 #include "common/log/log.h"
 #include "access/transam/xact.h"
 #include "catalog/ddl.h"
@@ -20,6 +21,7 @@
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
 #include "common/error/sqlstate.h"
+#include "planner/default_expr.h"
 #include "planner/deparse.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/smgr/smgr.h"
@@ -40,7 +42,12 @@ class CreateTablePlan : public Plan {
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
     catalog::DdlContext ctx;
     ctx.query_text = stmt_.location == 0 ? std::string_view(stmt_.text) : std::string_view();
-    ctx.deparse = [](const parser::Expr& e) { return planner::Deparse(e); };
+    // The hook sees each column DEFAULT: refuse what a default cannot hold
+    // before it is stored as text.
+    ctx.deparse = [](const parser::Expr& e) {
+      planner::CheckDefaultExpr(e);
+      return planner::Deparse(e);
+    };
     SendNotices(s, catalog::CreateTableWithConstraints(stmt_, ctx));
     return "CREATE TABLE";
   }
@@ -193,9 +200,7 @@ class CheckpointPlan : public Plan {
     } catch (const std::exception& e) {
       // A failed write or fsync may have lost data the kernel reported as
       // written: PANIC, and recover from WAL.
-      spdlog::critical("PANIC: checkpoint failed: {}", e.what());
-      log::FlushLog();
-      _exit(3);
+      Panic(std::string("checkpoint failed: ") + e.what());
     }
     return "CHECKPOINT";
   }

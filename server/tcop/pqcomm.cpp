@@ -8,9 +8,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "common/protocol/wire.h"
+#include "storage/ipc/interrupts.h"
 
 namespace hearth::tcop {
 
@@ -67,7 +69,9 @@ bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status)
       *status = ReadStatus::kEof;
       return false;
     }
-    size_t want = std::max<size_t>(n - (in_.size() - in_pos_), 8192);
+    // Grow with what actually arrives: a header announcing 1 GiB must not
+    // make us zero-fill 1 GiB for the few bytes that follow it.
+    size_t want = std::clamp<size_t>(n - (in_.size() - in_pos_), 8192, kMaxReadChunk);
     size_t old = in_.size();
     in_.resize(old + want);
     ssize_t got = recv(fd_, in_.data() + old, want, 0);
@@ -125,6 +129,7 @@ bool ClientSocket::Flush() {
       continue;
     } else {
       broken_ = true;
+      g_client_connection_lost = 1;  // the running statement stops at its next interrupt check
     }
   }
   out_.clear();

@@ -50,6 +50,7 @@ class ClientSocket {
 
  private:
   static constexpr size_t kFlushThreshold = 64 * 1024;
+  static constexpr size_t kMaxReadChunk = 1024 * 1024;  // per recv()
   bool WaitReadable(void (*interrupt_check)());
   // Ensures at least n unread bytes in in_; false on EOF/error.
   bool Fill(size_t n, void (*interrupt_check)(), ReadStatus* status);

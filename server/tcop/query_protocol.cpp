@@ -4,8 +4,10 @@
 #include "tcop/query_protocol.h"
 
 #include "catalog/catalog_shared.h"
+#include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "common/protocol/wire.h"
+#include "executor/spill_file.h"
 #include "parser/parser.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lock.h"
@@ -75,12 +77,27 @@ bool NeedsSnapshot(const parser::Statement* stmt) {
   }
 }
 
+// A failed allocation is an ERROR of the statement (its memory and pins
+// were released while unwinding), as in PostgreSQL.
+DbError OutOfMemory() { return DbError(sqlstate::kOutOfMemory, "out of memory"); }
+
+// Text (0) and binary (1) are the only formats of protocol 3.0.
+void CheckFormatCode(int16_t format) {
+  if (format != 0 && format != 1) {
+    throw DbError(sqlstate::kInvalidParameterValue, "unsupported format code: " + std::to_string(format));
+  }
+}
+
 class StatementScope {
  public:
   StatementScope(Session& s, const parser::Statement* stmt) {
     BeginStatementInterrupts(StatementTimeout(s));
     storage::SetLockTimeouts(static_cast<int>(s.settings.hot().deadlock_timeout_ms),
                              static_cast<int>(s.settings.hot().lock_timeout_ms));
+    // A SET max_stack_depth earlier in the same Query string applies here.
+    SetMaxStackDepth(static_cast<size_t>(s.settings.hot().max_stack_depth_kb) * 1024);
+    SetClientConnectionCheck(s.sock.fd(), s.settings.hot().client_connection_check_interval_ms);
+    executor::SpillFile::SetLimitKb(s.settings.hot().temp_file_limit_kb);
     s.StartStatement(NeedsSnapshot(stmt));
   }
   ~StatementScope() { EndStatementInterrupts(); }
@@ -126,6 +143,8 @@ void QueryProtocol::SimpleQuery(std::string_view body) {
     in_implicit_txn_ = false;
   } catch (const DbError& e) {
     ReportError(e);
+  } catch (const std::bad_alloc&) {
+    ReportError(OutOfMemory());
   }
   s_.ReportChangedSettings();
   PutReadyForQuery(s_.sock.out(), s_.ReadyStatus());
@@ -166,6 +185,9 @@ void QueryProtocol::Extended(char type, std::string_view body) {
     }
   } catch (const DbError& e) {
     ReportError(e);
+    skip_until_sync_ = true;
+  } catch (const std::bad_alloc&) {
+    ReportError(OutOfMemory());
     skip_until_sync_ = true;
   }
 }
@@ -226,6 +248,7 @@ void QueryProtocol::Bind(std::string_view body) {
   for (int i = 0; i < *nformats; i++) {
     auto f = r.Int16();
     if (!f) ProtocolViolation("invalid Bind message");
+    CheckFormatCode(*f);
     param_formats.push_back(*f);
   }
   auto it = s_.prepared.find(std::string(*stmt_name));
@@ -260,7 +283,9 @@ void QueryProtocol::Bind(std::string_view body) {
   for (size_t i = 0; i < types.size(); i++) {
     auto len = r.Int32();
     if (!len) ProtocolViolation("invalid Bind message");
-    if (*len < 0) {
+    // -1 is NULL; any other negative length is an ERROR, as in PostgreSQL.
+    if (*len < -1) throw DbError(sqlstate::kProtocolViolation, "insufficient data left in message");
+    if (*len == -1) {
       portal->params.push_back(types::Value::Null(types[i]));
       continue;
     }
@@ -275,6 +300,7 @@ void QueryProtocol::Bind(std::string_view body) {
   for (int i = 0; i < *nresult; i++) {
     auto f = r.Int16();
     if (!f) ProtocolViolation("invalid Bind message");
+    CheckFormatCode(*f);
     portal->result_formats.push_back(*f);
   }
   std::string pname(*portal_name);

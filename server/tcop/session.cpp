@@ -19,6 +19,7 @@
 #include "catalog/heap_table_provider.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence.h"
+#include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/enums.h"
 #include "config/registry.h"
@@ -135,9 +136,7 @@ void Session::EndTransaction(bool commit) {
     } catch (const std::exception& e) {
       // The commit record could not be made durable: its outcome is unknown
       // to us, so PANIC and let recovery decide from WAL.
-      spdlog::critical("PANIC: could not commit: {}", e.what());
-      log::FlushLog();
-      _exit(3);
+      Panic(std::string("could not commit: ") + e.what());
     } catch (...) {
       access::AbortTransaction();
       settings.AtTransactionEnd(false);

@@ -223,11 +223,7 @@ TEST_CASE("postmaster: a backend killed with SIGKILL triggers a reset, then serv
 TEST_CASE("postmaster: a second server on the same data directory is refused", "[postmaster_test]") {
   TestServer server;
   REQUIRE(fs::exists(server.datadir() + "/postmaster.pid"));
-  const int other_port = FreePort();
-  // Not RunHearthd: its cleanup would kill the first server too (same path).
-  CommandResult r = RunCommand({HearthdPath(), "-D", server.datadir(), "-c", "port=" + std::to_string(other_port),
-                                "-c", "listen_addresses=127.0.0.1"},
-                               "", 15);
+  CommandResult r = RunSecondServer(server.datadir());
   CHECK(r.exit_code != 0);
   CHECK(r.exit_code != 137);  // it exited by itself rather than running until killed
   const std::string all = r.out + r.err + server.log();

@@ -110,7 +110,7 @@ bool KillServerHard(TestServer& server) {
   for (pid_t p : children) kill(p, SIGKILL);
   const bool gone = WaitFor([&] {
     for (pid_t p : children) {
-      if (kill(p, 0) == 0) return false;
+      if (!ProcessGone(p)) return false;
     }
     return true;
   }, 10000);
@@ -118,8 +118,16 @@ bool KillServerHard(TestServer& server) {
   return gone;
 }
 
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0) return true;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_s, comm, state;
+  in >> pid_s >> comm >> state;
+  return state == "Z";  // a zombie holds no files and no mapping
+}
+
 int KillProcessesMentioning(const std::string& needle) {
-  int killed = 0;
+  std::vector<pid_t> killed;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
@@ -129,10 +137,24 @@ int KillProcessesMentioning(const std::string& needle) {
     std::ifstream in(entry.path() / "cmdline", std::ios::binary);
     std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (cmdline.find(needle) == std::string::npos) continue;
-    if (kill(pid, SIGKILL) == 0) killed++;
-    waitpid(pid, nullptr, WNOHANG);
+    if (kill(pid, SIGKILL) == 0) killed.push_back(pid);
   }
-  return killed;
+  // SIGKILL is asynchronous: wait until they are really gone, so a server
+  // started next on the same directory does not find them still attached.
+  WaitFor([&] {
+    for (pid_t pid : killed) {
+      waitpid(pid, nullptr, WNOHANG);
+      if (!ProcessGone(pid)) return false;
+    }
+    return true;
+  }, 10000);
+  return static_cast<int>(killed.size());
+}
+
+CommandResult RunSecondServer(const std::string& datadir) {
+  return RunCommand({HearthdPath(), "-D", datadir, "-c", "port=" + std::to_string(FreePort()), "-c",
+                     "listen_addresses=127.0.0.1"},
+                    "", 15);
 }
 
 int FreePort() {

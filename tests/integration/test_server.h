@@ -207,13 +207,21 @@ bool WaitFor(Pred pred, int timeout_ms);
 
 // SIGKILLs every process whose command line mentions `needle` (a unique
 // temp data directory path): hearthd children inherit the postmaster's argv,
-// so this reaps what a killed postmaster left behind. Returns how many.
+// so this reaps what a killed postmaster left behind. Waits (up to 10 s)
+// until they are gone. Returns how many.
 int KillProcessesMentioning(const std::string& needle);
 
 // kill -9 of the postmaster and every child at once (a machine crash, as far
 // as the data directory can tell); waits until they are gone and reaps any
 // leftover. False if some process outlived 10 s. Restart with server.Start().
 bool KillServerHard(TestServer& server);
+// Runs another hearthd on `datadir` (on a free port, for at most 15 s),
+// expecting it to refuse to start. Unlike cleaning up by path, this leaves
+// the processes already using the directory alone.
+CommandResult RunSecondServer(const std::string& datadir);
+
+// True when `pid` no longer runs (gone, or a zombie).
+bool ProcessGone(pid_t pid);
 
 // Paths baked in by CMake.
 std::string HearthdPath();

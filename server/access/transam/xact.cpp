@@ -22,8 +22,10 @@
 #include "access/transam/varsup.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_xact_records.h"
+#include "common/error/panic.h"
 #include "common/error/db_error.h"
 #include "storage/lmgr/lock.h"
+#include "storage/lmgr/lwlock.h"
 
 namespace hearth::access {
 
@@ -95,7 +97,13 @@ void RecordTransactionCommit(TransactionId xid) {
     TransactionIdSetStatus(xid, XidStatus::kCommitted);
     return;
   }
+  // An orphaned backend commits nothing: without a postmaster no crash
+  // reset guards shared memory (and the interlock keeps a new server out
+  // only while we live, so we must not go on).
+  storage::CheckPostmasterAlive();
   const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true));
+  // The commit record is in WAL: from here the transaction cannot abort.
+  CriticalSection crit("commit");
   if (g_commit_settings.synchronous_commit) {
     XLogFlushCommit(lsn, g_commit_settings.commit_delay_us, g_commit_settings.commit_siblings);
   }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/text_io.h"
 
@@ -85,6 +86,7 @@ class Binder {
 
 BoundExprPtr Binder::Bind(const parser::Expr& x) {
   using parser::ExprKind;
+  CheckStackDepth();
   switch (x.kind) {
     case ExprKind::kConst:
       return BindConst(x.As<parser::ConstExpr>());
@@ -226,9 +228,14 @@ BoundExprPtr Binder::BindColumn(const parser::ColumnRefExpr& c) {
   ThrowAt(DbError(sqlstate::kUndefinedColumn, "column " + full + " does not exist"), c.location);
 }
 
+// The protocol counts parameters in an int16 (Parse, Bind,
+// ParameterDescription): a higher $n can never be bound, so it is refused
+// before any array is sized by it.
+constexpr int kMaxParamNumber = 65535;
+
 BoundExprPtr Binder::BindParam(const parser::ParamRefExpr& p) {
-  if (p.number < 1 || (static_cast<size_t>(p.number) > ctx_.param_types.size() &&
-                       !ctx_.allow_new_params)) {
+  if (p.number < 1 || p.number > kMaxParamNumber ||
+      (static_cast<size_t>(p.number) > ctx_.param_types.size() && !ctx_.allow_new_params)) {
     ThrowAt(DbError(sqlstate::kUndefinedParameter,
                     "there is no parameter $" + std::to_string(p.number)),
             p.location);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/string_adt.h"
 
@@ -123,6 +124,7 @@ Value EvalCase(const BoundExpr& e, EvalContext& ctx) {
 }  // namespace
 
 Value Eval(const BoundExpr& e, EvalContext& ctx) {
+  CheckStackDepth();
   switch (e.kind) {
     case BoundKind::kConst:
       return e.value;

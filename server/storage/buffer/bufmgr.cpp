@@ -183,8 +183,48 @@ void CountWrite(WriteContext ctx) {
 // flushed up to the page LSN before the page goes to disk. The page is copied
 // first so the checksum covers exactly the bytes written even if a hint bit
 // changes under a shared lock. Returns whether it wrote (false: not dirty).
+namespace {
+
+// The I/O abort path: an output I/O that does not reach Finish() (a failed
+// write, or an exception from the WAL hook) ends with IO_ERROR set and
+// IO_IN_PROGRESS cleared, so waiters wake and the buffer stays dirty for a
+// later attempt instead of being stuck in I/O forever.
+class OutputIo {
+ public:
+  explicit OutputIo(BufferId id) : id_(id) {}
+  ~OutputIo() {
+    if (!done_) TerminateBufferIO(id_, /*clear_dirty=*/false, kBufIoError);
+  }
+  OutputIo(const OutputIo&) = delete;
+  OutputIo& operator=(const OutputIo&) = delete;
+  void Finish() {
+    TerminateBufferIO(id_, /*clear_dirty=*/true, 0);
+    done_ = true;
+  }
+
+ private:
+  BufferId id_;
+  bool done_ = false;
+};
+
+// Flushes WAL up to `lsn` through the hook, turning its exception into a
+// Status: callers hold the content lock and pin, and release them on the
+// Status path.
+Status FlushWalFor(uint64_t lsn) {
+  if (g_xlog_flush_hook == nullptr) return Status::Ok();
+  try {
+    g_xlog_flush_hook(lsn);
+  } catch (const std::exception& e) {
+    return Status::IoError(std::string("could not flush WAL before writing a data page: ") + e.what());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 bool FlushBuffer(BufferId id, WriteContext ctx, Status* status) {
   if (!StartBufferIO(id, /*for_input=*/false)) return false;
+  OutputIo io(id);
   BufferDesc& d = GetBufferDesc(id);
   uint32_t st = LockBufHdr(d);
   BufferTag tag = d.tag;
@@ -193,15 +233,16 @@ bool FlushBuffer(BufferId id, WriteContext ctx, Status* status) {
   alignas(64) char copy[kBlockSize];
   std::memcpy(copy, BufferPage(id), kBlockSize);
   Page page(copy);
-  if (g_xlog_flush_hook != nullptr) g_xlog_flush_hook(page.lsn());
-  if (!page.IsNew()) page.SetChecksum(tag.block);
-  Status s = SmgrWrite(TagRel(tag), TagFork(tag), tag.block, copy);
+  Status s = FlushWalFor(page.lsn());
+  if (s.ok()) {
+    if (!page.IsNew()) page.SetChecksum(tag.block);
+    s = SmgrWrite(TagRel(tag), TagFork(tag), tag.block, copy);
+  }
   if (!s.ok()) {
-    TerminateBufferIO(id, /*clear_dirty=*/false, kBufIoError);
     if (status != nullptr) *status = s;
     return false;
   }
-  TerminateBufferIO(id, /*clear_dirty=*/true, 0);
+  io.Finish();
   CountWrite(ctx);
   return true;
 }

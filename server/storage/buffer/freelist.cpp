@@ -10,11 +10,18 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/error/db_error.h"
 #include "storage/buffer/buf_internals.h"
 
 namespace hearth::storage {
 
 namespace {
+
+// Every buffer is pinned: an ERROR for this statement (its pins go when it
+// unwinds), not the end of the session.
+[[noreturn]] void ThrowNoUnpinnedBuffers() {
+  throw DbError(sqlstate::kOutOfMemory, "no unpinned buffers available");
+}
 
 // Advances the clock hand by one and returns the buffer it pointed at.
 BufferId ClockSweepTick() {
@@ -117,7 +124,7 @@ BufferId StrategyGetBuffer(BufferAccessStrategy* strategy, uint32_t* st, bool* f
     BufferDesc& d = GetBufferDesc(id);
     uint32_t pre = d.state.load(std::memory_order_relaxed);
     if (BufRefcount(pre) != 0 && (pre & kBufLocked) == 0) {
-      if (--trycounter == 0) throw std::runtime_error("no unpinned buffers available");
+      if (--trycounter == 0) ThrowNoUnpinnedBuffers();
       continue;
     }
     uint32_t state = LockBufHdr(d);
@@ -132,7 +139,7 @@ BufferId StrategyGetBuffer(BufferAccessStrategy* strategy, uint32_t* st, bool* f
       return id;
     }
     UnlockBufHdr(d, state);
-    if (--trycounter == 0) throw std::runtime_error("no unpinned buffers available");
+    if (--trycounter == 0) ThrowNoUnpinnedBuffers();
   }
 }
 

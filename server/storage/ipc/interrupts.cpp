@@ -4,6 +4,7 @@
 // Begin/EndStatementInterrupts.
 #include "storage/ipc/interrupts.h"
 
+#include <poll.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,10 +17,15 @@ volatile sig_atomic_t g_cancel_pending = 0;
 volatile sig_atomic_t g_die_pending = 0;
 volatile sig_atomic_t g_reload_pending = 0;
 volatile sig_atomic_t g_timeout_pending = 0;
+volatile sig_atomic_t g_client_connection_lost = 0;
 
 namespace {
 
 volatile sig_atomic_t g_in_statement = 0;
+
+int g_client_fd = -1;
+int64_t g_client_check_interval_ms = 0;
+int64_t g_next_client_check_ms = 0;
 
 void OnCancel(int) {
   if (g_in_statement) g_cancel_pending = 1;
@@ -30,6 +36,7 @@ void OnHup(int) { g_reload_pending = 1; }
 void OnAlarm(int) {
   if (g_in_statement) g_timeout_pending = 1;
 }
+void OnStartupTimeout(int) { _exit(1); }
 
 // No SA_RESTART: a blocking recv/send returns EINTR so the flag is seen.
 void Install(int signo, void (*fn)(int)) {
@@ -47,7 +54,50 @@ void SetTimer(int64_t ms) {
   setitimer(ITIMER_REAL, &t, nullptr);
 }
 
+int64_t MonotonicMs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);  // vDSO, no syscall
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// True when the peer closed or reset the connection. Unread input does not
+// count: a pipelining client is still there.
+bool ClientGone(int fd) {
+  pollfd pfd{fd, POLLRDHUP, 0};
+  if (poll(&pfd, 1, 0) <= 0) return false;
+  return (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
+[[noreturn]] void ThrowClientLost() {
+  throw DbError(sqlstate::kConnectionFailure, "connection to client lost", Severity::kFatal);
+}
+
+void CheckClientConnection() {
+  if (g_client_connection_lost) ThrowClientLost();
+  if (g_client_check_interval_ms <= 0 || g_client_fd < 0 || !g_in_statement) return;
+  const int64_t now = MonotonicMs();
+  if (now < g_next_client_check_ms) return;
+  g_next_client_check_ms = now + g_client_check_interval_ms;
+  if (ClientGone(g_client_fd)) ThrowClientLost();
+}
+
 }  // namespace
+
+void ArmStartupTimeout(int64_t seconds) {
+  Install(SIGALRM, OnStartupTimeout);
+  SetTimer(seconds * 1000);
+}
+
+void DisarmStartupTimeout() {
+  SetTimer(0);
+  Install(SIGALRM, OnAlarm);
+}
+
+void SetClientConnectionCheck(int fd, int64_t interval_ms) {
+  g_client_fd = fd;
+  g_client_check_interval_ms = interval_ms;
+  g_next_client_check_ms = 0;
+}
 
 void InstallBackendSignalHandlers() {
   Install(SIGINT, OnCancel);
@@ -90,6 +140,7 @@ void CheckForTermination() {
 
 void CheckForInterrupts() {
   CheckForTermination();
+  CheckClientConnection();
   if (g_timeout_pending) {
     g_timeout_pending = 0;
     g_cancel_pending = 0;

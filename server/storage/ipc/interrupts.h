@@ -21,6 +21,9 @@ extern volatile sig_atomic_t g_cancel_pending;
 extern volatile sig_atomic_t g_die_pending;
 extern volatile sig_atomic_t g_reload_pending;
 extern volatile sig_atomic_t g_timeout_pending;
+// Set when a send to the client failed: the next CheckForInterrupts ends
+// the session (FATAL 08006) instead of computing rows nobody will read.
+extern volatile sig_atomic_t g_client_connection_lost;
 
 // Installs the handlers above, then unblocks every signal (a forked child
 // starts with all signals blocked; see postmaster/ForkChild).
@@ -34,13 +37,28 @@ void UnblockAllSignals();
 void BeginStatementInterrupts(int64_t statement_timeout_ms);
 void EndStatementInterrupts();
 
-// Throws DbError: FATAL 57P01 when termination is pending, ERROR 57014 when
-// a cancel or statement timeout is pending during a statement.
+// Throws DbError: FATAL 57P01 when termination is pending, FATAL 08006 when
+// the client is gone (see SetClientConnectionCheck), ERROR 57014 when a
+// cancel or statement timeout is pending during a statement.
 void CheckForInterrupts();
 
 // Throws FATAL 57P01 when termination is pending; ignores cancels. For
 // waits outside statements (idle, reading the startup packet).
 void CheckForTermination();
+
+// authentication_timeout: from accept to the end of startup. When it
+// expires the process exits at once (exit code 1, nothing sent), as
+// PostgreSQL does, so silent sockets cannot hold connection slots. Uses
+// SIGALRM, so it is disarmed (and statement_timeout's handler restored)
+// before any statement runs.
+void ArmStartupTimeout(int64_t seconds);
+void DisarmStartupTimeout();
+
+// client_connection_check_interval: while a statement runs,
+// CheckForInterrupts polls the client socket at most this often (ms; 0 is
+// off) and ends the session (FATAL 08006 "connection to client lost") when
+// the client has gone, instead of running the query to its end.
+void SetClientConnectionCheck(int fd, int64_t interval_ms);
 
 // Sleeps `usec` microseconds in short steps, checking for interrupts (and
 // postmaster death) between them: the building block of pg_sleep and of

@@ -44,7 +44,10 @@ std::unique_ptr<ShmemSegment> ShmemSegment::Create(size_t size) {
   bip::shared_memory_object::remove(name.c_str());
   std::unique_ptr<ShmemSegment> seg(new ShmemSegment());
   try {
-    bip::shared_memory_object shm(bip::create_only, name.c_str(), bip::read_write);
+    // Owner only, as PostgreSQL's segments (0600): other users must not map
+    // the buffer pool.
+    bip::permissions owner_only(0600);
+    bip::shared_memory_object shm(bip::create_only, name.c_str(), bip::read_write, owner_only);
     shm.truncate(static_cast<bip::offset_t>(total));
     seg->mapping_ = std::make_unique<ShmemMapping>();
     seg->mapping_->region = bip::mapped_region(shm, bip::read_write, 0, total);

@@ -19,6 +19,11 @@ namespace {
 
 constexpr int kMinSigDigits = 16;      // NUMERIC_MIN_SIG_DIGITS
 constexpr int kMaxDisplayScale = 1000;  // NUMERIC_MAX_DISPLAY_SCALE
+// round/trunc clamp their scale argument to what a numeric can hold, as
+// PostgreSQL 15 does (NUMERIC_DSCALE_MAX; the weight limit times 4 digits
+// below the point): round(x, 2147483647) must not build a 2 GB string.
+constexpr int kMaxRoundScale = 16383;
+constexpr int kMinRoundScale = -131072;
 constexpr int kMaxDigits = 200000;      // guard against runaway sizes
 // Exact integer powers use schoolbook multiplication; beyond this many
 // result digits they would take seconds, so they are refused instead.
@@ -383,6 +388,7 @@ Numeric Numeric::Mod(const Numeric& b) const {
 
 Numeric Numeric::Round(int s) const {
   if (nan_) return *this;
+  s = std::clamp(s, kMinRoundScale, kMaxRoundScale);
   Numeric r = *this;
   if (s >= scale_) {
     r.digits_ = Shift(digits_, s - scale_);
@@ -407,6 +413,7 @@ Numeric Numeric::Round(int s) const {
 
 Numeric Numeric::Trunc(int s) const {
   if (nan_) return *this;
+  s = std::clamp(s, kMinRoundScale, kMaxRoundScale);
   Numeric r = *this;
   if (s >= scale_) {
     r.digits_ = Shift(digits_, s - scale_);
