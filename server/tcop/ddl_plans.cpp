@@ -96,7 +96,7 @@ class VacuumPlan : public Plan {
     }
     std::vector<catalog::RelationRef> rels;
     if (stmt_.relations.empty()) {
-      rels = catalog::ListUserTables();
+      rels = catalog::ListMaintainedRelations();
     } else {
       for (const auto& r : stmt_.relations) {
         auto rel = catalog::OpenRelation(r.table.schema, r.table.name, storage::LockMode::kShareUpdateExclusive);
