@@ -4,12 +4,17 @@
 // CatalogInsert, CatalogUpdate, CatalogIndexProbe.
 #include "catalog/catalog_indexes.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "access/heap/heapam.h"
+#include "access/heap/vacuumlazy.h"
+#include "access/transam/snapshot.h"
 #include "access/transam/xlog_storage_records.h"
+#include "catalog/pending_delete.h"
 #include "common/error/db_error.h"
+#include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
 namespace hearth::catalog::internal {
@@ -127,6 +132,51 @@ std::vector<heap::ItemPointer> CatalogIndexProbe(Oid index_oid, std::vector<type
   heap::ItemPointer tid;
   while (scan.Next(&tid)) out.push_back(tid);
   return out;
+}
+
+namespace {
+std::vector<Oid>& NotedCatalogs() {
+  static std::vector<Oid> noted;
+  return noted;
+}
+}  // namespace
+
+void NoteDeadCatalogCandidates(Oid catalog, size_t unusable) {
+  if (unusable < kDeadCandidatesForVacuum) return;
+  EnsureCatalogXactCallback();  // runs VacuumNotedCatalogs at transaction end
+  // All three: the churn that left dead versions of one name also left
+  // dead attribute and index rows, under keys nobody probes again.
+  (void)catalog;
+  NotedCatalogs() = {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid};
+}
+
+void VacuumNotedCatalogs() noexcept {
+  std::vector<Oid> todo;
+  todo.swap(NotedCatalogs());
+  for (Oid catalog : todo) {
+    const storage::LockTag tag = storage::LockTag::Relation(kDatabaseOid, catalog);
+    try {
+      if (storage::LockAcquire(tag, storage::LockMode::kShareUpdateExclusive, /*dont_wait=*/true) !=
+          storage::LockAcquireResult::kGranted) {
+        continue;
+      }
+      heap::HeapVacuumRelation(storage::RelFileLocator(catalog), access::GetOldestXmin(),
+                               [catalog](std::span<const heap::ItemPointer> dead) {
+                                 auto less = [](const heap::ItemPointer& a, const heap::ItemPointer& b) {
+                                   return a.block != b.block ? a.block < b.block : a.offset < b.offset;
+                                 };
+                                 auto is_dead = [&](heap::ItemPointer t) {
+                                   return std::binary_search(dead.begin(), dead.end(), t, less);
+                                 };
+                                 for (const CatalogIndexDef& d : CatalogIndexDefs()) {
+                                   if (d.catalog == catalog) nbtree::BtBulkDelete(d.desc, is_dead);
+                                 }
+                               });
+    } catch (...) {
+      // Only an optimisation: the next VACUUM does it.
+    }
+    storage::LockRelease(tag, storage::LockMode::kShareUpdateExclusive);
+  }
 }
 
 }  // namespace hearth::catalog::internal

@@ -62,4 +62,17 @@ heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::
 // order. Candidates only: the caller checks visibility and the key.
 std::vector<heap::ItemPointer> CatalogIndexProbe(Oid index_oid, std::vector<types::Value> key);
 
+// Dead versions of one key (a table created and dropped over and over) would
+// make every probe of that key slower until the next VACUUM. So a probe that
+// met at least kDeadCandidatesForVacuum candidates it could not use asks
+// for the catalogs to be vacuumed (heaps and their indexes; all three, since
+// the same churn left dead attribute and index rows) right after the
+// transaction ends. Amortised: at most once per that many dead versions.
+inline constexpr size_t kDeadCandidatesForVacuum = 64;
+void NoteDeadCatalogCandidates(Oid catalog, size_t unusable);
+// Transaction-end callback work: vacuums the noted catalogs, each unless
+// another process holds a conflicting lock on it (it is then vacuuming it
+// itself). Outside any transaction. Never throws.
+void VacuumNotedCatalogs() noexcept;
+
 }  // namespace hearth::catalog::internal

@@ -63,13 +63,17 @@ std::vector<CatalogTuple> FetchCandidates(Oid catalog, const heap::TupleDesc& de
   const access::Snapshot& snap = CatalogSnapshot();
   const access::TransactionId me = access::GetCurrentTransactionIdIfAny();
   CatalogTuple t;
+  size_t unusable = 0;
   for (heap::ItemPointer tid : tids) {
-    if (!heap::HeapFetch(storage::RelFileLocator(catalog), desc, tid, snap, me, &t.row)) continue;
-    if (!match(t.row)) continue;
+    if (!heap::HeapFetch(storage::RelFileLocator(catalog), desc, tid, snap, me, &t.row) || !match(t.row)) {
+      unusable++;
+      continue;
+    }
     t.tid = tid;
     out.push_back(t);
     if (first_only) break;
   }
+  NoteDeadCatalogCandidates(catalog, unusable);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "access/heap/hio.h"
 #include "access/transam/xact.h"
 #include "access/transam/xlog.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/relcache.h"
 #include "storage/buffer/bufmgr.h"
@@ -105,6 +106,7 @@ void CatalogXactCallback(access::XactEvent event, void*) {
       }
       s.catalog_changed = false;
       s.changed_relids.clear();
+      internal::VacuumNotedCatalogs();
       return;
     case access::XactEvent::kAbort:
       ++s.generation;
@@ -112,6 +114,7 @@ void CatalogXactCallback(access::XactEvent event, void*) {
       if (s.catalog_changed) InvalidateRelcacheEntries(s.changed_relids);
       s.catalog_changed = false;
       s.changed_relids.clear();
+      internal::VacuumNotedCatalogs();
       return;
   }
 }
