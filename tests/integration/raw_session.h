@@ -41,7 +41,9 @@ inline std::string QueryValue(RawConn& c, const std::string& sql, int timeout_ms
 
 // kill -9 of the postmaster and all its children, then a restart on the same
 // data directory (crash recovery runs before it accepts connections).
-inline void CrashAndRestart(TestServer& server) {
+// `between` runs while nothing is up (to damage files).
+template <typename Between>
+void CrashAndRestart(TestServer& server, Between between) {
   const auto children = server.ChildPids();
   server.Stop(SIGKILL);
   for (pid_t p : children) kill(p, SIGKILL);
@@ -52,7 +54,11 @@ inline void CrashAndRestart(TestServer& server) {
     return true;
   }, 10000));
   KillProcessesMentioning(server.datadir());
+  between();
   REQUIRE_NOTHROW(server.Start());
+}
+inline void CrashAndRestart(TestServer& server) {
+  CrashAndRestart(server, [] {});
 }
 
 }  // namespace hearth::testing
