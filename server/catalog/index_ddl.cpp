@@ -185,6 +185,7 @@ void SetNotNull(const RelationEntry& e, const std::vector<int>& cols) {
     if (std::find(todo.begin(), todo.end(), col) == todo.end()) continue;
     heap::Row r = a.row;
     r[kAttAttnotnull] = types::Value::Bool(true);
+    MarkCatalogChanged(e.oid);
     internal::CatalogUpdate(kHearthAttributeOid, a.tid, r, xid, cid);
   }
 }

@@ -35,7 +35,7 @@ struct XactState {
   std::vector<PendingDelete> pending;
   std::vector<DeferredDeletes> deferred;
   bool catalog_changed = false;
-  std::vector<Oid> changed_relids;  // sorted, unique after Publish
+  std::vector<Oid> changed_relids;  // deduplicated at pre-commit
   bool callback_registered = false;
   uint64_t generation = 1;  // bumped at every transaction end
 };

@@ -149,6 +149,7 @@ TEST_CASE("one transaction creates 10,000 tables and one drops them, default set
     RawConn c(server.port());
     REQUIRE(c.ok());
     c.Startup();
+    CHECK(QueryValue(c, "show max_locks_per_transaction") == "64");
     REQUIRE(Exec(c, "begin"));
     REQUIRE(ExecMany(c, 1, kTables, 500, [](int i) { return "create table x" + std::to_string(i) + " (a int, b text)"; }));
     REQUIRE(Exec(c, "insert into x1 values (1, 'one'); insert into x10000 values (2, 'two')"));
@@ -356,4 +357,28 @@ TEST_CASE("creating and dropping one name over and over keeps the catalogs small
     INFO(ix);
     CHECK(QueryValue(c, std::string("select hearth_index_check('pg_catalog.") + ix + "')") == "ok");
   }
+}
+
+TEST_CASE("another session's DDL reaches the relation cache: by relation, and after a ring overflow",
+          "[catalog_scale_test]") {
+  TestServer server(Settings{{"synchronous_commit", "off"}});
+  RawConn a(server.port());
+  RawConn b(server.port());
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  a.Startup();
+  b.Startup();
+  REQUIRE(Exec(b, "create table t1 (a int); insert into t1 values (1); create table t2 (a int); insert into t2 values (2)"));
+  REQUIRE(QueryValue(a, "select a from t1") == "1");  // cached by a
+  REQUIRE(QueryValue(a, "select a from t2") == "2");
+  // Replaced and truncated by b: a must see the new definitions.
+  REQUIRE(Exec(b, "drop table t1; create table t1 (x text); insert into t1 values ('new'); truncate t2"));
+  CHECK(QueryValue(a, "select x from t1") == "new");
+  CHECK(QueryValue(a, "select count(*) from t2") == "0");
+  // More messages than the shared ring holds (4096): a drops its whole cache.
+  REQUIRE(ExecMany(b, 1, 2100, 300, [](int i) { return "create table r" + std::to_string(i) + " (a int)"; }));
+  REQUIRE(Exec(b, "drop table t2; create table t2 (y text); insert into t2 values ('again')"));
+  REQUIRE(ExecMany(b, 1, 2100, 300, [](int i) { return "drop table r" + std::to_string(i); }));
+  CHECK(QueryValue(a, "select y from t2") == "again");
+  CHECK(QueryValue(a, "select x from t1") == "new");
 }
