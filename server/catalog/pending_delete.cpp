@@ -53,10 +53,8 @@ void UnlinkNow(const std::vector<storage::RelFileLocator>& rels) noexcept {
   } catch (...) {
     // Keep going: the files still have to go.
   }
-  for (storage::RelFileLocator rel : rels) {
-    heap::ForgetTargetBlock(rel);
-    (void)storage::SmgrUnlinkAllForks(rel);
-  }
+  for (storage::RelFileLocator rel : rels) heap::ForgetTargetBlock(rel);
+  (void)storage::SmgrUnlinkRelations(rels);
 }
 
 // The files due at this transaction end. At commit they go only once the

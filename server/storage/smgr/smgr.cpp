@@ -296,7 +296,10 @@ uint32_t SlotsPerPartition(const ShmemParams& p) {
   return n;
 }
 uint32_t SyncQueueCapacity(const ShmemParams& p) {
-  return static_cast<uint32_t>(std::clamp(p.nbuffers, 64, 65536));
+  // One request per dirty segment since the last checkpoint: as many as
+  // buffers, or as relation forks (creating many small tables touches many
+  // distinct files), whichever is larger.
+  return static_cast<uint32_t>(std::clamp(std::max(p.nbuffers, p.relation_size_cache), 64, 1 << 22));
 }
 }  // namespace
 
@@ -325,6 +328,7 @@ void SmgrShmemInit(ShmemSegment& seg, const ShmemParams& p) {
   q->lock.Init();
   q->capacity = cap;
   q->count = 0;
+  q->compacted = true;
   q->backend_fsyncs.store(0);
   auto* d = static_cast<DroppedFilesShared*>(seg.Allocate("smgr dropped files", sizeof(DroppedFilesShared)));
   std::memset(static_cast<void*>(d), 0, sizeof(DroppedFilesShared));
@@ -531,6 +535,31 @@ Status SmgrUnlinkAllForks(RelFileLocator rel) {
   return result;
 }
 
+Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels) {
+  if (rels.empty()) return Status::Ok();
+  if (g_syncq != nullptr) {
+    // Their queued fsync requests are moot: one pass over the queue.
+    std::vector<uint32_t> gone;
+    gone.reserve(rels.size());
+    for (const RelFileLocator& r : rels) gone.push_back(r.number.value);
+    std::sort(gone.begin(), gone.end());
+    LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < g_syncq->count; i++) {
+      if (!std::binary_search(gone.begin(), gone.end(), g_syncq->entries[i].rel)) {
+        g_syncq->entries[kept++] = g_syncq->entries[i];
+      }
+    }
+    g_syncq->count = kept;  // order kept: a compacted queue stays compacted
+  }
+  Status result;
+  for (const RelFileLocator& r : rels) {
+    Status st = SmgrUnlinkAllForks(r);
+    if (!st.ok() && result.ok()) result = st;
+  }
+  return result;
+}
+
 void SmgrCloseDroppedFiles() {
   if (g_dropped == nullptr) return;
   if (g_dropped->count.load(std::memory_order_acquire) == g_dropped_seen) return;  // the common case
@@ -563,15 +592,18 @@ Status SmgrRegisterSync(RelFileLocator rel, ForkNumber fork, uint32_t segno) {
     uint32_t n = g_syncq->count;
     // The most common case: the same segment as the last request.
     if (n > 0 && SyncRequestEq(g_syncq->entries[n - 1], req)) return Status::Ok();
-    if (n == g_syncq->capacity) {
-      // Compact: requests for the same segment are interchangeable.
+    if (n == g_syncq->capacity && !g_syncq->compacted) {
+      // Compact: requests for the same segment are interchangeable. Once
+      // compacted, a still-full queue is not sorted again until it changes.
       std::sort(g_syncq->entries, g_syncq->entries + n, SyncRequestLess);
       n = static_cast<uint32_t>(std::unique(g_syncq->entries, g_syncq->entries + n, SyncRequestEq) - g_syncq->entries);
       g_syncq->count = n;
+      g_syncq->compacted = true;
     }
     if (n < g_syncq->capacity) {
       g_syncq->entries[n] = req;
       g_syncq->count = n + 1;
+      g_syncq->compacted = false;
       return Status::Ok();
     }
     guard.Release();
@@ -587,6 +619,7 @@ Status SmgrSyncPending() {
     LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
     reqs.assign(g_syncq->entries, g_syncq->entries + g_syncq->count);
     g_syncq->count = 0;
+    g_syncq->compacted = true;
   }
   std::sort(reqs.begin(), reqs.end(), SyncRequestLess);
   reqs.erase(std::unique(reqs.begin(), reqs.end(), SyncRequestEq), reqs.end());

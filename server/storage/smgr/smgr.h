@@ -97,6 +97,10 @@ Status SmgrUnlink(RelFileLocator rel, ForkNumber fork);
 // it is unlinked, so its space returns even while other processes still
 // hold a descriptor.
 Status SmgrUnlinkAllForks(RelFileLocator rel);
+// Dropping relations as a batch: forgets their queued fsync requests (one
+// pass over the queue) and SmgrUnlinkAllForks each. REQUIRES: their buffers
+// were dropped (DropRelationsBuffers).
+Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels);
 // Closes this process's cached descriptors of files unlinked by any process
 // since the last call. One atomic load when nothing was dropped. Backends
 // call it at statement start, auxiliary processes once per loop.

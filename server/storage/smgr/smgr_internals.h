@@ -60,9 +60,10 @@ struct SyncRequest {
 };
 
 struct SyncQueueShared {
-  LWLock lock;                            // protects count and entries
+  LWLock lock;                            // protects count, compacted and entries
   uint32_t capacity;
   uint32_t count;
+  bool compacted;                         // entries sorted and unique since the last append
   std::atomic<uint64_t> backend_fsyncs;   // queue-full fallbacks
   SyncRequest entries[1];                 // capacity entries
 };

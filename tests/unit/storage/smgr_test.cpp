@@ -178,13 +178,22 @@ TEST_CASE("smgr queues fsync requests for the checkpointer", "[smgr]") {
   REQUIRE(SmgrWrite(b, ForkNumber::kMain, 0, std::vector<char>(kBlockSize, 1).data()).ok());
   REQUIRE(SmgrUnlink(b, ForkNumber::kMain).ok());
   CHECK(SmgrSyncPending().ok());
-  // Filling the queue (capacity 64 here) with distinct segments falls back to fsync-now.
+  // Filling the queue (capacity 256 here: the relation size cache's, larger
+  // than the pool) with distinct segments falls back to fsync-now.
   uint64_t before = SmgrBackendFsyncCount();
-  for (uint32_t r = 0; r < 70; r++) {
+  std::vector<RelFileLocator> rels;
+  for (uint32_t r = 0; r < 262; r++) {
     RelFileLocator rel(40000 + r);
+    rels.push_back(rel);
     REQUIRE(SmgrCreate(rel, ForkNumber::kMain).ok());
     REQUIRE(SmgrExtend(rel, ForkNumber::kMain, 0, nullptr).ok());
   }
   CHECK(SmgrBackendFsyncCount() == before + 6);
+  CHECK(SmgrPendingSyncRequests() == 256);
+  // Dropping relations takes their requests out of the queue.
+  REQUIRE(SmgrUnlinkRelations(std::span<const RelFileLocator>(rels.data(), 100)).ok());
+  CHECK(SmgrPendingSyncRequests() == 156);
+  CHECK_FALSE(SmgrExists(rels[0], ForkNumber::kMain));
+  CHECK(SmgrExists(rels[100], ForkNumber::kMain));
   CHECK(SmgrSyncPending().ok());
 }
