@@ -23,10 +23,14 @@ namespace {
 
 const heap::TupleDesc& DescOf(Oid catalog) {
   switch (catalog) {
-    case kHearthClassOid: return ClassTupleDesc();
-    case kHearthAttributeOid: return AttributeTupleDesc();
-    case kHearthIndexOid: return IndexTupleDesc();
-    default: break;
+    case kHearthClassOid:
+      return ClassTupleDesc();
+    case kHearthAttributeOid:
+      return AttributeTupleDesc();
+    case kHearthIndexOid:
+      return IndexTupleDesc();
+    default:
+      break;
   }
   throw std::logic_error("not a system catalog: " + std::to_string(catalog));
 }
@@ -117,8 +121,8 @@ heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::
                                 access::CommandId cid) {
   heap::TmFailureData fd;
   heap::ItemPointer new_tid;
-  access::TmResult r = heap::HeapUpdate(storage::RelFileLocator(catalog), tid, DescOf(catalog), row, xid, cid,
-                                        nullptr, /*wait=*/true, &fd, &new_tid);
+  access::TmResult r = heap::HeapUpdate(storage::RelFileLocator(catalog), tid, DescOf(catalog), row, xid, cid, nullptr,
+                                        /*wait=*/true, &fd, &new_tid);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
   IndexRowVersion(catalog, row, new_tid);
   return new_tid;

@@ -30,7 +30,7 @@
 namespace hearth::catalog::internal {
 
 struct CatalogIndexDef {
-  Oid oid = 0;               // = relfilenode
+  Oid oid = 0;  // = relfilenode
   const char* name = "";
   Oid catalog = 0;           // the catalog it indexes
   std::vector<int> columns;  // 0-based catalog columns, key order
@@ -51,12 +51,11 @@ void CreateCatalogIndexes();
 
 // Inserts `row` into `catalog` (hearth_class, hearth_attribute or
 // hearth_index) and its entries into that catalog's indexes.
-heap::ItemPointer CatalogInsert(Oid catalog, const heap::Row& row, access::TransactionId xid,
-                                access::CommandId cid);
+heap::ItemPointer CatalogInsert(Oid catalog, const heap::Row& row, access::TransactionId xid, access::CommandId cid);
 // Replaces the version at `tid` by `row` (throws XX000 "tuple concurrently
 // updated" when it cannot) and indexes the new version.
-heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::Row& row,
-                                access::TransactionId xid, access::CommandId cid);
+heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::Row& row, access::TransactionId xid,
+                                access::CommandId cid);
 
 // The heap TIDs an index holds for `key` (a prefix of its columns), in index
 // order. Candidates only: the caller checks visibility and the key.

@@ -9,13 +9,12 @@
 //   that read the table stays connected (its descriptor is released at its
 //   next statement; auxiliary processes release theirs on their own);
 // - VACUUM without a table list processes the system catalogs.
-#include <catch2/catch.hpp>
-
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -40,7 +39,8 @@ bool ExecMany(RawConn& c, int first, int last, int per_message, StmtFn stmt) {
 
 std::string Values(int first, int last) {
   std::string v;
-  for (int i = first; i <= last; ++i) v += (i == first ? "(" : ", (") + std::to_string(i) + ", " + std::to_string(i * 7) + ")";
+  for (int i = first; i <= last; ++i)
+    v += (i == first ? "(" : ", (") + std::to_string(i) + ", " + std::to_string(i * 7) + ")";
   return v;
 }
 
@@ -89,16 +89,16 @@ TEST_CASE("relation sizes stay exact when relations outnumber the size cache", "
   // relations and 2,400 forks (the never-created ones are cached as absent).
   // (synchronous_commit off only to keep the test quick; a clean restart
   // flushes everything anyway.)
-  TestServer server(Settings{{"relation_size_cache", "1024"}, {"shared_buffers", "1MB"}, {"synchronous_commit", "off"}});
+  TestServer server(
+      Settings{{"relation_size_cache", "1024"}, {"shared_buffers", "1MB"}, {"synchronous_commit", "off"}});
   constexpr int kTables = 400;
   auto rows_of = [](int i) { return (i % 4) * 200; };  // 0..600 rows: 0 to 4 heap pages
   {
     RawConn c(server.port());
     REQUIRE(c.ok());
     c.Startup();
-    REQUIRE(ExecMany(c, 1, kTables, 50, [](int i) {
-      return "create table t" + std::to_string(i) + " (id int primary key, v int)";
-    }));
+    REQUIRE(ExecMany(c, 1, kTables, 50,
+                     [](int i) { return "create table t" + std::to_string(i) + " (id int primary key, v int)"; }));
     for (int i = 1; i <= kTables; ++i) {
       if (rows_of(i) > 0) REQUIRE(Exec(c, "insert into t" + std::to_string(i) + " values " + Values(1, rows_of(i))));
     }
@@ -151,7 +151,8 @@ TEST_CASE("one transaction creates 10,000 tables and one drops them, default set
     c.Startup();
     CHECK(QueryValue(c, "show max_locks_per_transaction") == "64");
     REQUIRE(Exec(c, "begin"));
-    REQUIRE(ExecMany(c, 1, kTables, 500, [](int i) { return "create table x" + std::to_string(i) + " (a int, b text)"; }));
+    REQUIRE(
+        ExecMany(c, 1, kTables, 500, [](int i) { return "create table x" + std::to_string(i) + " (a int, b text)"; }));
     REQUIRE(Exec(c, "insert into x1 values (1, 'one'); insert into x10000 values (2, 'two')"));
     REQUIRE(Exec(c, "commit"));
     CHECK(QueryValue(c, "select b from x10000") == "two");
@@ -177,8 +178,7 @@ TEST_CASE("one transaction creates 10,000 tables and one drops them, default set
   REQUIRE(Exec(c, "create table x5000 (a int)"));
 }
 
-TEST_CASE("DROP TABLE of many names: rollback keeps files, commit returns the space at once",
-          "[catalog_scale_test]") {
+TEST_CASE("DROP TABLE of many names: rollback keeps files, commit returns the space at once", "[catalog_scale_test]") {
   // A pool smaller than the table: the reader's backend reads big's file itself.
   TestServer server(Settings{{"shared_buffers", "128kB"}});
   RawConn reader(server.port());
@@ -189,7 +189,8 @@ TEST_CASE("DROP TABLE of many names: rollback keeps files, commit returns the sp
   dropper.Startup();
   constexpr int kTables = 300;
   REQUIRE(Exec(dropper, "create table big (id int primary key, v int)"));
-  for (int from = 1; from <= 4000; from += 500) REQUIRE(Exec(dropper, "insert into big values " + Values(from, from + 499)));
+  for (int from = 1; from <= 4000; from += 500)
+    REQUIRE(Exec(dropper, "insert into big values " + Values(from, from + 499)));
   REQUIRE(ExecMany(dropper, 1, kTables, 100, [](int i) { return "create table d" + std::to_string(i) + " (a int)"; }));
   REQUIRE(Exec(dropper, "checkpoint"));  // the checkpointer has written (and opened) big's files
   const std::string relfilenode =
@@ -220,12 +221,14 @@ TEST_CASE("DROP TABLE of many names: rollback keeps files, commit returns the sp
   // Its next statement releases it; auxiliary processes release theirs.
   CHECK(FirstSqlstate(reader.Query("select count(*) from big")) == "42P01");
   CHECK(OpenDescriptorSizes(reader.backend_pid(), path).empty());
-  CHECK(WaitFor([&] {
-    for (pid_t p : server.ChildPids()) {
-      if (!OpenDescriptorSizes(p, path).empty()) return false;
-    }
-    return true;
-  }, 10000));
+  CHECK(WaitFor(
+      [&] {
+        for (pid_t p : server.ChildPids()) {
+          if (!OpenDescriptorSizes(p, path).empty()) return false;
+        }
+        return true;
+      },
+      10000));
 }
 
 TEST_CASE("VACUUM without a table list includes the system catalogs", "[catalog_scale_test]") {
@@ -260,8 +263,8 @@ TEST_CASE("DROP with synchronous_commit off: no fsync of its own, files go once 
   c.Startup();
   REQUIRE(Exec(c, "create table gone (a int); insert into gone values (1), (2)"));
   REQUIRE(Exec(c, "checkpoint"));  // makes the CREATE durable (own statement: after its commit)
-  const std::string path =
-      server.datadir() + "/base/" + QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'gone'");
+  const std::string path = server.datadir() + "/base/" +
+                           QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'gone'");
   struct stat st {};
   REQUIRE(stat(path.c_str(), &st) == 0);
   const std::string syncs_before = QueryValue(c, "select wal_sync from pg_stat_wal");
@@ -286,7 +289,8 @@ TEST_CASE("DROP with synchronous_commit off: no fsync of its own, files go once 
   REQUIRE(Exec(c, "create table maybe (a int); insert into maybe values (1), (2), (3)"));
   REQUIRE(Exec(c, "checkpoint"));
   const std::string maybe_path =
-      server.datadir() + "/base/" + QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'maybe'");
+      server.datadir() + "/base/" +
+      QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'maybe'");
   REQUIRE(Exec(c, "drop table maybe"));
   CrashAndRestart(server);
   RawConn after(server.port());
@@ -368,7 +372,8 @@ TEST_CASE("another session's DDL reaches the relation cache: by relation, and af
   REQUIRE(b.ok());
   a.Startup();
   b.Startup();
-  REQUIRE(Exec(b, "create table t1 (a int); insert into t1 values (1); create table t2 (a int); insert into t2 values (2)"));
+  REQUIRE(Exec(
+      b, "create table t1 (a int); insert into t1 values (1); create table t2 (a int); insert into t2 values (2)"));
   REQUIRE(QueryValue(a, "select a from t1") == "1");  // cached by a
   REQUIRE(QueryValue(a, "select a from t2") == "2");
   // Replaced and truncated by b: a must see the new definitions.

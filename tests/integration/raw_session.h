@@ -47,12 +47,14 @@ void CrashAndRestart(TestServer& server, Between between) {
   const auto children = server.ChildPids();
   server.Stop(SIGKILL);
   for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor([&] {
-    for (pid_t p : children) {
-      if (Alive(p)) return false;
-    }
-    return true;
-  }, 10000));
+  REQUIRE(WaitFor(
+      [&] {
+        for (pid_t p : children) {
+          if (Alive(p)) return false;
+        }
+        return true;
+      },
+      10000));
   KillProcessesMentioning(server.datadir());
   between();
   REQUIRE_NOTHROW(server.Start());
