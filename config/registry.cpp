@@ -151,6 +151,10 @@ const SettingDef kSettings[] = {
     {.name = "shared_buffers", .type = kInt, .context = kPostmaster, .category = kResources,
      .boot_value = "128MB", .unit = kBlocks, .min_int = 16, .max_int = kIntMax / 2,
      .description = "Sets the number of shared memory buffers used by the server."},
+    {.name = "relation_size_cache", .type = kInt, .context = kPostmaster, .category = kResources,
+     .boot_value = "131072", .min_int = 1024, .max_int = 67108864,
+     .description = "Sets the number of relation forks whose size is kept in shared memory "
+                    "(beyond it, cached sizes are evicted and re-read from the files)."},
     {.name = "work_mem", .type = kInt, .context = kUser, .category = kResources,
      .boot_value = "4MB", .unit = kKilobytes, .min_int = 64, .max_int = kIntMax,
      .description = "Sets the maximum memory to be used for query workspaces."},
@@ -228,6 +232,9 @@ const SettingDef kSettings[] = {
     {.name = "deadlock_timeout", .type = kInt, .context = kUser, .category = kLocks,
      .boot_value = "1s", .unit = kMilliseconds, .min_int = 1, .max_int = kIntMax,
      .description = "Sets the time to wait on a lock before checking for deadlock."},
+    {.name = "max_locks_per_transaction", .type = kInt, .context = kPostmaster, .category = kLocks,
+     .boot_value = "64", .min_int = 10, .max_int = kIntMax / 2,
+     .description = "Sets the maximum number of locks per transaction."},
 
     // REPORTING AND LOGGING
     {.name = "log_file", .type = kString, .context = kPostmaster, .category = kLogging,

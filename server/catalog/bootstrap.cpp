@@ -11,6 +11,7 @@
 #include "access/transam/transam.h"
 #include "access/transam/xact.h"
 #include "catalog/catalog_defs.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/sequence_catalog.h"
@@ -61,7 +62,7 @@ void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSp
   cf.relnamespace = kPgCatalogNamespace;
   cf.relfilenode = oid;
   cf.relnatts = static_cast<int>(cols.size());
-  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, access::kFirstCommandId);
+  internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, access::kFirstCommandId);
   int attnum = 0;
   for (const ColumnSpec& c : cols) {
     internal::AttributeFields a;
@@ -70,8 +71,24 @@ void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSp
     a.atttypid = c.type;
     a.attnum = ++attnum;
     a.attnotnull = true;
-    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid,
-                     access::kFirstCommandId);
+    internal::CatalogInsert(kHearthAttributeOid, internal::MakeAttributeRow(a), xid, access::kFirstCommandId);
+  }
+}
+
+// One hearth_index row per catalog index (not unique: uniqueness of catalog
+// keys is kept by the DDL's object locks).
+void DescribeCatalogIndexes() {
+  for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
+    internal::IndexFields f;
+    f.indexrelid = d.oid;
+    f.indrelid = d.catalog;
+    f.name = d.name;
+    f.ns = kPgCatalogNamespace;
+    f.relfilenode = d.oid;
+    for (int c : d.columns) f.attnums.push_back(c + 1);
+    f.options.assign(d.columns.size(), 0);
+    internal::CatalogInsert(kHearthIndexOid, internal::MakeIndexRow(f), access::kBootstrapTransactionId,
+                            access::kFirstCommandId);
   }
 }
 
@@ -100,10 +117,12 @@ void BootstrapCatalog(const std::string& datadir) {
       }
       Check(storage::SmgrCreate(rel, storage::ForkNumber::kMain), "could not create system catalog");
     }
+    internal::CreateCatalogIndexes();
     InsertCatalogRelation(kHearthClassOid, kHearthClassName, kClassColumns);
     InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
     InsertCatalogRelation(kHearthIndexOid, kHearthIndexName, kIndexColumns);
     InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
+    DescribeCatalogIndexes();
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
     Check(storage::FlushAllBuffers(), "could not write system catalogs");
@@ -111,6 +130,9 @@ void BootstrapCatalog(const std::string& datadir) {
     Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
     Check(storage::SmgrImmedSync(IndexRel(), storage::ForkNumber::kMain), "could not sync hearth_index");
     Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
+    for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
+      Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
+    }
   } catch (...) {
     storage::ReleaseProcSlot();
     storage::SmgrCloseAll();

@@ -25,6 +25,14 @@ inline constexpr char kHearthAttributeName[] = "hearth_attribute";
 inline constexpr Oid kHearthIndexOid = 2610;      // pg_index analogue
 inline constexpr char kHearthIndexName[] = "hearth_index";
 
+// B-tree indexes on the system catalogs (oid == relfilenode, fixed; each
+// described by a hearth_index row, see catalog_indexes.h).
+inline constexpr Oid kClassOidIndexOid = 2662;          // hearth_class (oid)
+inline constexpr Oid kClassNameNspIndexOid = 2663;      // hearth_class (relname, relnamespace)
+inline constexpr Oid kAttributeRelidAttnumIndexOid = 2659;  // hearth_attribute (attrelid, attnum)
+inline constexpr Oid kIndexIndrelidIndexOid = 2678;     // hearth_index (indrelid)
+inline constexpr Oid kIndexNameNspIndexOid = 2679;      // hearth_index (indname, indnamespace)
+
 // Namespaces (no namespace catalog yet: these two are built in).
 inline constexpr Oid kPgCatalogNamespace = 11;  // system catalogs live here
 inline constexpr Oid kPublicNamespace = 2200;   // every user table today

@@ -1,15 +1,18 @@
 // catalog/catalog_rows.cpp
 //
 // Principal entry points: FindClassByName, FindClassByOid, FindAttributes,
-// MakeClassRow, MakeAttributeRow.
+// FindIndexes, FindIndexByName (catalog index probes, sequential scans
+// without catalog indexes), MakeClassRow, MakeAttributeRow.
 #include "catalog/catalog_rows.h"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
 #include "access/transam/snapshot.h"
 #include "access/transam/xact.h"
+#include "catalog/catalog_indexes.h"
 
 namespace hearth::catalog::internal {
 
@@ -47,19 +50,63 @@ std::vector<CatalogTuple> ScanCatalog(storage::RelFileLocator rel, const heap::T
 
 }  // namespace
 
-std::optional<CatalogTuple> FindClassByName(Oid ns, const std::string& name) {
-  auto rows = ScanCatalog(
-      ClassRel(), ClassTupleDesc(),
-      [&](const heap::Row& r) { return RowOid(r, kClassRelnamespace) == ns && r[kClassRelname].str == name; }, true);
+namespace {
+
+// The versions at `tids` visible to the catalog snapshot whose row matches
+// (index entries are candidates only: dead versions keep theirs until VACUUM).
+template <typename Match>
+std::vector<CatalogTuple> FetchCandidates(Oid catalog, const heap::TupleDesc& desc,
+                                          const std::vector<heap::ItemPointer>& tids, Match match, bool first_only) {
+  if (!access::IsTransactionInProgress()) throw std::logic_error("catalog read outside a transaction");
+  std::vector<CatalogTuple> out;
+  if (tids.empty()) return out;
+  const access::Snapshot& snap = CatalogSnapshot();
+  const access::TransactionId me = access::GetCurrentTransactionIdIfAny();
+  CatalogTuple t;
+  size_t unusable = 0;
+  for (heap::ItemPointer tid : tids) {
+    if (!heap::HeapFetch(storage::RelFileLocator(catalog), desc, tid, snap, me, &t.row) || !match(t.row)) {
+      unusable++;
+      continue;
+    }
+    t.tid = tid;
+    out.push_back(t);
+    if (first_only) break;
+  }
+  NoteDeadCatalogCandidates(catalog, unusable);
+  return out;
+}
+
+types::Value OidKey(Oid oid) { return Value::Int(types::kOidOid, oid); }
+types::Value NameKey(const std::string& name) { return Value::Bytes(types::kNameOid, name); }
+
+// Probes `index_oid` with `key` when the catalog indexes exist, else scans.
+template <typename Match>
+std::vector<CatalogTuple> Lookup(Oid catalog, const heap::TupleDesc& desc, Oid index_oid,
+                                 std::vector<types::Value> key, Match match, bool first_only) {
+  if (!CatalogIndexesUsable()) {
+    return ScanCatalog(storage::RelFileLocator(catalog), desc, match, first_only);
+  }
+  return FetchCandidates(catalog, desc, CatalogIndexProbe(index_oid, std::move(key)), match, first_only);
+}
+
+std::optional<CatalogTuple> First(std::vector<CatalogTuple> rows) {
   if (rows.empty()) return std::nullopt;
   return std::move(rows[0]);
 }
 
+}  // namespace
+
+std::optional<CatalogTuple> FindClassByName(Oid ns, const std::string& name) {
+  return First(Lookup(
+      kHearthClassOid, ClassTupleDesc(), kClassNameNspIndexOid, {NameKey(name), OidKey(ns)},
+      [&](const heap::Row& r) { return RowOid(r, kClassRelnamespace) == ns && r[kClassRelname].str == name; }, true));
+}
+
 std::optional<CatalogTuple> FindClassByOid(Oid oid) {
-  auto rows = ScanCatalog(
-      ClassRel(), ClassTupleDesc(), [&](const heap::Row& r) { return RowOid(r, kClassOid) == oid; }, true);
-  if (rows.empty()) return std::nullopt;
-  return std::move(rows[0]);
+  return First(Lookup(
+      kHearthClassOid, ClassTupleDesc(), kClassOidIndexOid, {OidKey(oid)},
+      [&](const heap::Row& r) { return RowOid(r, kClassOid) == oid; }, true));
 }
 
 std::vector<CatalogTuple> FindClassesInNamespace(Oid ns) {
@@ -69,26 +116,25 @@ std::vector<CatalogTuple> FindClassesInNamespace(Oid ns) {
 }
 
 std::vector<CatalogTuple> FindAttributes(Oid relid) {
-  auto rows = ScanCatalog(
-      AttributeRel(), AttributeTupleDesc(), [&](const heap::Row& r) { return RowOid(r, kAttAttrelid) == relid; },
-      false);
+  auto rows = Lookup(
+      kHearthAttributeOid, AttributeTupleDesc(), kAttributeRelidAttnumIndexOid, {OidKey(relid)},
+      [&](const heap::Row& r) { return RowOid(r, kAttAttrelid) == relid; }, false);
   std::sort(rows.begin(), rows.end(),
             [](const CatalogTuple& a, const CatalogTuple& b) { return a.row[kAttAttnum].i < b.row[kAttAttnum].i; });
   return rows;
 }
 
 std::vector<CatalogTuple> FindIndexes(Oid relid) {
-  return ScanCatalog(
-      IndexRel(), IndexTupleDesc(), [&](const heap::Row& r) { return relid == 0 || RowOid(r, kIndIndrelid) == relid; },
-      false);
+  if (relid == 0) return ScanCatalog(IndexRel(), IndexTupleDesc(), [](const heap::Row&) { return true; }, false);
+  return Lookup(
+      kHearthIndexOid, IndexTupleDesc(), kIndexIndrelidIndexOid, {OidKey(relid)},
+      [&](const heap::Row& r) { return RowOid(r, kIndIndrelid) == relid; }, false);
 }
 
 std::optional<CatalogTuple> FindIndexByName(Oid ns, const std::string& name) {
-  auto rows = ScanCatalog(
-      IndexRel(), IndexTupleDesc(),
-      [&](const heap::Row& r) { return RowOid(r, kIndNamespace) == ns && r[kIndName].str == name; }, true);
-  if (rows.empty()) return std::nullopt;
-  return std::move(rows[0]);
+  return First(Lookup(
+      kHearthIndexOid, IndexTupleDesc(), kIndexNameNspIndexOid, {NameKey(name), OidKey(ns)},
+      [&](const heap::Row& r) { return RowOid(r, kIndNamespace) == ns && r[kIndName].str == name; }, true));
 }
 
 heap::Row MakeClassRow(const ClassFields& f) {

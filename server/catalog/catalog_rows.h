@@ -5,7 +5,8 @@
 // with the current command id, so a transaction sees its own DDL (after the
 // CommandCounterIncrement every DDL function does) and everything committed
 // so far, whatever its isolation level (as PostgreSQL's catalog snapshots).
-// Sequential scans: there are no catalog indexes yet.
+// Lookups by key probe the catalog indexes (catalog_indexes.h); listing a
+// namespace is a sequential scan.
 //
 // Process safety: per-backend; REQUIRES a transaction in progress.
 #pragma once

@@ -35,6 +35,9 @@ struct CatalogShared {
   Oid next_oid;         // under oid_lock
   Oid persisted_limit;  // value in the control file; every OID handed out is below it
   std::atomic<uint64_t> catalog_version;
+  storage::LWLock inval_lock;  // exclusive: append; shared: read (all zero = unlocked)
+  uint64_t inval_count;        // messages ever appended (under inval_lock)
+  Oid inval_oids[kInvalidationRing];
 };
 static_assert(sizeof(access::transam_internal::TransamShared) + sizeof(CatalogShared) + 64 <= storage::kXactAreaBytes,
               "the catalog's shared state no longer fits behind transam's in the xact area");
@@ -120,6 +123,26 @@ void CatalogShutdown() {
 
 uint64_t CatalogVersion() { return Shared()->catalog_version.load(std::memory_order_acquire); }
 
-void BumpCatalogVersion() { Shared()->catalog_version.fetch_add(1, std::memory_order_acq_rel); }
+void SendRelationInvalidations(const std::vector<Oid>& relids) {
+  CatalogShared* s = Shared();
+  {
+    storage::LWLockGuard guard(s->inval_lock, storage::LWLockMode::kExclusive);
+    for (Oid oid : relids) s->inval_oids[s->inval_count++ % kInvalidationRing] = oid;
+  }
+  // After the messages: whoever sees the new version also sees them.
+  s->catalog_version.fetch_add(1, std::memory_order_acq_rel);
+}
+
+bool ReadRelationInvalidations(uint64_t* seen, std::vector<Oid>* out) {
+  CatalogShared* s = Shared();
+  storage::LWLockGuard guard(s->inval_lock, storage::LWLockMode::kShared);
+  const uint64_t n = s->inval_count;
+  bool complete = n - *seen <= kInvalidationRing;
+  if (complete) {
+    for (uint64_t i = *seen; i < n; i++) out->push_back(s->inval_oids[i % kInvalidationRing]);
+  }
+  *seen = n;
+  return complete;
+}
 
 }  // namespace hearth::catalog

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog_defs.h"
 
@@ -46,8 +47,17 @@ Oid ReadOidControlFile(const std::string& datadir);
 // the exact next OID so a restart skips none. No-op if no OID was handed out.
 void CatalogShutdown();
 
-// ---- catalog version (relcache invalidation) ----
+// ---- catalog version and invalidation messages (relcache) ----
+// The version moves whenever a transaction that changed the catalog
+// publishes its messages; reading it is one atomic load.
 uint64_t CatalogVersion();
-void BumpCatalogVersion();
+// Appends one message per relation oid to the shared ring (a message says
+// "drop what you cached about this relation"), then bumps the version.
+void SendRelationInvalidations(const std::vector<Oid>& relids);
+// Messages appended since message number `*seen` (0 at start): their oids go
+// to *out and *seen moves to the newest. Returns false when the ring already
+// overwrote some of them: the caller must then drop its whole cache.
+inline constexpr uint32_t kInvalidationRing = 4096;
+bool ReadRelationInvalidations(uint64_t* seen, std::vector<Oid>* out);
 
 }  // namespace hearth::catalog

@@ -10,6 +10,7 @@
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
 #include "access/transam/xlog_storage_records.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
@@ -254,11 +255,11 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.relfilenode = oid;
   cf.relnatts = ncols;
   cf.fillfactor = fillfactor;
-  MarkCatalogChanged();
-  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, cid);
+  MarkCatalogChanged(oid);
+  internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   for (internal::AttributeFields& a : attrs) {
     a.attrelid = oid;
-    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid, cid);
+    internal::CatalogInsert(kHearthAttributeOid, internal::MakeAttributeRow(a), xid, cid);
   }
   CreateColumnSequences(sequences, oid, ns);
   access::CommandCounterIncrement();
@@ -299,7 +300,9 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
 
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
-  MarkCatalogChanged();
+  std::vector<Oid> victim_oids;
+  for (const RelationRef& e : victims) victim_oids.push_back(e->oid);
+  MarkCatalogChanged(victim_oids);
   for (const RelationRef& e : victims) {
     auto cls = internal::FindClassByOid(e->oid);
     if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
@@ -336,7 +339,9 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
 
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
-  MarkCatalogChanged();
+  std::vector<Oid> target_oids;
+  for (const RelationRef& e : targets) target_oids.push_back(e->oid);
+  MarkCatalogChanged(target_oids);
   for (const RelationRef& e : targets) {
     auto cls = internal::FindClassByOid(e->oid);
     if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
@@ -347,11 +352,7 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
     row[kClassRelfilenode] = types::Value::Int(types::kOidOid, new_number);
     row[kClassRelpages] = types::Value::Int4(0);
     row[kClassReltuples] = types::Value::Float(types::kFloat4Oid, 0.0);
-    heap::TmFailureData fd;
-    heap::ItemPointer new_tid;
-    access::TmResult r = heap::HeapUpdate(ClassRel(), cls->tid, ClassTupleDesc(), row, xid, cid, nullptr,
-                                          /*wait=*/true, &fd, &new_tid);
-    if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+    internal::CatalogUpdate(kHearthClassOid, cls->tid, row, xid, cid);
     RegisterPendingDelete(old_rel, /*at_commit=*/true);
     ++result.count;
   }
@@ -366,11 +367,8 @@ void UpdateRelationStats(Oid relid, int32_t relpages, double reltuples) {
   heap::Row row = cls->row;
   row[kClassRelpages] = types::Value::Int4(relpages);
   row[kClassReltuples] = types::Value::Float(types::kFloat4Oid, reltuples);
-  heap::TmFailureData fd;
-  heap::ItemPointer new_tid;
-  access::TmResult r = heap::HeapUpdate(ClassRel(), cls->tid, ClassTupleDesc(), row, access::GetCurrentTransactionId(),
-                                        access::GetCurrentCommandId(true), nullptr, /*wait=*/true, &fd, &new_tid);
-  if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  internal::CatalogUpdate(kHearthClassOid, cls->tid, row, access::GetCurrentTransactionId(),
+                          access::GetCurrentCommandId(true));
   access::CommandCounterIncrement();
 }
 
@@ -392,6 +390,15 @@ std::vector<RelationRef> ListUserTables() {
     if (e != nullptr && e->relkind == 'r') out.push_back(std::move(e));
   }
   std::sort(out.begin(), out.end(), [](const RelationRef& a, const RelationRef& b) { return a->info.name < b->info.name; });
+  return out;
+}
+
+std::vector<RelationRef> ListMaintainedRelations() {
+  std::vector<RelationRef> out;
+  for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid}) {
+    if (RelationRef e = LookupRelationByOid(oid)) out.push_back(std::move(e));
+  }
+  for (RelationRef& e : ListUserTables()) out.push_back(std::move(e));
   return out;
 }
 

@@ -94,4 +94,9 @@ RelationStats GetRelationStats(Oid relid);
 // (no locks taken): VACUUM without a table list, catalog listings.
 std::vector<RelationRef> ListUserTables();
 
+// What VACUUM / ANALYZE without a table list process: the system catalogs
+// (so their dead row versions and catalog index entries go too), then every
+// user table as ListUserTables.
+std::vector<RelationRef> ListMaintainedRelations();
+
 }  // namespace hearth::catalog

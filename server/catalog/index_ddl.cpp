@@ -17,6 +17,7 @@
 #include "access/transam/snapshot.h"
 #include "access/transam/xact.h"
 #include "access/transam/xlog_storage_records.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
@@ -184,11 +185,8 @@ void SetNotNull(const RelationEntry& e, const std::vector<int>& cols) {
     if (std::find(todo.begin(), todo.end(), col) == todo.end()) continue;
     heap::Row r = a.row;
     r[kAttAttnotnull] = types::Value::Bool(true);
-    heap::TmFailureData fd;
-    heap::ItemPointer new_tid;
-    access::TmResult res =
-        heap::HeapUpdate(AttributeRel(), a.tid, AttributeTupleDesc(), r, xid, cid, nullptr, true, &fd, &new_tid);
-    if (res != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+    MarkCatalogChanged(e.oid);
+    internal::CatalogUpdate(kHearthAttributeOid, a.tid, r, xid, cid);
   }
 }
 
@@ -265,10 +263,10 @@ DdlResult DefineIndex(const RelationEntry& e, const IndexSpec& spec) {
   f.primary = spec.primary;
   for (int c : cols) f.attnums.push_back(c + 1);
   f.options = spec.options;
-  MarkCatalogChanged();
-  heap::HeapInsert(IndexRel(), IndexTupleDesc(), internal::MakeIndexRow(f), access::GetCurrentTransactionId(),
-                   access::GetCurrentCommandId(true));
-  InvalidateLocalRelcache();
+  MarkCatalogChanged(e.oid);
+  internal::CatalogInsert(kHearthIndexOid, internal::MakeIndexRow(f), access::GetCurrentTransactionId(),
+                          access::GetCurrentCommandId(true));
+  InvalidateRelcacheEntries({e.oid});
   access::CommandCounterIncrement();
   result.oid = oid;
   result.count = 1;
@@ -384,7 +382,7 @@ DdlResult CreateConstraintIndexes(Oid table_oid, const parser::CreateTableStmt& 
   }
   if (specs.empty()) return result;
   for (const IndexSpec& spec : specs) {
-    InvalidateLocalRelcache();
+    InvalidateRelcacheEntries({table_oid});
     RelationRef e = OpenRelationByOid(table_oid, storage::LockMode::kAccessExclusive);
     if (e == nullptr) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(table_oid));
     Append(&result, DefineIndex(*e, spec));
@@ -416,6 +414,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
   RequireTransaction();
   DdlResult result;
   std::set<Oid> seen;
+  std::vector<Oid> tables;
   for (const parser::RangeVar& rv : names) {
     const Oid ns = NamespaceOid(rv.schema);
     const std::string name = TruncateName(rv.name);
@@ -438,6 +437,9 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
       throw DbError("42704", "index \"" + name + "\" does not exist");
     }
     if (!seen.insert(internal::RowOid(row->row, kIndIndexrelid)).second) continue;
+    if (internal::RowOid(row->row, kIndNamespace) == kPgCatalogNamespace) {
+      throw DbError("42501", "permission denied: \"" + name + "\" is a system catalog");
+    }
     if (row->row[kIndIsprimary].b) {
       RelationRef table = LookupRelationByOid(internal::RowOid(row->row, kIndIndrelid));
       const std::string tname = table ? table->info.name : "?";
@@ -445,7 +447,9 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
                                  " requires it")
           .WithHint("You can drop constraint " + name + " on table " + tname + " instead.");
     }
-    MarkCatalogChanged();
+    const Oid table_oid = internal::RowOid(row->row, kIndIndrelid);
+    MarkCatalogChanged(table_oid);
+    tables.push_back(table_oid);
     heap::TmFailureData fd;
     if (heap::HeapDelete(IndexRel(), row->tid, access::GetCurrentTransactionId(), access::GetCurrentCommandId(true),
                          nullptr, true, &fd) != access::TmResult::kOk) {
@@ -455,7 +459,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
     ++result.count;
   }
   if (result.count > 0) {
-    InvalidateLocalRelcache();
+    InvalidateRelcacheEntries(tables);
     access::CommandCounterIncrement();
   }
   return result;
@@ -472,10 +476,10 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
   }
   DdlResult r = DropTables(names, if_exists);
   int dropped = 0;
-  if (!oids.empty()) MarkCatalogChanged();
+  if (!oids.empty()) MarkCatalogChanged(oids);
   for (Oid oid : oids) dropped += DropIndexRowsOf(oid);
   if (dropped > 0) {
-    InvalidateLocalRelcache();
+    InvalidateRelcacheEntries(oids);
     access::CommandCounterIncrement();
   }
   return r;
@@ -486,6 +490,7 @@ DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names) 
   DdlResult r = TruncateTables(names);
   const access::TransactionId xid = access::GetCurrentTransactionId();
   std::set<Oid> seen;
+  std::vector<Oid> touched;
   bool changed = false;
   for (const parser::RangeVar& rv : names) {
     RelationRef e = OpenRelation(rv.schema, TruncateName(rv.name), storage::LockMode::kAccessExclusive);
@@ -501,19 +506,15 @@ DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names) 
       nbtree::BtCreateEmpty(desc);
       heap::Row row = t.row;
       row[kIndRelfilenode] = types::Value::Int(types::kOidOid, new_number);
-      heap::TmFailureData fd;
-      heap::ItemPointer new_tid;
-      MarkCatalogChanged();
-      if (heap::HeapUpdate(IndexRel(), t.tid, IndexTupleDesc(), row, xid, access::GetCurrentCommandId(true), nullptr,
-                           true, &fd, &new_tid) != access::TmResult::kOk) {
-        throw DbError("XX000", "tuple concurrently updated");
-      }
+      MarkCatalogChanged(e->oid);
+      touched.push_back(e->oid);
+      internal::CatalogUpdate(kHearthIndexOid, t.tid, row, xid, access::GetCurrentCommandId(true));
       RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
       changed = true;
     }
   }
   if (changed) {
-    InvalidateLocalRelcache();
+    InvalidateRelcacheEntries(touched);
     access::CommandCounterIncrement();
   }
   return r;

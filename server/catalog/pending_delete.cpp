@@ -8,6 +8,8 @@
 
 #include "access/heap/hio.h"
 #include "access/transam/xact.h"
+#include "access/transam/xlog.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/relcache.h"
 #include "storage/buffer/bufmgr.h"
@@ -22,9 +24,18 @@ struct PendingDelete {
   bool at_commit;
 };
 
+// Files of a committed transaction whose commit record was not yet flushed
+// (synchronous_commit off): unlinked once it is.
+struct DeferredDeletes {
+  std::vector<storage::RelFileLocator> rels;
+  uint64_t commit_end;
+};
+
 struct XactState {
   std::vector<PendingDelete> pending;
+  std::vector<DeferredDeletes> deferred;
   bool catalog_changed = false;
+  std::vector<Oid> changed_relids;  // deduplicated at pre-commit
   bool callback_registered = false;
   uint64_t generation = 1;  // bumped at every transaction end
 };
@@ -33,9 +44,23 @@ XactState& State() {
   return s;
 }
 
-// Unlinks the files due at this transaction end as one batch. Must not
-// throw (commit/abort callbacks): failures to unlink leave an orphan file,
-// which wastes space but is harmless (the number is never reused).
+// Drops the buffers of `rels` and unlinks their files, as one batch. Must
+// not throw (commit/abort callbacks): failures to unlink leave an orphan
+// file, which wastes space but is harmless (the number is never reused).
+void UnlinkNow(const std::vector<storage::RelFileLocator>& rels) noexcept {
+  try {
+    storage::DropRelationsBuffers(rels);
+  } catch (...) {
+    // Keep going: the files still have to go.
+  }
+  for (storage::RelFileLocator rel : rels) heap::ForgetTargetBlock(rel);
+  (void)storage::SmgrUnlinkRelations(rels);
+}
+
+// The files due at this transaction end. At commit they go only once the
+// commit record is durable: with synchronous_commit off that is later (the
+// walwriter flushes it), so they wait in `deferred` and the commit pays no
+// fsync of its own. Until then the files and their buffers stay.
 void ProcessPendingDeletes(bool committed) noexcept {
   XactState& s = State();
   std::vector<storage::RelFileLocator> due;
@@ -46,15 +71,12 @@ void ProcessPendingDeletes(bool committed) noexcept {
   if (due.empty()) return;
   std::sort(due.begin(), due.end());
   due.erase(std::unique(due.begin(), due.end()), due.end());
-  try {
-    storage::DropRelationsBuffers(due);
-  } catch (...) {
-    // Keep going: the files still have to go.
+  const uint64_t commit_end = committed ? access::LastCommitRecordEnd() : 0;
+  if (commit_end != 0 && access::XLogIsStarted() && access::XLogNeedsFlush(commit_end)) {
+    s.deferred.push_back(DeferredDeletes{std::move(due), commit_end});
+    return;
   }
-  for (storage::RelFileLocator rel : due) {
-    heap::ForgetTargetBlock(rel);
-    (void)storage::SmgrUnlinkAllForks(rel);
-  }
+  UnlinkNow(due);
 }
 
 void CatalogXactCallback(access::XactEvent event, void*) {
@@ -63,25 +85,34 @@ void CatalogXactCallback(access::XactEvent event, void*) {
     case access::XactEvent::kPreCommit:
       // Before the commit becomes visible: a backend that waited for our
       // AccessExclusiveLock wakes after our locks are released, i.e. after
-      // this bump, and so re-reads the catalog.
-      if (s.catalog_changed) BumpCatalogVersion();
+      // these messages, and so re-reads the catalog.
+      if (s.catalog_changed) {
+        std::sort(s.changed_relids.begin(), s.changed_relids.end());
+        s.changed_relids.erase(std::unique(s.changed_relids.begin(), s.changed_relids.end()), s.changed_relids.end());
+        SendRelationInvalidations(s.changed_relids);
+      }
       return;
     case access::XactEvent::kCommit:
       ++s.generation;
+      FinishDeferredDeletes(/*wait=*/false);
       ProcessPendingDeletes(true);
       if (s.catalog_changed) {
         // After the commit is visible: whoever re-read the catalog between the
-        // two bumps (and may have missed our rows) re-reads it once more.
-        BumpCatalogVersion();
-        InvalidateLocalRelcache();
+        // two sends (and may have missed our rows) re-reads it once more.
+        SendRelationInvalidations(s.changed_relids);
+        InvalidateRelcacheEntries(s.changed_relids);
       }
       s.catalog_changed = false;
+      s.changed_relids.clear();
+      internal::VacuumNotedCatalogs();
       return;
     case access::XactEvent::kAbort:
       ++s.generation;
       ProcessPendingDeletes(false);
-      if (s.catalog_changed) InvalidateLocalRelcache();
+      if (s.catalog_changed) InvalidateRelcacheEntries(s.changed_relids);
       s.catalog_changed = false;
+      s.changed_relids.clear();
+      internal::VacuumNotedCatalogs();
       return;
   }
 }
@@ -111,10 +142,36 @@ void RegisterPendingDelete(storage::RelFileLocator rel, bool at_commit) {
   State().pending.push_back(PendingDelete{rel, at_commit});
 }
 
-void MarkCatalogChanged() {
+void MarkCatalogChanged(const std::vector<Oid>& relids) {
   EnsureCatalogXactCallback();
-  State().catalog_changed = true;
-  InvalidateLocalRelcache();
+  XactState& s = State();
+  s.catalog_changed = true;
+  s.changed_relids.insert(s.changed_relids.end(), relids.begin(), relids.end());
+  InvalidateRelcacheEntries(relids);
+}
+
+void FinishDeferredDeletes(bool wait) noexcept {
+  XactState& s = State();
+  if (s.deferred.empty()) return;
+  std::vector<DeferredDeletes> keep;
+  for (DeferredDeletes& d : s.deferred) {
+    bool durable = !access::XLogNeedsFlush(d.commit_end);
+    if (!durable && wait) {
+      try {
+        access::XLogFlush(d.commit_end);
+        durable = true;
+      } catch (...) {
+        // The files stay (orphans if the commit is lost; recovery of the
+        // commit record unlinks them otherwise).
+      }
+    }
+    if (durable) {
+      UnlinkNow(d.rels);
+    } else {
+      keep.push_back(std::move(d));
+    }
+  }
+  s.deferred = std::move(keep);
 }
 
 uint64_t XactGeneration() {

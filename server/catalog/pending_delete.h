@@ -8,9 +8,11 @@
 //     invalidated without being written (storage::DropRelationsBuffers, one
 //     pass over the pool or per-block lookups — bufmgr decides), then each
 //     file (all forks) is unlinked and the heap's target-page cache forgets it.
-//   - catalog invalidation: when the transaction changed the catalog, the
-//     shared catalog version is bumped at pre-commit and again after the
-//     commit, and this backend's relcache is dropped at commit and abort.
+//   - catalog invalidation: when the transaction changed the catalog, one
+//     shared invalidation message per changed relation is sent at
+//     pre-commit and again after the commit (each bumping the catalog
+//     version), and this backend's entries of those relations are dropped
+//     at commit and abort.
 // Both run from one access::RegisterXactCallback, registered on first use.
 //
 // Process safety: per-backend lists; single-threaded.
@@ -18,6 +20,7 @@
 
 #include <vector>
 
+#include "catalog/catalog_defs.h"
 #include "storage/smgr/relfile.h"
 
 namespace hearth::catalog {
@@ -26,9 +29,19 @@ namespace hearth::catalog {
 // commits (at_commit) or aborts (!at_commit). REQUIRES: a transaction in progress.
 void RegisterPendingDelete(storage::RelFileLocator rel, bool at_commit);
 
-// Records that the current transaction changed the catalog: drops this
-// backend's relcache now and arranges the version bumps above.
-void MarkCatalogChanged();
+// Records that the current transaction changed the catalog rows of these
+// relations: drops this backend's relcache entries of them now, and at
+// pre-commit and again after the commit sends them to every backend
+// (SendRelationInvalidations); at abort drops the local entries again.
+void MarkCatalogChanged(const std::vector<Oid>& relids);
+inline void MarkCatalogChanged(Oid relid) { MarkCatalogChanged(std::vector<Oid>{relid}); }
+
+// Unlinks the files of this backend's committed transactions whose commit
+// record has become durable since (synchronous_commit off defers them). With
+// `wait`, flushes the WAL first so that all of them go (backend exit). Never
+// throws. Also called at every statement start (AcceptInvalidations) and at
+// commit.
+void FinishDeferredDeletes(bool wait) noexcept;
 
 // Pending entries of the current transaction (tests, monitoring).
 std::vector<storage::RelFileLocator> PendingDeletes(bool at_commit);

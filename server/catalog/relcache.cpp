@@ -12,6 +12,8 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/pending_delete.h"
+#include "storage/smgr/smgr.h"
 
 namespace hearth::catalog {
 
@@ -21,6 +23,7 @@ using types::Value;
 
 struct Cache {
   uint64_t seen_version = 0;
+  uint64_t seen_messages = 0;
   bool version_known = false;
   std::map<std::pair<Oid, std::string>, RelationRef> by_name;
   std::unordered_map<Oid, RelationRef> by_oid;
@@ -129,11 +132,18 @@ RelationRef Remember(RelationRef e) {
 }  // namespace
 
 bool AcceptInvalidations() {
+  storage::SmgrCloseDroppedFiles();
+  FinishDeferredDeletes(/*wait=*/false);
   Cache& c = TheCache();
   uint64_t v = CatalogVersion();
   if (c.version_known && v == c.seen_version) return false;
   bool had = c.version_known;
-  InvalidateLocalRelcache();
+  std::vector<Oid> relids;
+  if (!ReadRelationInvalidations(&c.seen_messages, &relids) || !had) {
+    InvalidateLocalRelcache();
+  } else {
+    InvalidateRelcacheEntries(relids);
+  }
   c.seen_version = v;
   c.version_known = true;
   return had;
@@ -143,6 +153,17 @@ void InvalidateLocalRelcache() {
   Cache& c = TheCache();
   c.by_name.clear();
   c.by_oid.clear();
+}
+
+void InvalidateRelcacheEntries(const std::vector<Oid>& relids) {
+  Cache& c = TheCache();
+  for (Oid oid : relids) {
+    auto it = c.by_oid.find(oid);
+    if (it == c.by_oid.end()) continue;
+    auto name = c.by_name.find({it->second->namespace_oid, it->second->info.name});
+    if (name != c.by_name.end() && name->second->oid == oid) c.by_name.erase(name);
+    c.by_oid.erase(it);
+  }
 }
 
 RelationRef LookupRelation(const std::string& schema, const std::string& name) {

@@ -5,13 +5,16 @@
 // relfilenode and fillfactor, its indexes), read from hearth_class /
 // hearth_attribute / hearth_index. Index changes invalidate like any DDL.
 //
-// Invalidation: a shared catalog-version counter (catalog_shared.h) is bumped
-// by every transaction that changed the catalog, once just before it commits
-// and once right after. AcceptInvalidations() compares it with the version
-// this backend last saw and drops the whole cache when it moved. Call it at
-// the start of every statement; OpenRelation also calls it after waiting for
-// a relation lock (the lock holder may have dropped or truncated the table).
-// A backend's own DDL drops its cache at once (and again at commit/abort).
+// Invalidation: every transaction that changed the catalog sends one shared
+// message per changed relation oid (catalog_shared.h), once just before it
+// commits and once right after, each time bumping the catalog version.
+// AcceptInvalidations() compares the version with the one this backend last
+// saw and, when it moved, drops the entries of the relations named since
+// (the whole cache only when the message ring overflowed). Call it at the
+// start of every statement; OpenRelation also calls it after waiting for a
+// relation lock (the lock holder may have dropped or truncated the table).
+// A backend's own DDL drops its entries of the changed relations at once
+// (and again at commit/abort).
 //
 // Entries are shared_ptr<const>: a scan keeps its entry (and TupleDesc)
 // alive even when the cache is dropped meanwhile.
@@ -77,5 +80,8 @@ inline storage::LockTag RelationLockTag(Oid oid) { return storage::LockTag::Rela
 
 // Drops this backend's cache now.
 void InvalidateLocalRelcache();
+// Drops this backend's entries of these relations (by oid, and the name
+// entry pointing at them).
+void InvalidateRelcacheEntries(const std::vector<Oid>& relids);
 
 }  // namespace hearth::catalog

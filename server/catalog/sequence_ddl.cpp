@@ -11,6 +11,7 @@
 
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
+#include "catalog/catalog_indexes.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/pending_delete.h"
@@ -194,7 +195,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
   InitSequencePage(rel, p.start);
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
-  MarkCatalogChanged();
+  MarkCatalogChanged(oid);
   internal::ClassFields cf;
   cf.oid = oid;
   cf.relname = name;
@@ -202,7 +203,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
   cf.relfilenode = oid;
   cf.relnatts = 3;
   cf.relkind = 'S';
-  heap::HeapInsert(ClassRel(), ClassTupleDesc(), internal::MakeClassRow(cf), xid, cid);
+  internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   const std::pair<const char*, Oid> cols[] = {
       {"last_value", types::kInt8Oid}, {"log_cnt", types::kInt8Oid}, {"is_called", types::kBoolOid}};
   int attnum = 0;
@@ -213,7 +214,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
     a.atttypid = type;
     a.attnum = ++attnum;
     a.attnotnull = true;
-    heap::HeapInsert(AttributeRel(), AttributeTupleDesc(), internal::MakeAttributeRow(a), xid, cid);
+    internal::CatalogInsert(kHearthAttributeOid, internal::MakeAttributeRow(a), xid, cid);
   }
   p.relid = oid;
   heap::HeapInsert(SequenceCatalogRel(), SequenceCatalogTupleDesc(), MakeSequenceRow(p), xid, cid);
@@ -224,6 +225,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
 void DeleteSequenceRelation(const RelationEntry& seq, access::TransactionId xid, access::CommandId cid) {
   auto cls = internal::FindClassByOid(seq.oid);
   if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(seq.oid));
+  MarkCatalogChanged(seq.oid);
   internal::DdlDeleteCatalogTuple(ClassRel(), cls->tid, xid, cid);
   for (const internal::CatalogTuple& a : internal::FindAttributes(seq.oid)) {
     internal::DdlDeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
@@ -244,17 +246,13 @@ void UpdateSequenceRow(const internal::CatalogTuple& row, const SequenceParams& 
 
 // Clears a column's DEFAULT (DROP SEQUENCE ... CASCADE of its sequence).
 void DropColumnDefault(Oid table, int attnum, access::TransactionId xid, access::CommandId cid) {
+  MarkCatalogChanged(table);
   for (const internal::CatalogTuple& a : internal::FindAttributes(table)) {
     if (a.row[kAttAttnum].i != attnum) continue;
     heap::Row row = a.row;
     row[kAttAtthasdef] = types::Value::Bool(false);
     row[kAttAttdefault] = types::Value::Text("");
-    heap::TmFailureData fd;
-    heap::ItemPointer new_tid;
-    if (heap::HeapUpdate(AttributeRel(), a.tid, AttributeTupleDesc(), row, xid, cid, nullptr, true, &fd, &new_tid) !=
-        access::TmResult::kOk) {
-      throw DbError("XX000", "tuple concurrently updated");
-    }
+    internal::CatalogUpdate(kHearthAttributeOid, a.tid, row, xid, cid);
   }
 }
 
@@ -345,7 +343,7 @@ DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt) {
     ApplyOwnedBy(*o, seq->namespace_oid, p);
   }
   CheckRestartValue(p, restart ? *restart : ReadSequenceState(*seq).last_value);
-  MarkCatalogChanged();
+  MarkCatalogChanged(seq->oid);
   UpdateSequenceRow(*row, p);
   if (restart) ResetSequenceState(*seq, *restart, /*is_called=*/false);
   access::CommandCounterIncrement();
@@ -379,7 +377,6 @@ DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exis
   if (victims.empty()) return result;
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
-  MarkCatalogChanged();
   for (const RelationRef& seq : victims) {
     HandleOwnerOnDrop(*seq, behavior, result, xid, cid);
     DeleteSequenceRelation(*seq, xid, cid);

@@ -27,6 +27,7 @@
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lwlock.h"
+#include "storage/smgr/smgr.h"
 
 namespace hearth::postmaster {
 
@@ -125,6 +126,8 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
       // The postmaster died: nobody will reset shared memory, so stop now.
       _exit(1);
     }
+    // Descriptors of dropped relations would keep their inodes alive.
+    storage::SmgrCloseDroppedFiles();
     if (g_reload_requested) {
       g_reload_requested = 0;
       std::string error;

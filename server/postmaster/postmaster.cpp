@@ -125,6 +125,9 @@ void Postmaster::CreateSharedState() {
   heap::RegisterHeapRmgr();
   catalog::RegisterSequenceRmgr();
   access::RecoveryResult rr = access::StartupXLogRecovery();
+  // Children inherit our descriptors: keep none of the files redo touched
+  // (we never learn when they are dropped).
+  storage::SmgrCloseAll();
   spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
                "end of WAL found at startup {}",
                rr.replay.start, rr.replay.records, rr.replay.end_of_wal, rr.replay.end_reason, rr.xids_aborted,

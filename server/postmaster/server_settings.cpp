@@ -32,6 +32,8 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ss.shmem.max_connections = static_cast<int>(settings.GetInt("max_connections"));
   ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
   ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));
+  ss.shmem.relation_size_cache = static_cast<int>(settings.GetInt("relation_size_cache"));
+  ss.shmem.max_locks_per_transaction = static_cast<int>(settings.GetInt("max_locks_per_transaction"));
   ss.log_file = settings.GetString("log_file");
   ss.log_min_messages = settings.GetString("log_min_messages");
   return ss;

@@ -13,6 +13,7 @@
 
 #include "access/transam/xact.h"
 #include "catalog/heap_table_provider.h"
+#include "catalog/pending_delete.h"
 #include "catalog/system_views.h"
 #include "common/error/panic.h"
 #include "common/error/stack_depth.h"
@@ -33,6 +34,8 @@ namespace {
 [[noreturn]] void ExitBackend(int code) {
   // A session that ends inside a transaction (EOF, FATAL) rolls it back.
   access::AbortTransaction();
+  // Files of DROPs committed with synchronous_commit off go now.
+  catalog::FinishDeferredDeletes(/*wait=*/true);
   storage::ReleaseProcSlot();
   log::FlushLog();
   _exit(code);

@@ -110,7 +110,13 @@ class VacuumPlan : public Plan {
     }
     std::vector<catalog::RelationRef> rels;
     if (stmt_.relations.empty()) {
-      rels = catalog::ListUserTables();
+      // Each under ShareUpdateExclusiveLock like a named one (a concurrent
+      // VACUUM of the same relation waits; one dropped meanwhile is skipped).
+      for (const auto& listed : catalog::ListMaintainedRelations()) {
+        if (auto rel = catalog::OpenRelationByOid(listed->oid, storage::LockMode::kShareUpdateExclusive)) {
+          rels.push_back(rel);
+        }
+      }
     } else {
       for (const auto& r : stmt_.relations) {
         auto rel = catalog::OpenRelation(r.table.schema, r.table.name, storage::LockMode::kShareUpdateExclusive);

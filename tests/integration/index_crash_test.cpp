@@ -17,48 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "raw_session.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
 
 namespace {
-
-bool Alive(pid_t p) { return kill(p, 0) == 0; }
-
-// kill -9 of the postmaster and all its children, then a restart on the same
-// data directory (crash recovery runs before it accepts connections).
-void CrashAndRestart(TestServer& server) {
-  const auto children = server.ChildPids();
-  server.Stop(SIGKILL);
-  for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor([&] {
-    for (pid_t p : children) {
-      if (Alive(p)) return false;
-    }
-    return true;
-  }, 10000));
-  KillProcessesMentioning(server.datadir());
-  REQUIRE_NOTHROW(server.Start());
-}
-
-bool Ok(const std::vector<RawMessage>& msgs) { return First(msgs, 'E') == nullptr && LastStatus(msgs) != 0; }
-
-// Runs `sql`; on failure returns false after printing the error.
-bool Exec(RawConn& c, const std::string& sql, int timeout_ms = 30000) {
-  auto msgs = c.Query(sql, timeout_ms);
-  if (Ok(msgs)) return true;
-  const RawMessage* e = First(msgs, 'E');
-  UNSCOPED_INFO(sql << "\n  -> " << (e ? ErrorOf(*e).sqlstate + " " + ErrorOf(*e).message : "no answer"));
-  return false;
-}
-
-// The single value of a one-row, one-column query ("<error SQLSTATE>" on failure).
-std::string QueryValue(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql, 10000);
-  if (!Ok(msgs)) return "<error " + FirstSqlstate(msgs) + ">";
-  std::vector<std::string> col = FirstColumn(msgs);
-  return col.size() == 1 ? col[0] : "<" + std::to_string(col.size()) + " rows>";
-}
 
 // Multi-row INSERT of rows(first..last) into `table`, 250 rows a statement.
 template <typename RowFn>

@@ -55,6 +55,7 @@ struct CommitSettings {
 };
 CommitSettings g_commit_settings;
 XactRelsProvider g_rels_provider = nullptr;
+XLogRecPtr g_last_commit_end = 0;
 std::vector<storage::RelFileLocator> g_rels_scratch;
 
 // The relation files the catalog will delete at this transaction's end.
@@ -102,6 +103,7 @@ void RecordTransactionCommit(TransactionId xid) {
   // only while we live, so we must not go on).
   storage::CheckPostmasterAlive();
   const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true));
+  g_last_commit_end = lsn;
   // The commit record is in WAL: from here the transaction cannot abort.
   CriticalSection crit("commit");
   if (g_commit_settings.synchronous_commit) {
@@ -273,6 +275,8 @@ void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synch
 }
 
 void SetXactRelsProvider(XactRelsProvider provider) { g_rels_provider = provider; }
+
+uint64_t LastCommitRecordEnd() { return g_last_commit_end; }
 
 void RegisterXactCallback(XactCallback cb, void* arg) { g_callbacks.emplace_back(cb, arg); }
 

@@ -98,6 +98,12 @@ void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synch
 using XactRelsProvider = void (*)(bool at_commit, std::vector<storage::RelFileLocator>* out);
 void SetXactRelsProvider(XactRelsProvider provider);
 
+// End of this backend's latest commit record (0 before any, or without
+// WAL). With synchronous_commit off it may not be flushed yet when the
+// kCommit callbacks run: files the commit deletes must wait for it
+// (XLogNeedsFlush), or a crash could lose the commit but not the unlink.
+uint64_t LastCommitRecordEnd();
+
 enum class XactEvent : uint8_t {
   kPreCommit,  // may throw: the transaction is then aborted instead
   kCommit,     // after the commit is durable and visible; must not throw

@@ -33,7 +33,7 @@ void SmgrRedo(const XLogRecordView& rec) {
 
 void RedoDropRelations(std::span<const storage::RelFileLocator> rels) {
   storage::DropRelationsBuffers(rels);
-  for (storage::RelFileLocator rel : rels) (void)storage::SmgrUnlinkAllForks(rel);
+  (void)storage::SmgrUnlinkRelations(rels);
 }
 
 }  // namespace hearth::access

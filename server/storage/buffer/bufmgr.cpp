@@ -735,17 +735,18 @@ Status FlushRelationBuffers(RelFileLocator rel) {
 
 void DropRelationsBuffers(std::span<const RelFileLocator> rels) {
   if (rels.empty() || g_nbuffers == 0) return;
-  // Lookup path: every fork's size known and the total small next to the pool.
+  // Lookup path: every fork's size known from the shared size cache alone
+  // (absent forks count as 0; no file is opened) and the total small next
+  // to the pool. An uncached fork makes the size unknown: scan instead.
   uint64_t total = 0;
   bool all_known = true;
   for (const RelFileLocator& r : rels) {
     for (int f = 0; f < kNumForks && all_known; f++) {
-      auto fork = static_cast<ForkNumber>(f);
-      std::optional<BlockNumber> n = SmgrCachedNblocks(r, fork);
+      std::optional<BlockNumber> n = SmgrCachedNblocks(r, static_cast<ForkNumber>(f));
       if (n) {
         total += *n;
-      } else if (SmgrExists(r, fork)) {
-        all_known = false;  // a missing fork has no buffers; an uncached one is unknown
+      } else {
+        all_known = false;
       }
     }
   }

@@ -29,7 +29,8 @@ struct ShmemParams {
   int max_aux_processes = 8;   // walwriter, bgwriter, checkpointer, spare
   int nbuffers = 16384;        // shared_buffers in 8 KiB pages
   int wal_buffers = 2048;      // WAL buffer pages of 8 KiB
-  int relation_size_cache = 4096;  // smgr: relation forks whose size is cached in shared memory
+  int relation_size_cache = 131072;  // smgr: relation forks whose size is cached (LRU-ish eviction beyond)
+  int max_locks_per_transaction = 64;  // lock table: sizes the shared part (a backend spills beyond it)
   // Client backends plus auxiliary processes: the number of proc slots.
   int TotalProcs() const { return max_connections + max_aux_processes; }
   // The "wal area": reserved here, laid out by access/transam's XLogStartup

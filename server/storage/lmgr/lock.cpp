@@ -25,6 +25,7 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "common/error/db_error.h"
@@ -83,14 +84,25 @@ struct LocalLock {
   int32_t counts[kMaxLockMode + 1];
 };
 std::vector<LocalLock> g_local;
+// Position of each tag in g_local: a transaction may hold tens of thousands
+// of locks (DROP of 10,000 tables), so lookups must not scan the vector.
+struct LockTagHasher {
+  size_t operator()(const LockTag& t) const { return t.Hash(); }
+};
+std::unordered_map<LockTag, size_t, LockTagHasher> g_local_index;
 // The proc slot g_local belongs to. A child forked from a process that held
 // locks (only tests do that) inherits the table; it must not believe it
 // holds its parent's locks.
 ProcNumber g_local_owner = kInvalidProcNumber;
 
+void ClearLocal() {
+  g_local.clear();
+  g_local_index.clear();
+}
+
 void CheckLocalOwner() {
   if (g_local_owner != MyProcNumber()) {
-    g_local.clear();
+    ClearLocal();
     g_local_owner = MyProcNumber();
   }
 }
@@ -101,15 +113,14 @@ void (*g_interrupt_hook)() = &hearth::CheckForInterrupts;
 
 LocalLock* FindLocal(const LockTag& tag) {
   CheckLocalOwner();
-  for (LocalLock& l : g_local) {
-    if (l.tag == tag) return &l;
-  }
-  return nullptr;
+  auto it = g_local_index.find(tag);
+  return it == g_local_index.end() ? nullptr : &g_local[it->second];
 }
 
 void AddLocal(const LockTag& tag, LockMode mode) {
   LocalLock* l = FindLocal(tag);
   if (l == nullptr) {
+    g_local_index.emplace(tag, g_local.size());
     g_local.push_back(LocalLock{tag, {}});
     l = &g_local.back();
   }
@@ -117,13 +128,15 @@ void AddLocal(const LockTag& tag, LockMode mode) {
 }
 
 void EraseLocal(const LockTag& tag) {
-  for (size_t i = 0; i < g_local.size(); i++) {
-    if (g_local[i].tag == tag) {
-      g_local[i] = g_local.back();
-      g_local.pop_back();
-      return;
-    }
+  auto it = g_local_index.find(tag);
+  if (it == g_local_index.end()) return;
+  size_t i = it->second;
+  g_local_index.erase(it);
+  if (i + 1 != g_local.size()) {
+    g_local[i] = g_local.back();
+    g_local_index[g_local[i].tag] = i;
   }
+  g_local.pop_back();
 }
 
 int64_t NowMs() {
@@ -325,7 +338,7 @@ void ReleaseShared(const LockTag& tag, uint16_t mask) {
 
 DbError OutOfLockMemory() {
   return DbError(sqlstate::kOutOfMemory, "out of shared memory")
-      .WithHint("The shared lock table is full; raise max_connections to enlarge it.");
+      .WithHint("You might need to increase max_locks_per_transaction.");
 }
 
 void FinishWait() {
@@ -454,6 +467,8 @@ const char* LockModeName(LockMode m) {
 
 namespace {
 
+constexpr int32_t kLockReserve = 65536;
+
 struct Sizes {
   int32_t nprocs, nlocks, nholders, nbuckets;
   size_t header, buckets, locks, holders, procs;
@@ -463,8 +478,13 @@ struct Sizes {
 Sizes ComputeSizes(const ShmemParams& p) {
   Sizes s{};
   s.nprocs = p.TotalProcs();
-  s.nlocks = 64 * s.nprocs;
-  s.nholders = 128 * s.nprocs;
+  // max_locks_per_transaction locks per process as in PostgreSQL, plus a
+  // shared reserve any one transaction may use up (PostgreSQL's lock hash
+  // borrows spare shared memory the same way): one transaction can lock
+  // ~kLockReserve relations (create or drop 10,000 tables) with defaults.
+  const int32_t per_proc = std::max(10, p.max_locks_per_transaction);
+  s.nlocks = per_proc * s.nprocs + kLockReserve;
+  s.nholders = 2 * per_proc * s.nprocs + kLockReserve;
   s.nbuckets = 16;
   while (s.nbuckets < s.nlocks) s.nbuckets *= 2;
   s.header = AlignUp(sizeof(LockTableShared), 64);
@@ -518,7 +538,7 @@ void LockShmemInit(ShmemSegment& seg, const ShmemParams& p) {
     ps->wait_mode = 0;
   }
   // A fresh segment (first start or after a crash): no process holds anything.
-  g_local.clear();
+  ClearLocal();
 }
 
 LockAcquireResult LockAcquire(const LockTag& tag, LockMode mode, bool dont_wait) {
@@ -585,6 +605,7 @@ void LockReleaseAll() {
   CheckLocalOwner();
   std::vector<LocalLock> held;
   held.swap(g_local);
+  g_local_index.clear();
   for (const LocalLock& l : held) {
     uint16_t mask = 0;
     for (int m = 1; m <= kMaxLockMode; m++) {

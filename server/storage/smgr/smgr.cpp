@@ -31,6 +31,8 @@ std::string g_datadir;
 BlockNumber g_segment_blocks = kDefaultSegmentBlocks;
 RelSizeCacheShared* g_relsize = nullptr;
 SyncQueueShared* g_syncq = nullptr;
+DroppedFilesShared* g_dropped = nullptr;
+uint64_t g_dropped_seen = 0;  // entries of g_dropped this process has handled
 
 struct FdEntry {
   uint32_t rel = 0;
@@ -89,6 +91,21 @@ void ForgetFds(RelFileLocator rel, ForkNumber fork) {
   }
 }
 
+void ForgetAllForkFds(uint32_t rel) {
+  for (FdEntry& e : g_fds) {
+    if (e.fd >= 0 && e.rel == rel) CloseFdEntry(e);
+  }
+}
+
+// Tells every process that `rel`'s files are gone (SmgrCloseDroppedFiles).
+void AnnounceDropped(RelFileLocator rel) {
+  if (g_dropped == nullptr) return;
+  LWLockGuard guard(g_dropped->lock, LWLockMode::kExclusive);
+  uint64_t n = g_dropped->count.load(std::memory_order_relaxed);
+  g_dropped->rels[n % kDroppedRing] = rel.number.value;
+  g_dropped->count.store(n + 1, std::memory_order_release);
+}
+
 // Sizes every segment with lseek: the slow path, used when a fork is first
 // seen. Returns nullopt if segment 0 does not exist.
 std::optional<BlockNumber> NblocksFromFiles(RelFileLocator rel, ForkNumber fork) {
@@ -129,34 +146,12 @@ RelSizeSlot* FindSlot(uint32_t rel, uint8_t fork, uint32_t hash) {
   return nullptr;
 }
 
-// REQUIRES: partition lock held exclusive; key absent. Keeps the load factor
-// at or below 3/4; when full the fork is simply not cached (slow path).
-void InsertSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
-  RelSizePartition& part = PartitionFor(hash);
-  uint32_t cap = g_relsize->slots_per_partition;
-  if ((part.used + 1) * 4 > cap * 3) return;
-  uint32_t mask = cap - 1;
-  RelSizeSlot* base = &g_relsize->slots[part.first_slot];
-  for (uint32_t i = (hash / kRelSizePartitions) & mask;; i = (i + 1) & mask) {
-    if (base[i].rel == 0) {
-      base[i].rel = rel;
-      base[i].fork = fork;
-      base[i].nblocks = nblocks;
-      part.used++;
-      return;
-    }
-  }
-}
-
-// REQUIRES: partition lock held exclusive. Backward-shift deletion keeps every
-// probe chain unbroken without tombstones.
-void EraseSlot(uint32_t rel, uint8_t fork, uint32_t hash) {
-  RelSizeSlot* s = FindSlot(rel, fork, hash);
-  if (s == nullptr) return;
-  RelSizePartition& part = PartitionFor(hash);
+// REQUIRES: partition lock held exclusive. Removes the slot at `hole` with
+// backward-shift deletion, which keeps every probe chain unbroken without
+// tombstones.
+void EraseAt(RelSizePartition& part, uint32_t hole) {
   uint32_t mask = g_relsize->slots_per_partition - 1;
   RelSizeSlot* base = &g_relsize->slots[part.first_slot];
-  auto hole = static_cast<uint32_t>(s - base);
   for (uint32_t j = (hole + 1) & mask;; j = (j + 1) & mask) {
     if (base[j].rel == 0) break;
     uint32_t home = (HashKey(base[j].rel, base[j].fork) / kRelSizePartitions) & mask;
@@ -171,6 +166,46 @@ void EraseSlot(uint32_t rel, uint8_t fork, uint32_t hash) {
   part.used--;
 }
 
+// REQUIRES: partition lock held exclusive; the partition is not empty.
+// Round-robin eviction: any entry may go, since a missing entry is simply
+// re-read from the files (exact, because extension is serialised).
+void EvictOne(RelSizePartition& part) {
+  uint32_t mask = g_relsize->slots_per_partition - 1;
+  RelSizeSlot* base = &g_relsize->slots[part.first_slot];
+  uint32_t i = part.clock_hand & mask;
+  while (base[i].rel == 0) i = (i + 1) & mask;
+  part.clock_hand = (i + 1) & mask;
+  EraseAt(part, i);
+}
+
+// REQUIRES: partition lock held exclusive; key absent. Keeps the load factor
+// at or below 3/4 by evicting another entry first when needed.
+void InsertSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
+  RelSizePartition& part = PartitionFor(hash);
+  uint32_t cap = g_relsize->slots_per_partition;
+  if ((part.used + 1) * 4 > cap * 3) EvictOne(part);
+  uint32_t mask = cap - 1;
+  RelSizeSlot* base = &g_relsize->slots[part.first_slot];
+  for (uint32_t i = (hash / kRelSizePartitions) & mask;; i = (i + 1) & mask) {
+    if (base[i].rel == 0) {
+      base[i].rel = rel;
+      base[i].fork = fork;
+      base[i].nblocks = nblocks;
+      part.used++;
+      return;
+    }
+  }
+}
+
+// REQUIRES: partition lock held exclusive. Inserts or overwrites.
+void SetSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
+  if (RelSizeSlot* s = FindSlot(rel, fork, hash)) {
+    s->nblocks = nblocks;
+  } else {
+    InsertSlot(rel, fork, hash, nblocks);
+  }
+}
+
 // Sets the cached size under the exclusive partition lock. `raise_only`:
 // keep a larger cached value (extension). A missing entry is filled from the
 // files (lseek) while the lock is held, so it cannot race with a writer.
@@ -180,12 +215,44 @@ void UpdateCachedSize(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks, 
   uint32_t h = HashKey(rel.number.value, f);
   LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
   if (RelSizeSlot* s = FindSlot(rel.number.value, f, h)) {
-    s->nblocks = raise_only ? std::max(s->nblocks, nblocks) : nblocks;
+    BlockNumber old = s->nblocks == kAbsentFork ? 0 : s->nblocks;
+    s->nblocks = raise_only ? std::max(old, nblocks) : nblocks;
     return;
   }
   BlockNumber value = nblocks;
   if (raise_only) value = std::max(value, NblocksFromFiles(rel, fork).value_or(0));
   InsertSlot(rel.number.value, f, h, value);
+}
+
+// The cached entry: nullopt when not cached, kAbsentFork when known missing.
+std::optional<BlockNumber> CachedEntry(RelFileLocator rel, ForkNumber fork) {
+  uint8_t f = static_cast<uint8_t>(fork);
+  uint32_t h = HashKey(rel.number.value, f);
+  LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kShared);
+  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
+  return std::nullopt;
+}
+
+// The fork's size, or kAbsentFork. On a miss the files are sized (one lseek
+// per segment) under the SHARED partition lock, which excludes truncation
+// and unlink (exclusive) but not other readers; then the entry is inserted
+// under the exclusive lock unless someone else filled it meanwhile (an
+// extension, creation or unlink in between always leaves an entry, which
+// then wins over the value read here).
+BlockNumber LookupOrLoad(RelFileLocator rel, ForkNumber fork) {
+  if (auto cached = CachedEntry(rel, fork)) return *cached;
+  uint8_t f = static_cast<uint8_t>(fork);
+  uint32_t h = HashKey(rel.number.value, f);
+  std::optional<BlockNumber> n;
+  {
+    LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kShared);
+    n = NblocksFromFiles(rel, fork);
+  }
+  LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
+  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
+  BlockNumber value = n.value_or(kAbsentFork);
+  InsertSlot(rel.number.value, f, h, value);
+  return value;
 }
 
 Status FsyncSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool missing_ok) {
@@ -229,14 +296,17 @@ uint32_t SlotsPerPartition(const ShmemParams& p) {
   return n;
 }
 uint32_t SyncQueueCapacity(const ShmemParams& p) {
-  return static_cast<uint32_t>(std::clamp(p.nbuffers, 64, 65536));
+  // One request per dirty segment since the last checkpoint: as many as
+  // buffers, or as relation forks (creating many small tables touches many
+  // distinct files), whichever is larger.
+  return static_cast<uint32_t>(std::clamp(std::max(p.nbuffers, p.relation_size_cache), 64, 1 << 22));
 }
 }  // namespace
 
 size_t SmgrShmemSize(const ShmemParams& p) {
   size_t relsize = sizeof(RelSizeCacheShared) + sizeof(RelSizeSlot) * SlotsPerPartition(p) * kRelSizePartitions;
   size_t syncq = sizeof(SyncQueueShared) + sizeof(SyncRequest) * SyncQueueCapacity(p);
-  return AlignUp(relsize, 64) + AlignUp(syncq, 64) + 128;
+  return AlignUp(relsize, 64) + AlignUp(syncq, 64) + AlignUp(sizeof(DroppedFilesShared), 64) + 192;
 }
 
 void SmgrShmemInit(ShmemSegment& seg, const ShmemParams& p) {
@@ -249,6 +319,7 @@ void SmgrShmemInit(ShmemSegment& seg, const ShmemParams& p) {
     rc->partitions[i].lock.Init();
     rc->partitions[i].used = 0;
     rc->partitions[i].first_slot = static_cast<uint32_t>(i) * spp;
+    rc->partitions[i].clock_hand = 0;
   }
   uint32_t cap = SyncQueueCapacity(p);
   size_t syncq = sizeof(SyncQueueShared) + sizeof(SyncRequest) * cap;
@@ -257,9 +328,16 @@ void SmgrShmemInit(ShmemSegment& seg, const ShmemParams& p) {
   q->lock.Init();
   q->capacity = cap;
   q->count = 0;
+  q->compacted = true;
   q->backend_fsyncs.store(0);
+  auto* d = static_cast<DroppedFilesShared*>(seg.Allocate("smgr dropped files", sizeof(DroppedFilesShared)));
+  std::memset(static_cast<void*>(d), 0, sizeof(DroppedFilesShared));
+  d->lock.Init();
+  d->count.store(0);
   g_relsize = rc;
   g_syncq = q;
+  g_dropped = d;
+  g_dropped_seen = 0;
 }
 
 // ---- per-process setup ---------------------------------------------------------------
@@ -293,36 +371,47 @@ Status SmgrCreate(RelFileLocator rel, ForkNumber fork, bool ok_if_exists) {
     return Status::IoError("could not create file \"" + path + "\": " + ErrnoText(err));
   }
   close(fd);
+  if (g_relsize == nullptr) return Status::Ok();
+  if (ok_if_exists) {
+    // Redo: the file may have had blocks already; size it under the lock.
+    uint8_t f = static_cast<uint8_t>(fork);
+    uint32_t h = HashKey(rel.number.value, f);
+    LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
+    SetSlot(rel.number.value, f, h, NblocksFromFiles(rel, fork).value_or(0));
+    return Status::Ok();
+  }
   // A new fork: make sure no stale size from a previous life is cached.
-  if (!ok_if_exists) UpdateCachedSize(rel, fork, 0, /*raise_only=*/false);
+  UpdateCachedSize(rel, fork, 0, /*raise_only=*/false);
+  if (fork == ForkNumber::kMain) {
+    // A brand-new relfilenode (O_EXCL succeeded and numbers are never
+    // reused) has no other forks yet: remember that, so that dropping it
+    // later is decided from the cache without probing files.
+    for (int other = 1; other < kNumForks; other++) {
+      uint8_t f = static_cast<uint8_t>(other);
+      uint32_t h = HashKey(rel.number.value, f);
+      LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
+      if (FindSlot(rel.number.value, f, h) == nullptr) InsertSlot(rel.number.value, f, h, kAbsentFork);
+    }
+  }
   return Status::Ok();
 }
 
 bool SmgrExists(RelFileLocator rel, ForkNumber fork) {
-  if (OpenSegment(rel, fork, 0, false) >= 0) return true;
-  return false;
+  if (g_relsize == nullptr) return OpenSegment(rel, fork, 0, false) >= 0;
+  return LookupOrLoad(rel, fork) != kAbsentFork;
 }
 
 std::optional<BlockNumber> SmgrCachedNblocks(RelFileLocator rel, ForkNumber fork) {
   if (g_relsize == nullptr) return std::nullopt;
-  uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
-  LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kShared);
-  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
-  return std::nullopt;
+  std::optional<BlockNumber> n = CachedEntry(rel, fork);
+  if (n && *n == kAbsentFork) return 0;
+  return n;
 }
 
 BlockNumber SmgrNblocks(RelFileLocator rel, ForkNumber fork) {
-  if (auto cached = SmgrCachedNblocks(rel, fork)) return *cached;
   if (g_relsize == nullptr) return NblocksFromFiles(rel, fork).value_or(0);
-  uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
-  LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
-  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
-  std::optional<BlockNumber> n = NblocksFromFiles(rel, fork);
-  if (!n) return 0;  // a missing fork is not cached
-  InsertSlot(rel.number.value, f, h, *n);
-  return *n;
+  BlockNumber n = LookupOrLoad(rel, fork);
+  return n == kAbsentFork ? 0 : n;
 }
 
 Status SmgrExtend(RelFileLocator rel, ForkNumber fork, BlockNumber block, const char* page, bool skip_fsync) {
@@ -406,13 +495,7 @@ Status SmgrTruncate(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks) {
       return Status::IoError("could not fsync file \"" + SegPath(rel, fork, segno) + "\": " + ErrnoText(errno));
     }
   }
-  if (g_relsize != nullptr) {
-    if (RelSizeSlot* s = FindSlot(rel.number.value, f, h)) {
-      s->nblocks = nblocks;
-    } else {
-      InsertSlot(rel.number.value, f, h, nblocks);
-    }
-  }
+  if (g_relsize != nullptr) SetSlot(rel.number.value, f, h, nblocks);
   return Status::Ok();
 }
 
@@ -425,6 +508,9 @@ Status SmgrUnlink(RelFileLocator rel, ForkNumber fork) {
   Status result;
   for (uint32_t segno = 0;; segno++) {
     std::string path = SegPath(rel, fork, segno);
+    // Truncate first: other processes may still have the file open (until
+    // they next call SmgrCloseDroppedFiles), and the space must return now.
+    if (truncate(path.c_str(), 0) != 0 && errno == ENOENT) break;
     if (unlink(path.c_str()) != 0) {
       if (errno != ENOENT && result.ok()) {
         result = Status::IoError("could not remove file \"" + path + "\": " + ErrnoText(errno));
@@ -433,7 +519,9 @@ Status SmgrUnlink(RelFileLocator rel, ForkNumber fork) {
       if (errno == ENOENT) break;
     }
   }
-  if (g_relsize != nullptr) EraseSlot(rel.number.value, f, h);
+  // Remembered as absent (not erased): a reader that sized the files just
+  // before the unlink then finds this entry instead of inserting its value.
+  if (g_relsize != nullptr) SetSlot(rel.number.value, f, h, kAbsentFork);
   return result;
 }
 
@@ -443,7 +531,46 @@ Status SmgrUnlinkAllForks(RelFileLocator rel) {
     Status st = SmgrUnlink(rel, static_cast<ForkNumber>(f));
     if (!st.ok() && result.ok()) result = st;
   }
+  AnnounceDropped(rel);
   return result;
+}
+
+Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels) {
+  if (rels.empty()) return Status::Ok();
+  if (g_syncq != nullptr) {
+    // Their queued fsync requests are moot: one pass over the queue.
+    std::vector<uint32_t> gone;
+    gone.reserve(rels.size());
+    for (const RelFileLocator& r : rels) gone.push_back(r.number.value);
+    std::sort(gone.begin(), gone.end());
+    LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < g_syncq->count; i++) {
+      if (!std::binary_search(gone.begin(), gone.end(), g_syncq->entries[i].rel)) {
+        g_syncq->entries[kept++] = g_syncq->entries[i];
+      }
+    }
+    g_syncq->count = kept;  // order kept: a compacted queue stays compacted
+  }
+  Status result;
+  for (const RelFileLocator& r : rels) {
+    Status st = SmgrUnlinkAllForks(r);
+    if (!st.ok() && result.ok()) result = st;
+  }
+  return result;
+}
+
+void SmgrCloseDroppedFiles() {
+  if (g_dropped == nullptr) return;
+  if (g_dropped->count.load(std::memory_order_acquire) == g_dropped_seen) return;  // the common case
+  LWLockGuard guard(g_dropped->lock, LWLockMode::kShared);
+  uint64_t n = g_dropped->count.load(std::memory_order_relaxed);
+  if (n - g_dropped_seen > kDroppedRing) {
+    SmgrCloseAll();
+  } else {
+    for (uint64_t i = g_dropped_seen; i < n; i++) ForgetAllForkFds(g_dropped->rels[i % kDroppedRing]);
+  }
+  g_dropped_seen = n;
 }
 
 Status SmgrImmedSync(RelFileLocator rel, ForkNumber fork) {
@@ -465,15 +592,18 @@ Status SmgrRegisterSync(RelFileLocator rel, ForkNumber fork, uint32_t segno) {
     uint32_t n = g_syncq->count;
     // The most common case: the same segment as the last request.
     if (n > 0 && SyncRequestEq(g_syncq->entries[n - 1], req)) return Status::Ok();
-    if (n == g_syncq->capacity) {
-      // Compact: requests for the same segment are interchangeable.
+    if (n == g_syncq->capacity && !g_syncq->compacted) {
+      // Compact: requests for the same segment are interchangeable. Once
+      // compacted, a still-full queue is not sorted again until it changes.
       std::sort(g_syncq->entries, g_syncq->entries + n, SyncRequestLess);
       n = static_cast<uint32_t>(std::unique(g_syncq->entries, g_syncq->entries + n, SyncRequestEq) - g_syncq->entries);
       g_syncq->count = n;
+      g_syncq->compacted = true;
     }
     if (n < g_syncq->capacity) {
       g_syncq->entries[n] = req;
       g_syncq->count = n + 1;
+      g_syncq->compacted = false;
       return Status::Ok();
     }
     guard.Release();
@@ -489,6 +619,7 @@ Status SmgrSyncPending() {
     LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
     reqs.assign(g_syncq->entries, g_syncq->entries + g_syncq->count);
     g_syncq->count = 0;
+    g_syncq->compacted = true;
   }
   std::sort(reqs.begin(), reqs.end(), SyncRequestLess);
   reqs.erase(std::unique(reqs.begin(), reqs.end(), SyncRequestEq), reqs.end());

@@ -92,8 +92,19 @@ Status SmgrTruncate(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks);
 // Removes every segment file of the fork (missing files are fine) and forgets
 // its cached size. REQUIRES: its buffers were dropped (DropRelationsBuffers).
 Status SmgrUnlink(RelFileLocator rel, ForkNumber fork);
-// SmgrUnlink for all forks.
+// SmgrUnlink for all forks, then announces the relfilenode to every process
+// (SmgrCloseDroppedFiles). Each segment is truncated to zero length before
+// it is unlinked, so its space returns even while other processes still
+// hold a descriptor.
 Status SmgrUnlinkAllForks(RelFileLocator rel);
+// Dropping relations as a batch: forgets their queued fsync requests (one
+// pass over the queue) and SmgrUnlinkAllForks each. REQUIRES: their buffers
+// were dropped (DropRelationsBuffers).
+Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels);
+// Closes this process's cached descriptors of files unlinked by any process
+// since the last call. One atomic load when nothing was dropped. Backends
+// call it at statement start, auxiliary processes once per loop.
+void SmgrCloseDroppedFiles();
 
 // fsyncs every segment of the fork now.
 Status SmgrImmedSync(RelFileLocator rel, ForkNumber fork);

@@ -18,23 +18,37 @@ namespace hearth::storage {
 // own LWLock so lookups of different relations do not share a cache line.
 inline constexpr int kRelSizePartitions = 16;
 
+// nblocks == kAbsentFork: the fork is known not to exist.
+inline constexpr BlockNumber kAbsentFork = kInvalidBlockNumber;
+
 struct RelSizeSlot {
   uint32_t rel;      // relfilenode; 0 = empty slot
   uint8_t fork;
   uint8_t pad[3];
-  BlockNumber nblocks;
+  BlockNumber nblocks;  // or kAbsentFork
 };
 
 struct alignas(64) RelSizePartition {
   LWLock lock;           // shared: lookup; exclusive: insert/update/erase
   uint32_t used;         // occupied slots (protected by lock)
   uint32_t first_slot;   // index of this partition's first slot in RelSizeCacheShared::slots
+  uint32_t clock_hand;   // next eviction candidate when full (protected by lock)
 };
 
 struct RelSizeCacheShared {
   uint32_t slots_per_partition;  // power of two
   RelSizePartition partitions[kRelSizePartitions];
   RelSizeSlot slots[1];  // kRelSizePartitions * slots_per_partition entries
+};
+
+// Relfilenodes unlinked recently, so every process can close its cached
+// descriptors of them (SmgrCloseDroppedFiles). A ring: a process that fell
+// more than kDroppedRing entries behind closes all its descriptors.
+inline constexpr uint32_t kDroppedRing = 4096;
+struct DroppedFilesShared {
+  LWLock lock;                   // exclusive: append; shared: read entries
+  std::atomic<uint64_t> count;   // entries ever appended (written under lock)
+  uint32_t rels[kDroppedRing];   // entry i at rels[i % kDroppedRing]
 };
 
 // fsync request queue: appended by every writer, drained by the checkpointer.
@@ -46,9 +60,10 @@ struct SyncRequest {
 };
 
 struct SyncQueueShared {
-  LWLock lock;                            // protects count and entries
+  LWLock lock;                            // protects count, compacted and entries
   uint32_t capacity;
   uint32_t count;
+  bool compacted;                         // entries sorted and unique since the last append
   std::atomic<uint64_t> backend_fsyncs;   // queue-full fallbacks
   SyncRequest entries[1];                 // capacity entries
 };

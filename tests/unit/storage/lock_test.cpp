@@ -169,6 +169,40 @@ TEST_CASE("Locks are re-entrant and released by count", "[lock]") {
   ReleaseProcSlot();
 }
 
+TEST_CASE("One process holds tens of thousands of locks; the table then reports full with a hint", "[lock]") {
+  ShmemParams p = SmallParams();
+  p.max_locks_per_transaction = 16;  // 16 per proc slot + the shared reserve
+  auto seg = CreateSharedMemory(p);
+  ClaimProcSlot(0, BackendType::kClient);
+  constexpr uint32_t kMany = 40000;
+  for (uint32_t oid = 1; oid <= kMany; oid++) {
+    REQUIRE(LockAcquire(LockTag::Relation(1, oid), LockMode::kAccessExclusive) == LockAcquireResult::kGranted);
+  }
+  CHECK(LockHeldByMe(LockTag::Relation(1, 1), LockMode::kAccessExclusive));
+  CHECK(LockHeldByMe(LockTag::Relation(1, kMany), LockMode::kAccessShare, /*or_stronger=*/true));
+  CHECK_FALSE(LockHeldByMe(LockTag::Relation(1, kMany + 1), LockMode::kAccessShare, /*or_stronger=*/true));
+  // Releasing one in the middle keeps the others findable.
+  REQUIRE(LockRelease(LockTag::Relation(1, 20000), LockMode::kAccessExclusive));
+  CHECK_FALSE(LockHeldByMe(LockTag::Relation(1, 20000), LockMode::kAccessExclusive));
+  CHECK(LockHeldByMe(LockTag::Relation(1, 39999), LockMode::kAccessExclusive));
+  // Beyond the reserve: 53200 with PostgreSQL's hint.
+  bool full = false;
+  for (uint32_t oid = kMany + 1; oid <= kMany + 100000 && !full; oid++) {
+    try {
+      LockAcquire(LockTag::Relation(1, oid), LockMode::kAccessShare);
+    } catch (const hearth::DbError& e) {
+      full = true;
+      CHECK(e.sqlstate() == "53200");
+      CHECK(e.hint() == "You might need to increase max_locks_per_transaction.");
+    }
+  }
+  CHECK(full);
+  LockReleaseAll();
+  CHECK(GetLockStatus(LockTag::Relation(1, 1)).holders == 0);
+  CHECK_FALSE(LockHeldByMe(LockTag::Relation(1, 1), LockMode::kAccessExclusive));
+  ReleaseProcSlot();
+}
+
 TEST_CASE("A waiter wakes when the holder releases", "[lock][fork]") {
   auto seg = CreateSharedMemory(SmallParams());
   Flags* flags = NewFlags();

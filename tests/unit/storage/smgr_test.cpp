@@ -114,9 +114,45 @@ TEST_CASE("smgr keeps nblocks exact in the shared cache", "[smgr]") {
     CHECK_FALSE(SmgrExists(rel, ForkNumber::kFsm));
     CHECK(FileSize(SmgrSegmentPath(rel, ForkNumber::kMain, 1)) == -1);
     CHECK(FileSize(SmgrSegmentPath(rel, ForkNumber::kMain, 2)) == -1);
-    CHECK_FALSE(SmgrCachedNblocks(rel, ForkNumber::kMain).has_value());
+    // Remembered as absent: 0 blocks, no file needed to know it.
+    CHECK(SmgrCachedNblocks(rel, ForkNumber::kMain) == std::optional<BlockNumber>(0));
     CHECK(SmgrNblocks(rel, ForkNumber::kMain) == 0);
   }
+}
+
+TEST_CASE("smgr size cache evicts instead of overflowing and remembers absent forks", "[smgr]") {
+  TestCluster c(16, 4);  // relation_size_cache = 256 forks
+  // A new main fork marks its other forks absent.
+  RelFileLocator fresh(40000);
+  REQUIRE(SmgrCreate(fresh, ForkNumber::kMain).ok());
+  CHECK(SmgrCachedNblocks(fresh, ForkNumber::kFsm) == std::optional<BlockNumber>(0));
+  CHECK_FALSE(SmgrExists(fresh, ForkNumber::kVisibilityMap));
+  REQUIRE(SmgrCreate(fresh, ForkNumber::kFsm).ok());
+  CHECK(SmgrExists(fresh, ForkNumber::kFsm));
+  // Far more forks than the cache holds: every size stays right.
+  constexpr uint32_t kRels = 3000;
+  for (uint32_t i = 0; i < kRels; i++) {
+    RelFileLocator r(41000 + i);
+    REQUIRE(SmgrCreate(r, ForkNumber::kMain).ok());
+    for (BlockNumber b = 0; b < i % 3; b++) REQUIRE(SmgrExtend(r, ForkNumber::kMain, b, nullptr).ok());
+  }
+  int cached = 0;
+  for (uint32_t i = 0; i < kRels; i++) {
+    RelFileLocator r(41000 + i);
+    if (SmgrCachedNblocks(r, ForkNumber::kMain).has_value()) cached++;
+    REQUIRE(SmgrNblocks(r, ForkNumber::kMain) == i % 3);
+    REQUIRE(SmgrCachedNblocks(r, ForkNumber::kMain) == std::optional<BlockNumber>(i % 3));
+  }
+  CHECK(cached < static_cast<int>(kRels));  // some were evicted and re-read
+  // A never-created fork is looked up once and then known absent.
+  RelFileLocator ghost(49999);
+  CHECK_FALSE(SmgrCachedNblocks(ghost, ForkNumber::kMain).has_value());
+  CHECK_FALSE(SmgrExists(ghost, ForkNumber::kMain));
+  CHECK(SmgrCachedNblocks(ghost, ForkNumber::kMain) == std::optional<BlockNumber>(0));
+  // Creating it afterwards replaces the absent mark.
+  REQUIRE(SmgrCreate(ghost, ForkNumber::kMain).ok());
+  REQUIRE(SmgrExtend(ghost, ForkNumber::kMain, 0, nullptr).ok());
+  CHECK(SmgrNblocks(ghost, ForkNumber::kMain) == 1);
 }
 
 TEST_CASE("smgr queues fsync requests for the checkpointer", "[smgr]") {
@@ -142,13 +178,22 @@ TEST_CASE("smgr queues fsync requests for the checkpointer", "[smgr]") {
   REQUIRE(SmgrWrite(b, ForkNumber::kMain, 0, std::vector<char>(kBlockSize, 1).data()).ok());
   REQUIRE(SmgrUnlink(b, ForkNumber::kMain).ok());
   CHECK(SmgrSyncPending().ok());
-  // Filling the queue (capacity 64 here) with distinct segments falls back to fsync-now.
+  // Filling the queue (capacity 256 here: the relation size cache's, larger
+  // than the pool) with distinct segments falls back to fsync-now.
   uint64_t before = SmgrBackendFsyncCount();
-  for (uint32_t r = 0; r < 70; r++) {
+  std::vector<RelFileLocator> rels;
+  for (uint32_t r = 0; r < 262; r++) {
     RelFileLocator rel(40000 + r);
+    rels.push_back(rel);
     REQUIRE(SmgrCreate(rel, ForkNumber::kMain).ok());
     REQUIRE(SmgrExtend(rel, ForkNumber::kMain, 0, nullptr).ok());
   }
   CHECK(SmgrBackendFsyncCount() == before + 6);
+  CHECK(SmgrPendingSyncRequests() == 256);
+  // Dropping relations takes their requests out of the queue.
+  REQUIRE(SmgrUnlinkRelations(std::span<const RelFileLocator>(rels.data(), 100)).ok());
+  CHECK(SmgrPendingSyncRequests() == 156);
+  CHECK_FALSE(SmgrExists(rels[0], ForkNumber::kMain));
+  CHECK(SmgrExists(rels[100], ForkNumber::kMain));
   CHECK(SmgrSyncPending().ok());
 }
