@@ -18,6 +18,7 @@
 #include <random>
 
 #include "access/heap/heap_wal.h"
+#include "access/nbtree/nbtree.h"
 #include "access/transam/clog.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
@@ -121,6 +122,7 @@ void Postmaster::CreateSharedState() {
   access::SetClogWalFlushHook(access::XLogFlush);
   access::SetCommitHintCheck(access::XactCommitIsDurable);
   heap::RegisterHeapRmgr();
+  nbtree::RegisterBtreeRmgr();
   access::RecoveryResult rr = access::StartupXLogRecovery();
   spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
                "end of WAL found at startup {}",

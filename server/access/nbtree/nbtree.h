@@ -183,4 +183,8 @@ std::string BtVerify(const IndexDesc& index);
 // Number of levels (1 = the root is a leaf; 0 = empty index), from the metapage.
 int BtHeight(const IndexDesc& index);
 
+// Registers the B-tree WAL redo (rmgr kRmgrBtree) in this process, before
+// recovery runs (postmaster, redo tests).
+void RegisterBtreeRmgr();
+
 }  // namespace hearth::nbtree

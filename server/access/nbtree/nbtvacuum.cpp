@@ -9,7 +9,10 @@
 // Principal entry points: BtBulkDelete.
 #include <unistd.h>
 
+#include <string>
+
 #include "access/nbtree/nbtree_internal.h"
+#include "access/transam/xlog_blocks.h"
 
 namespace hearth::nbtree {
 
@@ -25,25 +28,32 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
     blk = first.block();
   }
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
+  std::string removed;  // offsets removed from the current leaf (u16 each)
   while (blk != kInvalidBlockNumber) {
     PinnedBuffer buf =
         storage::ReadBuffer(index.rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
     for (unsigned spins = 0; !storage::ConditionalLockBufferForCleanup(buf); ++spins) usleep(spins < 100 ? 50 : 1000);
     Page p = buf.page();
     if (Opaque(p)->magic != kBtPageMagic || !IsLeaf(p)) ThrowCorrupt(index, "bulk delete reached a non-leaf page");
-    bool changed = false;
+    removed.clear();
     for (OffsetNumber off = p.MaxOffset(); off >= FirstDataOffset(p) && off != 0; --off) {
       if (is_dead(DecodeTid(ItemKey(p, off)))) {
         p.RemoveItem(off);
+        removed.append(reinterpret_cast<const char*>(&off), sizeof off);
         ++stats.removed;
-        changed = true;
       } else {
         ++stats.remaining;
       }
     }
-    if (changed) {
+    if (!removed.empty()) {
       buf.MarkDirty();
-      LogBtPage(buf);  // full image, still under the cleanup lock
+      // WAL: the removed offsets, in removal order (highest first), still
+      // under the cleanup lock.
+      access::BlockRecord& rec = access::ScratchBlockRecord();
+      rec.Clear();
+      rec.AddBlock();
+      rec.AddOp(kBtOpDelete, 0, removed);
+      LogBtRecord(kBtInfoVacuum, std::span<PinnedBuffer>(&buf, 1));
     }
     ++stats.leaf_pages;
     blk = Opaque(p)->right;
