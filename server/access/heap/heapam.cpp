@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "access/heap/heap_wal.h"
+#include "access/heap/pruneheap.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -235,6 +236,11 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   // in block order (GetBufferForTuple).
   TargetBuffer target;
   PinnedBuffer* nbuf = &obuf;
+  // A full page first loses the versions nobody can see any more (their
+  // data move: re-find the old version afterwards).
+  if (!PageHasRoomFor(obuf.page(), t.size(), 0) && HeapPagePruneOpt(obuf)) {
+    old = NormalTuple(obuf.page(), otid.offset);
+  }
   if (!PageHasRoomFor(obuf.page(), t.size(), 0)) {
     MarkTupleLocked(obuf, old, otid.offset, xid, cid);
     obuf.Unlock();
@@ -277,6 +283,7 @@ bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const
                TransactionId my_xid, Row* out) {
   if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) return false;
   PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  HeapPagePruneOnRead(buf);
   buf.Lock(LWLockMode::kShared);
   size_t len = 0;
   HeapTupleHeaderData* tup = NormalTuple(buf.page(), tid.offset, &len);

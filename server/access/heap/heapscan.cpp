@@ -3,6 +3,7 @@
 // Principal entry points: HeapScan::Next, HeapScan::LoadPage.
 #include "access/heap/heapscan.h"
 
+#include "access/heap/pruneheap.h"
 #include "access/transam/visibility.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/smgr/smgr.h"
@@ -43,6 +44,7 @@ bool HeapScan::LoadPage(BlockNumber block) {
   visible_.clear();
   pos_ = 0;
   buf_ = storage::ReadBuffer(rel_, ForkNumber::kMain, block, storage::ReadMode::kNormal, strategy_.get());
+  HeapPagePruneOnRead(buf_);
   buf_.Lock(LWLockMode::kShared);
   Page pg = buf_.page();
   bool hints = false;
