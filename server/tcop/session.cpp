@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <utility>
 
 #include "access/nbtree/nbtree.h"
 #include "access/transam/xact.h"
@@ -22,6 +23,7 @@
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/smgr/smgr.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -34,6 +36,16 @@ constexpr int64_t kUnixToPgEpochUs = 946684800LL * 1000000;
 int64_t NowPgEpochUs() {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::microseconds>(now).count() - kUnixToPgEpochUs;
+}
+
+// "schema.name" → {schema, name}; a bare name has an empty schema.
+std::pair<std::string, std::string> SplitQualifiedName(std::string_view arg) {
+  std::string schema, name(arg);
+  if (size_t dot = name.find('.'); dot != std::string::npos) {
+    schema = name.substr(0, dot);
+    name = name.substr(dot + 1);
+  }
+  return {schema, name};
 }
 
 }  // namespace
@@ -53,11 +65,7 @@ void Session::InstallCallbacks() {
   // hearth_index_check: ShareLock on the table (writers wait, as BtVerify
   // requires), then verify the index's pages.
   callbacks.index_check = [](std::string_view arg) -> std::optional<std::string> {
-    std::string schema, name(arg);
-    if (size_t dot = name.find('.'); dot != std::string::npos) {
-      schema = name.substr(0, dot);
-      name = name.substr(dot + 1);
-    }
+    auto [schema, name] = SplitQualifiedName(arg);
     const auto ns = catalog::NamespaceOid(schema);
     if (ns == 0) return std::nullopt;
     std::optional<catalog::internal::CatalogTuple> row = catalog::internal::FindIndexByName(ns, name);
@@ -69,6 +77,31 @@ void Session::InstallCallbacks() {
     for (const catalog::IndexEntry& ix : table->indexes)
       if (ix.oid == index_oid) return nbtree::BtVerify(ix.desc);
     return std::nullopt;
+  };
+  // pg_relation_size: a table (AccessShareLock, as PostgreSQL's size
+  // functions take none but the file must not vanish under us) or an index.
+  callbacks.relation_size = [](std::string_view arg) -> std::optional<int64_t> {
+    auto [schema, name] = SplitQualifiedName(arg);
+    storage::RelFileLocator file;
+    catalog::RelationRef table = catalog::OpenRelation(schema, name, storage::LockMode::kAccessShare);
+    if (table) {
+      file = table->rel;
+    } else {
+      const auto ns = catalog::NamespaceOid(schema);
+      if (ns == 0) return std::nullopt;
+      std::optional<catalog::internal::CatalogTuple> row = catalog::internal::FindIndexByName(ns, name);
+      if (!row) return std::nullopt;
+      const auto index_oid = catalog::internal::RowOid(row->row, catalog::kIndIndexrelid);
+      table = catalog::OpenRelationByOid(catalog::internal::RowOid(row->row, catalog::kIndIndrelid),
+                                         storage::LockMode::kAccessShare);
+      if (!table) return std::nullopt;
+      const catalog::IndexEntry* ix = nullptr;
+      for (const catalog::IndexEntry& e : table->indexes)
+        if (e.oid == index_oid) ix = &e;
+      if (ix == nullptr) return std::nullopt;
+      file = ix->desc.rel;
+    }
+    return static_cast<int64_t>(storage::SmgrNblocks(file, storage::ForkNumber::kMain)) * storage::kBlockSize;
   };
   func_context.session = &callbacks;
 }

@@ -122,6 +122,16 @@ Value IndexCheck(const Value* a, int, FuncCallContext& c) {
   return Value::Text(r->empty() ? std::string("ok") : *r);
 }
 
+// pg_relation_size(name): the main fork's size in bytes. PostgreSQL takes
+// regclass; a quoted name resolves the same way here.
+Value RelationSize(const Value* a, int, FuncCallContext& c) {
+  if (!S(c) || !S(c)->relation_size)
+    throw DbError(sqlstate::kFeatureNotSupported, "pg_relation_size is not available in this context");
+  std::optional<int64_t> r = S(c)->relation_size(a[0].str);
+  if (!r) throw DbError(sqlstate::kUndefinedTable, "relation \"" + a[0].str + "\" does not exist");
+  return Value::Int8(*r);
+}
+
 }  // namespace
 
 void AddSessionBuiltins(std::vector<FuncSignature>* t) {
@@ -150,6 +160,7 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("random", {}, kFloat8Oid, Random);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
+  vol("pg_relation_size", {kTextOid}, kInt8Oid, RelationSize);
 }
 
 }  // namespace hearth::types::internal

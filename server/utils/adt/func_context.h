@@ -34,6 +34,10 @@ struct SessionCallbacks {
   // "schema.idx"); returns "" when sound, else the first violated invariant;
   // nullopt when there is no such index (→ 42704). Unset: 0A000.
   std::function<std::optional<std::string>(std::string_view)> index_check;
+  // pg_relation_size(name): bytes in the main fork of the table or index
+  // `name` ("t" or "schema.t"); nullopt when there is none (→ 42P01).
+  // Unset: 0A000.
+  std::function<std::optional<int64_t>(std::string_view)> relation_size;
 };
 
 struct FuncCallContext {
