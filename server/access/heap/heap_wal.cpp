@@ -28,6 +28,7 @@ constexpr uint16_t kBlockImage = 0x0001;
 constexpr uint16_t kOpInit = 1;
 constexpr uint16_t kOpPutTuple = 2;
 constexpr uint16_t kOpSetHeader = 3;
+constexpr uint16_t kOpPrune = 4;
 // Header fields a delete/update/lock changes: xmin .. t_infomask.
 constexpr size_t kMvccHeaderBytes = offsetof(access::HeapTupleHeaderData, t_hoff);
 
@@ -67,6 +68,7 @@ struct Scratch {
   PendingBlock blocks[2];
   std::vector<Op> ops;
   std::vector<uint8_t> payload;
+  std::vector<storage::OffsetNumber> pruned;  // kOpPrune's offsets (one prune per record)
   uint64_t fpi_total = 0;
 };
 Scratch& S() {
@@ -111,6 +113,15 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
         prune = pg.prune_xid();
         bytes = pg.GetItem(oh.off).data();
         oh.len = static_cast<uint32_t>(sizeof(prune) + kMvccHeaderBytes);
+      }
+      if (oh.kind == kOpPrune) {
+        prune = pg.prune_xid();
+        oh.len = static_cast<uint32_t>(sizeof(prune) + S().pruned.size() * sizeof(OffsetNumber));
+        Append(out, &oh, sizeof(oh));
+        Append(out, &prune, sizeof(prune));
+        Append(out, S().pruned.data(), S().pruned.size() * sizeof(OffsetNumber));
+        h.nops++;
+        continue;
       }
       Append(out, &oh, sizeof(oh));
       if (oh.kind == kOpSetHeader) {
@@ -176,6 +187,24 @@ void ApplyOps(const access::XLogRecordView& rec, Page pg, const uint8_t* p, cons
         std::memcpy(pg.GetItem(oh.off).data(), p + sizeof(prune), kMvccHeaderBytes);
         break;
       }
+      case kOpPrune: {
+        if (oh.len < sizeof(uint32_t) || (oh.len - sizeof(uint32_t)) % sizeof(OffsetNumber) != 0)
+          Malformed(rec, "bad prune length");
+        for (size_t at = sizeof(uint32_t); at < oh.len; at += sizeof(OffsetNumber)) {
+          OffsetNumber off;
+          std::memcpy(&off, p + at, sizeof(off));
+          if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset() || !pg.GetItemId(off).IsNormal()) {
+            throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": cannot prune slot " +
+                                     std::to_string(off));
+          }
+          pg.MarkItemDead(off);
+        }
+        pg.RepairFragmentation();
+        uint32_t prune;
+        std::memcpy(&prune, p, sizeof(prune));
+        pg.set_prune_xid(prune);
+        break;
+      }
       default:
         Malformed(rec, "unknown operation");
     }
@@ -196,6 +225,10 @@ void HeapWalRecord::Block(PinnedBuffer& buf, bool force_image) {
 void HeapWalRecord::InitPage() { S().ops.push_back(Op{kOpInit, 0}); }
 void HeapWalRecord::PutTuple(OffsetNumber off) { S().ops.push_back(Op{kOpPutTuple, off}); }
 void HeapWalRecord::SetHeader(OffsetNumber off) { S().ops.push_back(Op{kOpSetHeader, off}); }
+void HeapWalRecord::Prune(std::span<const OffsetNumber> dead) {
+  S().pruned.assign(dead.begin(), dead.end());
+  S().ops.push_back(Op{kOpPrune, 0});
+}
 
 access::XLogRecPtr HeapWalRecord::Insert(access::TransactionId xid) {
   if (!access::XLogIsStarted() || nblocks_ == 0) return 0;

@@ -3,6 +3,8 @@
 // Principal entry point: HeapPagePruneOpt.
 #include "access/heap/pruneheap.h"
 
+#include <vector>
+
 #include "access/heap/heap_wal.h"
 #include "access/heap/htup.h"
 #include "access/transam/snapshot.h"
@@ -46,29 +48,31 @@ bool HeapPagePruneOpt(PinnedBuffer& buf) {
   if (!access::TransactionIdPrecedes(hint, oldest_xmin)) return false;  // no deleter old enough yet
 
   bool hints = false;
-  int pruned = 0;
+  static std::vector<OffsetNumber> pruned;  // reused: no allocation per prune
+  pruned.clear();
   for (OffsetNumber off = storage::kFirstOffsetNumber; off <= pg.MaxOffset(); ++off) {
     if (!pg.GetItemId(off).IsNormal()) continue;
     auto* tup = reinterpret_cast<HeapTupleHeaderData*>(pg.GetItem(off).data());
     if (access::TupleSatisfiesVacuum(*tup, oldest_xmin, &hints) == access::VacuumResult::kDead) {
       pg.MarkItemDead(off);
-      ++pruned;
+      pruned.push_back(off);
     }
   }
-  if (pruned == 0) {
+  if (pruned.empty()) {
     // The hint was stale (e.g. the deleter aborted): refresh it so the next
     // updater does not try again for nothing.
     pg.set_prune_xid(OldestRemainingXmax(pg));
     buf.MarkDirtyHint();
     return false;
   }
-  pg.RepairFragmentation();
+  pg.RepairFragmentation();  // also clears the page-full hint
   pg.set_prune_xid(OldestRemainingXmax(pg));
-  pg.set_flags(static_cast<uint16_t>(pg.flags() & ~storage::kPageFlagPageFull));
   buf.MarkDirty();
-  // WAL: prune (opportunistic; the compacted page, whose hole is the space freed).
+  // WAL: prune (opportunistic; the offsets made dead, redone by the same
+  // defragmentation).
   HeapWalRecord rec(kHeapInfoPrune);
-  rec.Block(buf, /*force_image=*/true);
+  rec.Block(buf);
+  rec.Prune(pruned);
   rec.Insert(access::kInvalidTransactionId);
   ++g_pages_pruned;
   return true;
