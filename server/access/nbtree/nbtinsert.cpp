@@ -7,6 +7,7 @@
 // locked until the downlink is in the parent, so nobody can split the new
 // right page before its parent knows it.
 // Principal entry points: BtInsert.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -291,29 +292,48 @@ void InsertOnPage(const IndexDesc& index, const std::vector<StackEntry>& stack, 
 // leaf and may continue on right siblings, read under shared locks while
 // the leaf stays locked). Throws on a live duplicate; returns the xid to wait
 // for, or 0.
+// Entries of tuples nobody can see any more (UniqueProbe::dead_to_all) found
+// on the X-locked leaf are removed before returning, so a key updated over
+// and over does not make every later check probe all its dead versions.
 uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_view key_bytes,
                      std::span<const types::Value> key, const UniqueCheckFn& check) {
   const Bound lo{key_bytes, false}, hi{key_bytes, true};
+  static std::vector<OffsetNumber> dead;  // on the leaf, ascending
+  dead.clear();
+  uint32_t wait_xid = 0;
   Page cur = leaf.page();
   OffsetNumber off = LeafLowerBound(cur, lo);
   PinnedBuffer other;
-  for (;;) {
+  for (bool done = false; !done;) {
     OffsetNumber max = cur.MaxOffset();
-    for (; off <= max; ++off) {
+    for (; off <= max && !done; ++off) {
       std::span<const char> e = ItemKey(cur, off);
-      if (CompareToBound(e, hi) >= 0) return 0;
+      if (CompareToBound(e, hi) >= 0) {
+        done = true;
+        break;
+      }
       UniqueProbe probe = check(DecodeTid(e));
       if (probe.state == HeapTupleState::kLive)
         throw DbError(sqlstate::kUniqueViolation,
                       "duplicate key value violates unique constraint \"" + index.name + "\"")
             .WithDetail(FormatKeyDetail(index, key));
-      if (probe.state == HeapTupleState::kInProgress) return probe.xid;
+      if (probe.state == HeapTupleState::kInProgress) {
+        wait_xid = probe.xid;
+        done = true;
+      } else if (probe.dead_to_all && !other.valid()) {
+        dead.push_back(off);
+      }
     }
-    if (IsRightmost(cur) || CompareToBound(HighKey(cur), hi) >= 0) return 0;
+    if (done || IsRightmost(cur) || CompareToBound(HighKey(cur), hi) >= 0) break;
     other = ReadLocked(index, Opaque(cur)->right, LWLockMode::kShared);
     cur = other.page();
     off = FirstDataOffset(cur);
   }
+  other = PinnedBuffer();  // unlock the sibling before changing the leaf
+  std::reverse(dead.begin(), dead.end());
+  // WAL: the removed offsets, highest first, under the leaf's exclusive lock.
+  DeleteLeafEntries(leaf, dead, kBtInfoDeleteDead);
+  return wait_xid;
 }
 
 }  // namespace

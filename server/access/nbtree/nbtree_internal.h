@@ -197,10 +197,14 @@ inline constexpr uint8_t kBtInfoInsert = 0x00;  // leaf insert (+ splits, + down
 inline constexpr uint8_t kBtInfoSplit = 0x10;   // an insert that split pages
 inline constexpr uint8_t kBtInfoNewRoot = 0x20;  // a split that made a new root
 inline constexpr uint8_t kBtInfoVacuum = 0x30;  // entries removed by VACUUM
+inline constexpr uint8_t kBtInfoDeleteDead = 0x40;  // entries of dead tuples removed by a unique check
 inline constexpr uint16_t kBtOpInsert = 1;      // off, item bytes: InsertItemAt
 inline constexpr uint16_t kBtOpDelete = 2;      // u16 offsets, removed in the logged order
 inline constexpr uint16_t kBtOpSplitLeft = 3;   // off of the new item; u32 right, u16 k, u16 sep_len, sep, item
 inline constexpr uint16_t kBtOpSetLeft = 4;     // u32 new left link
+// Removes the entries at `offsets` (highest first) from the X-locked,
+// pinned leaf and logs it with `info` (kBtInfoVacuum, kBtInfoDeleteDead).
+void DeleteLeafEntries(PinnedBuffer& leaf, std::span<const OffsetNumber> offsets, uint8_t info);
 // Logs `pages` (one per block added to access::ScratchBlockRecord(), in
 // order; all X-locked and dirty) as one record and stamps their LSN.
 void LogBtRecord(uint8_t info, std::span<PinnedBuffer> pages);

@@ -9,10 +9,9 @@
 // Principal entry points: BtBulkDelete.
 #include <unistd.h>
 
-#include <string>
+#include <vector>
 
 #include "access/nbtree/nbtree_internal.h"
-#include "access/transam/xlog_blocks.h"
 
 namespace hearth::nbtree {
 
@@ -28,7 +27,7 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
     blk = first.block();
   }
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
-  std::string removed;  // offsets removed from the current leaf (u16 each)
+  std::vector<OffsetNumber> removed;  // offsets removed from the current leaf
   while (blk != kInvalidBlockNumber) {
     PinnedBuffer buf =
         storage::ReadBuffer(index.rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
@@ -38,23 +37,14 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
     removed.clear();
     for (OffsetNumber off = p.MaxOffset(); off >= FirstDataOffset(p) && off != 0; --off) {
       if (is_dead(DecodeTid(ItemKey(p, off)))) {
-        p.RemoveItem(off);
-        removed.append(reinterpret_cast<const char*>(&off), sizeof off);
+        removed.push_back(off);
         ++stats.removed;
       } else {
         ++stats.remaining;
       }
     }
-    if (!removed.empty()) {
-      buf.MarkDirty();
-      // WAL: the removed offsets, in removal order (highest first), still
-      // under the cleanup lock.
-      access::BlockRecord& rec = access::ScratchBlockRecord();
-      rec.Clear();
-      rec.AddBlock();
-      rec.AddOp(kBtOpDelete, 0, removed);
-      LogBtRecord(kBtInfoVacuum, std::span<PinnedBuffer>(&buf, 1));
-    }
+    // WAL: the removed offsets, highest first, still under the cleanup lock.
+    DeleteLeafEntries(buf, removed, kBtInfoVacuum);
     ++stats.leaf_pages;
     blk = Opaque(p)->right;
   }

@@ -88,6 +88,7 @@ const char* BtDesc(uint8_t info) {
     case kBtInfoSplit: return "SPLIT";
     case kBtInfoNewRoot: return "NEWROOT";
     case kBtInfoVacuum: return "VACUUM";
+    case kBtInfoDeleteDead: return "DELETE_DEAD";
     default: return "UNKNOWN";
   }
 }
@@ -102,6 +103,19 @@ void LogBtRecord(uint8_t info, std::span<PinnedBuffer> pages) {
   // transaction's fate (an entry pointing at a dead tuple is tolerated).
   access::ScratchBlockRecord().Insert(access::kRmgrBtree, info, access::GetCurrentTransactionIdIfAny(),
                                       std::span<PinnedBuffer* const>(ptrs, pages.size()));
+}
+
+void DeleteLeafEntries(PinnedBuffer& leaf, std::span<const OffsetNumber> offsets, uint8_t info) {
+  if (offsets.empty()) return;
+  Page p = leaf.page();
+  for (OffsetNumber off : offsets) p.RemoveItem(off);
+  leaf.MarkDirty();
+  access::BlockRecord& rec = access::ScratchBlockRecord();
+  rec.Clear();
+  rec.AddBlock();
+  rec.AddOp(kBtOpDelete, 0,
+            std::string_view(reinterpret_cast<const char*>(offsets.data()), offsets.size() * sizeof(OffsetNumber)));
+  LogBtRecord(info, std::span<PinnedBuffer>(&leaf, 1));
 }
 
 void RegisterBtreeRmgr() { access::RegisterRmgr(access::kRmgrBtree, "Btree", BtRedo, BtDesc); }

@@ -266,3 +266,32 @@ TEST_CASE("btree wal: split, new root and vacuum records replay over pages from 
   CHECK(nbtree::BtVerify(idx) == "");
   CHECK(CountAll(idx) == remaining + 50);
 }
+
+TEST_CASE("btree wal: entries a unique check removes stay removed after a crash", "[wal_nbtree]") {
+  WalBtCluster c;
+  auto rel = c.CreateRel(31006);
+  nbtree::IndexDesc idx = TextIndex(rel);
+  nbtree::BtCreateEmpty(idx);
+  for (int n = 0; n < 50; ++n) Insert(idx, n);
+  access::CreateCheckPoint(false);
+  // Five more versions of key 7, each check finding the older ones dead to everyone.
+  const nbtree::UniqueCheckFn gone = [](nbtree::ItemPointer) {
+    return nbtree::UniqueProbe{nbtree::HeapTupleState::kDead, 0, true};
+  };
+  Value v = Value::Text(KeyText(7));
+  for (uint16_t i = 0; i < 5; ++i) {
+    REQUIRE(nbtree::BtInsert(idx, std::span<const Value>(&v, 1), nbtree::ItemPointer{900, static_cast<uint16_t>(i + 1)},
+                             &gone)
+                .inserted);
+  }
+  auto only_latest = [&] {
+    std::vector<nbtree::ItemPointer> t = Lookup(idx, 7);
+    return t.size() == 1 && t[0].block == 900 && t[0].offset == 5;
+  };
+  CHECK(only_latest());
+  FlushWal();
+  c.Crash();
+  CHECK(nbtree::BtVerify(idx) == "");
+  CHECK(only_latest());
+  CHECK(CountAll(idx) == 50);
+}
