@@ -6,7 +6,8 @@
 # (servers alternate within a run). Prints per point the median tps of each
 # server and the median WAL bytes per transaction (pg_stat_wal.wal_bytes
 # delta / transactions processed), and at the end the sizes of
-# pgbench_branches and pgbench_tellers in pages (bloat from dead versions).
+# pgbench_branches, pgbench_tellers and pgbench_accounts_pkey in pages
+# (bloat from dead versions; no VACUUM runs between the points).
 #   scripts/bench/tpcb.sh [RUNS] [SECONDS] [SCALE]     (defaults 3, 60, 10)
 #   CLIENTS="1 16 32" HEARTHD=/path/to/hearthd scripts/bench/tpcb.sh 1 10 1
 set -u
@@ -67,8 +68,11 @@ for n in $clients; do
   ratio=$(awk -v h="$ht" -v p="$pt" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
   printf '%-8s %12.0f %12.0f %8s %14s %14s\n' "$n" "$ht" "$pt" "$ratio" "$hw" "$pw"
 done
-# Table sizes after all runs (8 kB pages), as both servers report them after ANALYZE.
-for port in "$hport" "$pport"; do sql "$port" 'analyze pgbench_branches' >/dev/null; sql "$port" 'analyze pgbench_tellers' >/dev/null; done
-sizes() { sql "$1" "select string_agg(relname || '=' || relpages, ' ' order by relname) from pg_class where relname in ('pgbench_branches', 'pgbench_tellers')"; }
+# Table sizes after all runs, in 8 kB pages.
+sizes() {
+  sql "$1" "select 'branches=' || pg_relation_size('pgbench_branches') / 8192 || ' tellers=' ||
+            pg_relation_size('pgbench_tellers') / 8192 || ' accounts_pkey=' ||
+            pg_relation_size('pgbench_accounts_pkey') / 8192"
+}
 echo "pages after the runs: hearthd $(sizes "$hport"); pg15 $(sizes "$pport")"
 echo "scale=$scale, T=${secs}s per point, runs=$runs (medians), machine=$(nproc) cores, $(date -u +%F)"

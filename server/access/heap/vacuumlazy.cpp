@@ -81,7 +81,8 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
     const OffsetNumber maxoff = pg.MaxOffset();
     for (OffsetNumber off = storage::kFirstOffsetNumber; off <= maxoff; ++off) {
       const storage::ItemId id = pg.GetItemId(off);
-      if (id.state() == ItemState::kDead) {  // left by an interrupted earlier vacuum
+      if (id.state() == ItemState::kDead) {  // pruned on access, or left by an interrupted vacuum
+        ++stats.tuples_removed;  // its slot is reclaimed now
         if (two_phase) {
           dead.push_back(ItemPointer{blk, off});
         } else {
