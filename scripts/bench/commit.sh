@@ -42,20 +42,15 @@ wal_sync() {  # PORT
 }
 
 run_point() {  # PORT N OUTPREFIX: appends tps and syncs/commit
-  local port="$1" n="$2" out="$3" s0 s1 log tps txns
-  log="$work/pgbench.log"
+  local port="$1" n="$2" out="$3" s0 s1
   s0=$(wal_sync "$port")
-  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c "$n" -j 2 -T "$secs" -f "$work/insert.sql" hearth \
-      >"$log" 2>&1; then
-    echo "  pgbench failed on port $port with $n clients: $(tail -c 300 "$log")" >&2
+  if ! bench_pgbench "$port" "$n" "$work/pgbench.log" -T "$secs" -f "$work/insert.sql"; then
     echo NaN >>"$out.tps.$n"; echo NaN >>"$out.spc.$n"
     return
   fi
   s1=$(wal_sync "$port")
-  tps=$(awk -F'= ' '/^tps = / {split($2, a, " "); print a[1]; exit}' "$log")
-  txns=$(awk -F': ' '/number of transactions actually processed/ {split($2, a, "/"); print a[1]; exit}' "$log")
-  echo "${tps:-NaN}" >>"$out.tps.$n"
-  awk -v a="$s0" -v b="$s1" -v t="${txns:-0}" 'BEGIN { if (t > 0) printf "%.3f\n", (b - a) / t; else print "NaN" }' \
+  echo "$BENCH_TPS" >>"$out.tps.$n"
+  awk -v a="$s0" -v b="$s1" -v t="$BENCH_TXNS" 'BEGIN { if (t > 0) printf "%.3f\n", (b - a) / t; else print "NaN" }' \
     >>"$out.spc.$n"
 }
 

@@ -5,6 +5,8 @@
 #   bench_start_postgres DIR PORT [-c k=v ...]
 #   bench_stop_all
 #   bench_median N1 N2 ...   prints the median of its arguments
+#   bench_pgbench PORT N LOG [pgbench args]   one pgbench -n run of N clients;
+#       sets BENCH_TPS and BENCH_TXNS (false and NaN/0 when it failed)
 set -u
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEARTHD="${HEARTHD:-$BENCH_ROOT/build/hearthd}"
@@ -57,4 +59,16 @@ bench_stop_all() {
 
 bench_median() {
   printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+
+bench_pgbench() {
+  local port="$1" n="$2" log="$3"; shift 3
+  BENCH_TPS=NaN; BENCH_TXNS=0
+  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c "$n" -j 2 "$@" hearth >"$log" 2>&1; then
+    echo "  pgbench failed on port $port with $n clients: $(tail -c 300 "$log")" >&2
+    return 1
+  fi
+  BENCH_TPS=$(awk -F'= ' '/^tps = / {split($2, a, " "); print a[1]; exit}' "$log")
+  BENCH_TXNS=$(awk -F': ' '/number of transactions actually processed/ {split($2, a, "/"); print a[1]; exit}' "$log")
+  BENCH_TPS="${BENCH_TPS:-NaN}"; BENCH_TXNS="${BENCH_TXNS:-0}"
 }

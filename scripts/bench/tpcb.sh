@@ -37,19 +37,15 @@ sql() {  # PORT SQL
 }
 
 run_point() {  # PORT N OUTPREFIX: appends tps and WAL bytes per transaction
-  local port="$1" n="$2" out="$3" w0 w1 log tps txns
-  log="$work/pgbench.log"
+  local port="$1" n="$2" out="$3" w0 w1
   w0=$(sql "$port" 'select wal_bytes from pg_stat_wal')
-  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c "$n" -j 2 -T "$secs" hearth >"$log" 2>&1; then
-    echo "  pgbench failed on port $port with $n clients: $(tail -c 300 "$log")" >&2
+  if ! bench_pgbench "$port" "$n" "$work/pgbench.log" -T "$secs"; then
     echo NaN >>"$out.tps.$n"; echo NaN >>"$out.wpt.$n"
     return
   fi
   w1=$(sql "$port" 'select wal_bytes from pg_stat_wal')
-  tps=$(awk -F'= ' '/^tps = / {split($2, a, " "); print a[1]; exit}' "$log")
-  txns=$(awk -F': ' '/number of transactions actually processed/ {split($2, a, "/"); print a[1]; exit}' "$log")
-  echo "${tps:-NaN}" >>"$out.tps.$n"
-  awk -v a="$w0" -v b="$w1" -v t="${txns:-0}" 'BEGIN { if (t > 0) printf "%.0f\n", (b - a) / t; else print "NaN" }' \
+  echo "$BENCH_TPS" >>"$out.tps.$n"
+  awk -v a="$w0" -v b="$w1" -v t="$BENCH_TXNS" 'BEGIN { if (t > 0) printf "%.0f\n", (b - a) / t; else print "NaN" }' \
     >>"$out.wpt.$n"
 }
 

@@ -16,25 +16,7 @@ namespace {
 using storage::ForkNumber;
 using storage::Page;
 
-constexpr uint16_t kBlockIsImage = 0x0001;
-
-struct BlockHead {
-  uint32_t rel;
-  uint32_t block;
-  uint16_t flags;
-  uint16_t nops;
-  uint16_t hole_off;
-  uint16_t hole_len;
-  uint32_t data_len;
-};
-static_assert(sizeof(BlockHead) == 20);
-
-struct OpHead {
-  uint16_t kind;
-  uint16_t off;
-  uint32_t len;
-};
-static_assert(sizeof(OpHead) == 8);
+using OpHead = BlockOpHead;
 
 uint64_t g_images = 0;
 
@@ -90,6 +72,17 @@ void RestoreImage(const XLogRecordView& rec, Page pg, const BlockHead& h, const 
 
 }  // namespace
 
+void AppendPageImage(Page pg, BlockHead* h, std::vector<uint8_t>* out) {
+  h->flags |= kBlockIsImage;
+  const uint16_t lower = pg.Lower(), upper = pg.Upper();
+  if (lower >= storage::kPageHeaderSize && upper > lower && upper <= storage::kBlockSize) {
+    h->hole_off = lower;
+    h->hole_len = static_cast<uint16_t>(upper - lower);
+  }
+  Append(*out, pg.data(), h->hole_len == 0 ? storage::kBlockSize : h->hole_off);
+  if (h->hole_len != 0) Append(*out, pg.data() + upper, storage::kBlockSize - upper);
+}
+
 void BlockRecord::Clear() {
   blocks_.clear();
   ops_.clear();
@@ -132,14 +125,7 @@ XLogRecPtr BlockRecord::Insert(RmgrId rmgr, uint8_t info, uint32_t xid,
       Append(payload_, &h, sizeof(h));
       if (b.forced || pg.lsn() <= redo) {
         ++images;
-        h.flags = kBlockIsImage;
-        const uint16_t lower = pg.Lower(), upper = pg.Upper();
-        if (lower >= storage::kPageHeaderSize && upper > lower && upper <= storage::kBlockSize) {
-          h.hole_off = lower;
-          h.hole_len = static_cast<uint16_t>(upper - lower);
-        }
-        Append(payload_, pg.data(), h.hole_len == 0 ? storage::kBlockSize : h.hole_off);
-        if (h.hole_len != 0) Append(payload_, pg.data() + upper, storage::kBlockSize - upper);
+        AppendPageImage(pg, &h, &payload_);
       } else {
         h.nops = b.nops;
         Append(payload_, ops_.data() + b.ops_begin, b.ops_end - b.ops_begin);

@@ -77,4 +77,31 @@ void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply);
 // Full-page images written by this process through BlockRecord (tests).
 uint64_t BlockRecordImages();
 
+// ---- The block format, for access methods that encode blocks themselves
+// (the heap builds its operations from the page at insert time). --------
+
+inline constexpr uint16_t kBlockIsImage = 0x0001;
+
+struct BlockHead {
+  uint32_t rel;
+  uint32_t block;
+  uint16_t flags;
+  uint16_t nops;
+  uint16_t hole_off;
+  uint16_t hole_len;
+  uint32_t data_len;
+};
+static_assert(sizeof(BlockHead) == 20);
+
+struct BlockOpHead {
+  uint16_t kind;
+  uint16_t off;
+  uint32_t len;
+};
+static_assert(sizeof(BlockOpHead) == 8);
+
+// Appends `page` without its hole [lower, upper) to *out and fills
+// h->flags / hole_off / hole_len.
+void AppendPageImage(storage::Page page, BlockHead* h, std::vector<uint8_t>* out);
+
 }  // namespace hearth::access
