@@ -50,17 +50,10 @@ run_point() {  # PORT N OUTPREFIX: appends tps and syncs/commit
   fi
   s1=$(wal_sync "$port")
   echo "$BENCH_TPS" >>"$out.tps.$n"
-  awk -v a="$s0" -v b="$s1" -v t="$BENCH_TXNS" 'BEGIN { if (t > 0) printf "%.3f\n", (b - a) / t; else print "NaN" }' \
-    >>"$out.spc.$n"
+  bench_per_txn "$s0" "$s1" "$BENCH_TXNS" %.3f >>"$out.spc.$n"
 }
 
-for r in $(seq 1 "$runs"); do
-  for n in $clients; do
-    echo "run $r/$runs: $n clients" >&2
-    run_point "$hport" "$n" "$work/h"
-    run_point "$pport" "$n" "$work/p"
-  done
-done
+bench_all_points "$runs" "$clients" "$hport" "$pport" "$work/"
 
 printf '%-8s %12s %12s %8s %12s %12s\n' clients hearthd_tps pg15_tps ratio hearthd_spc pg15_spc
 for n in $clients; do

@@ -45,17 +45,10 @@ run_point() {  # PORT N OUTPREFIX: appends tps and WAL bytes per transaction
   fi
   w1=$(sql "$port" 'select wal_bytes from pg_stat_wal')
   echo "$BENCH_TPS" >>"$out.tps.$n"
-  awk -v a="$w0" -v b="$w1" -v t="$BENCH_TXNS" 'BEGIN { if (t > 0) printf "%.0f\n", (b - a) / t; else print "NaN" }' \
-    >>"$out.wpt.$n"
+  bench_per_txn "$w0" "$w1" "$BENCH_TXNS" %.0f >>"$out.wpt.$n"
 }
 
-for r in $(seq 1 "$runs"); do
-  for n in $clients; do
-    echo "run $r/$runs: $n clients" >&2
-    run_point "$hport" "$n" "$work/h"
-    run_point "$pport" "$n" "$work/p"
-  done
-done
+bench_all_points "$runs" "$clients" "$hport" "$pport" "$work/"
 
 printf '%-8s %12s %12s %8s %14s %14s\n' clients hearthd_tps pg15_tps ratio hearthd_wal/tx pg15_wal/tx
 for n in $clients; do

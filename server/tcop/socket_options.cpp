@@ -51,9 +51,9 @@ SocketOptions::SocketOptions(int fd)
 void SocketOptions::ApplyOne(Option& opt, int64_t wanted) {
   if (wanted == opt.applied) return;
   int64_t value = wanted != 0 ? wanted : opt.system_default;
-  if (SetIntOption(fd_, opt.level, opt.optname, static_cast<int>(value), "tcp keepalive option")) {
-    opt.applied = wanted;
-  }
+  // Remembered even when refused, so a failure is logged once per change.
+  SetIntOption(fd_, opt.level, opt.optname, static_cast<int>(value), "tcp keepalive option");
+  opt.applied = wanted;
 }
 
 void SocketOptions::Apply(const config::SessionHot& hot) {
