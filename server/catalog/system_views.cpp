@@ -118,7 +118,8 @@ void AddPgStatWal(SystemViewProvider& p) {
 
 // hearth_stat_commit (Hearth-only): the group-commit counters behind
 // XLogFlushCommit, so tests and benchmarks can see who synced for whom and
-// whether commit_delay was ever slept.
+// how long commit_delay really slept (ms), against the average commit
+// flush (write + sync, ms) that bounds it.
 void AddHearthStatCommit(SystemViewProvider& p) {
   executor::TableInfo info;
   info.oid = kHearthStatCommitOid;
@@ -128,6 +129,7 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                         "commit_delays"}) {
     info.columns.push_back(Col(n, types::kInt8Oid));
   }
+  for (const char* n : {"commit_delay_time", "flush_time_avg"}) info.columns.push_back(Col(n, types::kFloat8Oid));
   info.columns.push_back(Col("stats_reset", types::kTimestampTzOid));
   p.AddView(std::move(info), [] {
     access::WalStats w = CurrentWalStats();
@@ -136,6 +138,8 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                        Count(static_cast<uint64_t>(w.flush_leader)),
                        Count(static_cast<uint64_t>(w.flush_follower_waits)),
                        Count(static_cast<uint64_t>(w.commit_delays)),
+                       types::Value::Float8(w.commit_delay_time),
+                       types::Value::Float8(w.flush_time_avg),
                        TimestampTzFromUnixMicros(w.stats_reset_us)};
     return std::vector<executor::Row>{std::move(r)};
   });
