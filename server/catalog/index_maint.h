@@ -1,8 +1,8 @@
 // catalog/index_maint.h
 //
 // Index maintenance for heap tables: after a new heap version is written
-// (INSERT, UPDATE's new version, COPY), its key goes into every B-tree index
-// of the table. Unique indexes check existing equal keys against the heap
+// (INSERT, UPDATE's new version unless the update was HOT, COPY), its key
+// goes into every B-tree index of the table. Unique indexes check existing equal keys against the heap
 // ("dirty" visibility: dead / live / being inserted or deleted by a running
 // transaction) and wait for a running transaction before retrying, so two
 // inserters of one key serialise and the second fails or succeeds by the

@@ -52,7 +52,7 @@ struct Scratch {
   PendingBlock blocks[2];
   std::vector<Op> ops;
   std::vector<uint8_t> payload;
-  std::vector<storage::OffsetNumber> pruned;  // kOpPrune's offsets (one prune per record)
+  std::vector<uint16_t> pruned;  // kOpPrune's encoded plan after prune_xid (one prune per record)
   uint64_t fpi_total = 0;
 };
 Scratch& S() {
@@ -93,10 +93,10 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
       }
       if (oh.kind == kOpPrune) {
         prune = pg.prune_xid();
-        oh.len = static_cast<uint32_t>(sizeof(prune) + S().pruned.size() * sizeof(OffsetNumber));
+        oh.len = static_cast<uint32_t>(sizeof(prune) + S().pruned.size() * sizeof(uint16_t));
         Append(out, &oh, sizeof(oh));
         Append(out, &prune, sizeof(prune));
-        Append(out, S().pruned.data(), S().pruned.size() * sizeof(OffsetNumber));
+        Append(out, S().pruned.data(), S().pruned.size() * sizeof(uint16_t));
         h.nops++;
         continue;
       }
@@ -116,6 +116,34 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
 
 [[noreturn]] void Malformed(const access::XLogRecordView& rec, const char* why) {
   throw std::runtime_error(std::string("malformed heap WAL record at ") + std::to_string(rec.start_lsn) + ": " + why);
+}
+
+// Redo of kOpPrune: the logged plan, checked against the page, then applied
+// with the same defragmentation.
+void RedoPrune(const access::XLogRecordView& rec, Page pg, std::span<const uint8_t> data) {
+  const size_t n16 = data.size() >= sizeof(uint32_t) ? (data.size() - sizeof(uint32_t)) / 2 : 0;
+  if (data.size() < sizeof(uint32_t) + 6 || (data.size() - sizeof(uint32_t)) % 2 != 0) Malformed(rec, "bad prune length");
+  std::vector<uint16_t> v(n16);
+  std::memcpy(v.data(), data.data() + sizeof(uint32_t), n16 * 2);
+  const size_t nredirect = v[0], ndead = v[1], nunused = v[2];
+  if (3 + 2 * nredirect + ndead + nunused != n16) Malformed(rec, "bad prune counts");
+  static PrunePlan plan;
+  plan.clear();
+  size_t at = 3;
+  auto check = [&](OffsetNumber off) {
+    if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) {
+      throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": cannot prune slot " +
+                               std::to_string(off));
+    }
+    return off;
+  };
+  for (size_t i = 0; i < nredirect; ++i, at += 2) plan.redirects.emplace_back(check(v[at]), check(v[at + 1]));
+  for (size_t i = 0; i < ndead; ++i) plan.dead.push_back(check(v[at++]));
+  for (size_t i = 0; i < nunused; ++i) plan.unused.push_back(check(v[at++]));
+  ApplyPrune(pg, plan, /*compact=*/true);
+  uint32_t prune;
+  std::memcpy(&prune, data.data(), sizeof(prune));
+  pg.set_prune_xid(prune);
 }
 
 // Replays one operation of a heap block (access::RedoBlocks callback).
@@ -147,24 +175,9 @@ void ApplyHeapOp(const access::XLogRecordView& rec, Page pg, uint16_t kind, Offs
       std::memcpy(pg.GetItem(off).data(), p + sizeof(prune), kMvccHeaderBytes);
       break;
     }
-    case kOpPrune: {
-      if (len < sizeof(uint32_t) || (len - sizeof(uint32_t)) % sizeof(OffsetNumber) != 0)
-        Malformed(rec, "bad prune length");
-      for (size_t at = sizeof(uint32_t); at < len; at += sizeof(OffsetNumber)) {
-        OffsetNumber dead;
-        std::memcpy(&dead, p + at, sizeof(dead));
-        if (dead < storage::kFirstOffsetNumber || dead > pg.MaxOffset() || !pg.GetItemId(dead).IsNormal()) {
-          throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": cannot prune slot " +
-                                   std::to_string(dead));
-        }
-        pg.MarkItemDead(dead);
-      }
-      pg.RepairFragmentation();
-      uint32_t prune;
-      std::memcpy(&prune, p, sizeof(prune));
-      pg.set_prune_xid(prune);
+    case kOpPrune:
+      RedoPrune(rec, pg, data);
       break;
-    }
     default:
       Malformed(rec, "unknown operation");
   }
@@ -183,8 +196,20 @@ void HeapWalRecord::Block(PinnedBuffer& buf, bool force_image) {
 void HeapWalRecord::InitPage() { S().ops.push_back(Op{kOpInit, 0}); }
 void HeapWalRecord::PutTuple(OffsetNumber off) { S().ops.push_back(Op{kOpPutTuple, off}); }
 void HeapWalRecord::SetHeader(OffsetNumber off) { S().ops.push_back(Op{kOpSetHeader, off}); }
-void HeapWalRecord::Prune(std::span<const OffsetNumber> dead) {
-  S().pruned.assign(dead.begin(), dead.end());
+// kOpPrune data after prune_xid: u16 nredirect, u16 ndead, u16 nunused,
+// then nredirect × (from, to), the dead offsets, the unused offsets.
+void HeapWalRecord::Prune(const PrunePlan& plan) {
+  auto& v = S().pruned;
+  v.clear();
+  v.push_back(static_cast<uint16_t>(plan.redirects.size()));
+  v.push_back(static_cast<uint16_t>(plan.dead.size()));
+  v.push_back(static_cast<uint16_t>(plan.unused.size()));
+  for (const auto& [from, to] : plan.redirects) {
+    v.push_back(from);
+    v.push_back(to);
+  }
+  v.insert(v.end(), plan.dead.begin(), plan.dead.end());
+  v.insert(v.end(), plan.unused.begin(), plan.unused.end());
   S().ops.push_back(Op{kOpPrune, 0});
 }
 

@@ -56,6 +56,7 @@ bool HeapScan::LoadPage(BlockNumber block) {
       if (access::TupleSatisfiesMVCC(*tup, snap_, my_xid_, &hints)) visible_.push_back(off);
     }
   }
+  if (opts_.root_tids && !visible_.empty()) HeapGetRootOffsets(pg, block, &roots_);
   if (hints) buf_.MarkDirtyHint();
   buf_.Unlock();  // keep the pin: tuple data cannot move while we hold it
   if (visible_.empty()) buf_.Release();
@@ -68,7 +69,10 @@ bool HeapScan::Next(Row* row, ItemPointer* tid) {
       const OffsetNumber off = visible_[pos_++];
       std::span<char> item = buf_.page().GetItem(off);
       HeapDeformTuple(desc_, reinterpret_cast<const HeapTupleHeaderData*>(item.data()), item.size(), row);
-      if (tid != nullptr) *tid = ItemPointer{buf_.block(), off};
+      if (tid != nullptr) {
+        const OffsetNumber root = opts_.root_tids && roots_[off] != 0 ? roots_[off] : off;
+        *tid = ItemPointer{buf_.block(), root};
+      }
       return true;
     }
     if (next_block_ >= nblocks_) {
