@@ -57,6 +57,10 @@ for n in $clients; do
   ratio=$(awk -v h="$ht" -v p="$pt" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
   printf '%-8s %12.0f %12.0f %8s %14s %14s\n' "$n" "$ht" "$pt" "$ratio" "$hw" "$pw"
 done
+# Run by run (oldest first): throughput must not fall as dead versions pile up.
+for n in $clients; do
+  echo "tps by run, $n clients: hearthd $(tr '\n' ' ' <"$work/h.tps.$n")| pg15 $(tr '\n' ' ' <"$work/p.tps.$n")"
+done
 # Table sizes after all runs, in 8 kB pages.
 sizes() {
   sql "$1" "select 'branches=' || pg_relation_size('pgbench_branches') / 8192 || ' tellers=' ||
