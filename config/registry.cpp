@@ -234,6 +234,8 @@ const SettingDef kSettings[] = {
      .boot_value = "",
      .description = "Sets the server log file, relative to the data directory; empty "
                     "means stderr."},
+    {.name = "log_checkpoints", .type = kBool, .context = kSighup, .category = kLogging,
+     .boot_value = "on", .description = "Logs each checkpoint."},
     {.name = "log_min_messages", .type = kEnum, .context = kUser, .category = kLogging,
      .boot_value = "warning", .options = kServerMessageOptions,
      .description = "Sets the message levels that are logged."},

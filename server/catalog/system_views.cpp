@@ -6,6 +6,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_checkpoint.h"
 #include "access/transam/xlog_stats.h"
 #include "storage/buffer/bufmgr.h"
 
@@ -58,11 +59,11 @@ void AddPgStatBgwriter(SystemViewProvider& p) {
   info.columns.push_back(Col("stats_reset", kTimestampTzOid));
   p.AddView(std::move(info), [] {
     storage::BgWriterStats st = storage::GetBgWriterStats();
-    // Checkpoint counts and timings arrive with the checkpointer's WAL work.
-    executor::Row r = {Count(0),
-                       Count(0),
-                       types::Value::Float8(0),
-                       types::Value::Float8(0),
+    access::CheckpointStats cp = access::GetCheckpointStats();
+    executor::Row r = {Count(static_cast<uint64_t>(cp.timed)),
+                       Count(static_cast<uint64_t>(cp.requested)),
+                       types::Value::Float8(cp.write_time_ms),
+                       types::Value::Float8(cp.sync_time_ms),
                        Count(st.buffers_checkpoint),
                        Count(st.buffers_clean),
                        Count(st.maxwritten_clean),

@@ -199,3 +199,32 @@ TEST_CASE("walstats: a large commit_delay sleeps at most half a WAL flush", "[wa
   CHECK(delay_ms < 100.0 * static_cast<double>(delays));
   CHECK(Scalar(c, "select count(*) from e") == 30);
 }
+
+TEST_CASE("walstats: checkpoints are counted in pg_stat_bgwriter and logged with log_checkpoints",
+          "[walstats_test]") {
+  {
+    TestServer server;  // log_checkpoints defaults to on, as in PostgreSQL 15
+    RawConn c(server.port());
+    Connected(c);
+    const int64_t req0 = Scalar(c, "select checkpoints_req from pg_stat_bgwriter");
+    REQUIRE(Ok(c.Query("create table cp (id int)")));
+    REQUIRE(Ok(c.Query("insert into cp values (1), (2)")));
+    REQUIRE(Ok(c.Query("checkpoint")));
+    REQUIRE(Ok(c.Query("checkpoint")));
+    CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") - req0 == 2);
+    CHECK(Scalar(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);  // checkpoint_timeout is 5 min
+    auto msgs = c.Query("select checkpoint_write_time >= 0 and checkpoint_sync_time >= 0 from pg_stat_bgwriter");
+    REQUIRE(Ok(msgs));
+    CHECK(FirstColumn(msgs) == std::vector<std::string>{"t"});
+    CHECK(WaitFor([&] { return server.log().find("checkpoint starting: immediate force wait") != std::string::npos; },
+                  10000));
+    CHECK(server.log().find("checkpoint complete: wrote ") != std::string::npos);
+  }
+  TestServer quiet(Settings{{"log_checkpoints", "off"}});
+  RawConn c(quiet.port());
+  Connected(c);
+  REQUIRE(Ok(c.Query("checkpoint")));
+  CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") >= 1);
+  CHECK(FirstSqlstate(c.Query("set log_checkpoints = on")) == "55P02");
+  CHECK(quiet.log().find("checkpoint starting") == std::string::npos);
+}
