@@ -297,7 +297,7 @@ bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const
                TransactionId my_xid, Row* out, ItemPointer* found) {
   if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) return false;
   PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
-  HeapPagePruneOnRead(buf);
+  HeapPagePruneOnRead(buf, snap.xmin);
   buf.Lock(LWLockMode::kShared);
   const Page pg = buf.page();
   OffsetNumber off = tid.offset;

@@ -44,7 +44,7 @@ bool HeapScan::LoadPage(BlockNumber block) {
   visible_.clear();
   pos_ = 0;
   buf_ = storage::ReadBuffer(rel_, ForkNumber::kMain, block, storage::ReadMode::kNormal, strategy_.get());
-  HeapPagePruneOnRead(buf_);
+  HeapPagePruneOnRead(buf_, snap_.xmin);
   buf_.Lock(LWLockMode::kShared);
   Page pg = buf_.page();
   bool hints = false;

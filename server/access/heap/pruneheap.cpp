@@ -172,11 +172,12 @@ bool HeapPagePruneOpt(PinnedBuffer& buf) {
   return true;
 }
 
-void HeapPagePruneOnRead(PinnedBuffer& buf) {
+void HeapPagePruneOnRead(PinnedBuffer& buf, access::TransactionId snapshot_xmin) {
   // Header fields read without the content lock: only to decide whether to
   // try (the decision is re-made under the lock).
   Page pg = buf.page();
   if (pg.IsNew() || !access::TransactionIdIsValid(pg.prune_xid())) return;
+  if (!access::TransactionIdPrecedes(pg.prune_xid(), snapshot_xmin)) return;
   const bool full = (pg.flags() & storage::kPageFlagPageFull) != 0;
   if (!full && pg.FreeSpace() >= storage::kBlockSize / 10) return;
   if (!storage::ConditionalLockBufferForCleanup(buf)) return;

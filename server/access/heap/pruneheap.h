@@ -66,7 +66,10 @@ bool HeapPagePruneOpt(PinnedBuffer& buf);
 // when it looks nearly full (the page-full hint, or under a tenth free) and
 // may hold versions nobody can see, if the cleanup lock is free right now
 // (PostgreSQL's heap_page_prune_opt). Never waits. Leaves `buf` unlocked.
-void HeapPagePruneOnRead(PinnedBuffer& buf);
+// `snapshot_xmin` (the reader's snapshot's xmin) is a cheap first test: a
+// version whose deleter is not older than it cannot be dead to everyone,
+// so hot pages just updated cost no lock attempt and no horizon scan.
+void HeapPagePruneOnRead(PinnedBuffer& buf, access::TransactionId snapshot_xmin);
 
 // For every version on page `pg` (block `block`, locked) the offset of its
 // HOT chain's root in (*roots)[off] (0 for a version that is a root itself
