@@ -170,7 +170,9 @@ TEST_CASE("hot: updates of unindexed columns add no index entries and stay on th
   ExecEach(c, Updates(3000, 20, "v = v + 1"));
   // Cold updates would add 3000 entries to each index (several pages) and
   // leave a dead line pointer per version in the heap.
-  CHECK(Pages(c, "h") == 1);
+  // (One page, or two if the bgwriter happened to pin it just when it had
+  // to be pruned: a cold update then moves one version out.)
+  CHECK(Pages(c, "h") <= 2);
   CHECK(Pages(c, "h_s") <= 2);    // metapage + one leaf
   CHECK(Pages(c, "h_pkey") <= 2);
   CHECK(Value(c, "select v from h where k = 7") == "150");
