@@ -204,7 +204,15 @@ std::string SessionSettings::Show(std::string_view name) const {
     throw DbError(sqlstate::kUndefinedObject,
                   "unrecognized configuration parameter " + Quoted(name));
   }
-  return FormatSettingValue(AllSettings()[idx], slots_[idx].value);
+  return ShownValue(static_cast<size_t>(idx));
+}
+
+std::string SessionSettings::ShownValue(size_t index) const {
+  const SettingDef& def = AllSettings()[index];
+  if (show_int_override_ && def.type == SettingType::kInt) {
+    if (auto shown = show_int_override_(def.name, slots_[index].value.i)) return *shown;
+  }
+  return FormatSettingValue(def, slots_[index].value);
 }
 
 std::vector<ShowRow> SessionSettings::ShowAll() const {
@@ -212,7 +220,7 @@ std::vector<ShowRow> SessionSettings::ShowAll() const {
   std::vector<ShowRow> rows;
   rows.reserve(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
-    rows.push_back({std::string(all[i].name), FormatSettingValue(all[i], slots_[i].value),
+    rows.push_back({std::string(all[i].name), ShownValue(i),
                     std::string(all[i].description)});
   }
   std::sort(rows.begin(), rows.end(),
@@ -319,6 +327,10 @@ void SessionSettings::RefreshHot() {
   h.temp_file_limit_kb = GetInt("temp_file_limit");
   h.commit_delay_us = GetInt("commit_delay");
   h.commit_siblings = GetInt("commit_siblings");
+  h.tcp_keepalives_idle_s = GetInt("tcp_keepalives_idle");
+  h.tcp_keepalives_interval_s = GetInt("tcp_keepalives_interval");
+  h.tcp_keepalives_count = GetInt("tcp_keepalives_count");
+  h.tcp_user_timeout_ms = GetInt("tcp_user_timeout");
   h.client_min_messages = static_cast<MessageLevel>(GetEnum("client_min_messages"));
   h.log_min_messages = static_cast<MessageLevel>(GetEnum("log_min_messages"));
   h.log_statement = static_cast<LogStatement>(GetEnum("log_statement"));

@@ -19,6 +19,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +52,11 @@ struct SessionHot {
   int64_t temp_file_limit_kb = -1;
   int64_t commit_delay_us = 0;
   int64_t commit_siblings = 0;
+  // Socket options of the client connection (0 = the system default).
+  int64_t tcp_keepalives_idle_s = 0;
+  int64_t tcp_keepalives_interval_s = 0;
+  int64_t tcp_keepalives_count = 0;
+  int64_t tcp_user_timeout_ms = 0;
   MessageLevel client_min_messages = MessageLevel::kNotice;
   MessageLevel log_min_messages = MessageLevel::kWarning;
   LogStatement log_statement = LogStatement::kNone;
@@ -59,6 +66,13 @@ struct SessionHot {
   IntervalStyle interval_style = IntervalStyle::kPostgres;
   ByteaOutput bytea_output = ByteaOutput::kHex;
 };
+
+// Replaces what SHOW prints for an integer setting whose value is only known
+// outside the registry (tcp_keepalives_* = 0 shows the socket's real value,
+// as a plain number, as PostgreSQL does). Returns nullopt to show the stored
+// value the usual way.
+using ShowIntOverride =
+    std::function<std::optional<std::string>(std::string_view name, int64_t stored)>;
 
 using NameValueList = std::vector<std::pair<std::string, std::string>>;
 
@@ -113,6 +127,9 @@ class SessionSettings {
   // SHOW ALL rows, sorted case-insensitively by name.
   std::vector<ShowRow> ShowAll() const;
 
+  // Installs the SHOW override for integer settings (see ShowIntOverride).
+  void SetShowIntOverride(ShowIntOverride hook) { show_int_override_ = std::move(hook); }
+
   // End of a transaction (commit or abort): resolves SET/SET LOCAL as
   // described above. Cheap when nothing was set in the transaction.
   void AtTransactionEnd(bool commit);
@@ -164,12 +181,14 @@ class SessionSettings {
   void MarkChanged(size_t index);
   const SettingValue& TypedValue(std::string_view name, SettingType type) const;
   void RefreshHot();
+  std::string ShownValue(size_t index) const;
 
   std::vector<Slot> slots_;
   std::vector<size_t> touched_;              // slots with tx != kNone
   std::vector<std::string> last_reported_;   // per slot; used for kGucReport ones
   bool report_dirty_ = true;
   SessionHot hot_;
+  ShowIntOverride show_int_override_;
 };
 
 }  // namespace hearth::config

@@ -42,30 +42,18 @@ wal_sync() {  # PORT
 }
 
 run_point() {  # PORT N OUTPREFIX: appends tps and syncs/commit
-  local port="$1" n="$2" out="$3" s0 s1 log tps txns
-  log="$work/pgbench.log"
+  local port="$1" n="$2" out="$3" s0 s1
   s0=$(wal_sync "$port")
-  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c "$n" -j 2 -T "$secs" -f "$work/insert.sql" hearth \
-      >"$log" 2>&1; then
-    echo "  pgbench failed on port $port with $n clients: $(tail -c 300 "$log")" >&2
+  if ! bench_pgbench "$port" "$n" "$work/pgbench.log" -T "$secs" -f "$work/insert.sql"; then
     echo NaN >>"$out.tps.$n"; echo NaN >>"$out.spc.$n"
     return
   fi
   s1=$(wal_sync "$port")
-  tps=$(awk -F'= ' '/^tps = / {split($2, a, " "); print a[1]; exit}' "$log")
-  txns=$(awk -F': ' '/number of transactions actually processed/ {split($2, a, "/"); print a[1]; exit}' "$log")
-  echo "${tps:-NaN}" >>"$out.tps.$n"
-  awk -v a="$s0" -v b="$s1" -v t="${txns:-0}" 'BEGIN { if (t > 0) printf "%.3f\n", (b - a) / t; else print "NaN" }' \
-    >>"$out.spc.$n"
+  echo "$BENCH_TPS" >>"$out.tps.$n"
+  bench_per_txn "$s0" "$s1" "$BENCH_TXNS" %.3f >>"$out.spc.$n"
 }
 
-for r in $(seq 1 "$runs"); do
-  for n in $clients; do
-    echo "run $r/$runs: $n clients" >&2
-    run_point "$hport" "$n" "$work/h"
-    run_point "$pport" "$n" "$work/p"
-  done
-done
+bench_all_points "$runs" "$clients" "$hport" "$pport" "$work/"
 
 printf '%-8s %12s %12s %8s %12s %12s\n' clients hearthd_tps pg15_tps ratio hearthd_spc pg15_spc
 for n in $clients; do

@@ -5,6 +5,11 @@
 #   bench_start_postgres DIR PORT [-c k=v ...]
 #   bench_stop_all
 #   bench_median N1 N2 ...   prints the median of its arguments
+#   bench_per_txn A B TXNS FMT   prints (B - A) / TXNS with printf FMT (NaN if TXNS is 0)
+#   bench_all_points RUNS "CLIENTS" HPORT PPORT PREFIX   calls the script's
+#       run_point PORT N PREFIX{h,p} for every run and client count, hearthd first
+#   bench_pgbench PORT N LOG [pgbench args]   one pgbench -n run of N clients;
+#       sets BENCH_TPS and BENCH_TXNS (false and NaN/0 when it failed)
 set -u
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEARTHD="${HEARTHD:-$BENCH_ROOT/build/hearthd}"
@@ -57,4 +62,31 @@ bench_stop_all() {
 
 bench_median() {
   printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+
+bench_pgbench() {
+  local port="$1" n="$2" log="$3"; shift 3
+  BENCH_TPS=NaN; BENCH_TXNS=0
+  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c "$n" -j 2 "$@" hearth >"$log" 2>&1; then
+    echo "  pgbench failed on port $port with $n clients: $(tail -c 300 "$log")" >&2
+    return 1
+  fi
+  BENCH_TPS=$(awk -F'= ' '/^tps = / {split($2, a, " "); print a[1]; exit}' "$log")
+  BENCH_TXNS=$(awk -F': ' '/number of transactions actually processed/ {split($2, a, "/"); print a[1]; exit}' "$log")
+  BENCH_TPS="${BENCH_TPS:-NaN}"; BENCH_TXNS="${BENCH_TXNS:-0}"
+}
+
+bench_per_txn() {
+  awk -v a="$1" -v b="$2" -v t="$3" -v f="$4" 'BEGIN { if (t > 0) printf f "\n", (b - a) / t; else print "NaN" }'
+}
+
+bench_all_points() {
+  local runs="$1" clients="$2" hport="$3" pport="$4" prefix="$5" r n
+  for r in $(seq 1 "$runs"); do
+    for n in $clients; do
+      echo "run $r/$runs: $n clients" >&2
+      run_point "$hport" "$n" "${prefix}h"
+      run_point "$pport" "$n" "${prefix}p"
+    done
+  done
 }

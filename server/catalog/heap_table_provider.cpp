@@ -100,8 +100,11 @@ class HeapIndexScan final : public executor::TableScan {
         scan_->Rescan(CurrentKeys());
         continue;
       }
-      if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row)) continue;
-      if (rid != nullptr) *rid = heap::ItemPointerToU64(tid);
+      // The entry names the chain's root; the visible version may be a later
+      // heap-only one (HOT), whose own TID is the row id.
+      heap::ItemPointer found;
+      if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row, &found)) continue;
+      if (rid != nullptr) *rid = heap::ItemPointerToU64(found);
       return true;
     }
   }
@@ -165,6 +168,9 @@ class HeapTableModifier final : public executor::TableModifier {
         xid_(access::GetCurrentTransactionId()),
         cid_(access::GetCurrentCommandId(true)) {
     opts_.fillfactor = rel_->fillfactor;
+    for (const IndexEntry& ix : rel_->indexes) indexed_attrs_.insert(indexed_attrs_.end(), ix.columns.begin(), ix.columns.end());
+    std::sort(indexed_attrs_.begin(), indexed_attrs_.end());
+    indexed_attrs_.erase(std::unique(indexed_attrs_.begin(), indexed_attrs_.end()), indexed_attrs_.end());
   }
 
   RowId Insert(const executor::Row& row) override {
@@ -181,12 +187,13 @@ class HeapTableModifier final : public executor::TableModifier {
   ModifyResult Update(RowId rid, const executor::Row& row, RowId* new_rid) override {
     heap::TmFailureData fd;
     heap::ItemPointer new_tid;
+    heap::HotUpdate hot{indexed_attrs_};
     access::TmResult r = heap::HeapUpdate(rel_->rel, heap::ItemPointerFromU64(rid), rel_->desc, row, xid_, cid_,
-                                          nullptr, true, &fd, &new_tid, opts_);
+                                          nullptr, true, &fd, &new_tid, opts_, &hot);
     ModifyResult m = MapResult(r);
     if (m == ModifyResult::kOk) {
-      // Every new version gets its own entries (no HOT chains).
-      InsertIndexEntries(*rel_, row, new_tid, &key_scratch_);
+      // A heap-only version is reached through its chain: no new entries.
+      if (!hot.was_hot) InsertIndexEntries(*rel_, row, new_tid, &key_scratch_);
       if (new_rid != nullptr) *new_rid = heap::ItemPointerToU64(new_tid);
     }
     return m;
@@ -208,6 +215,7 @@ class HeapTableModifier final : public executor::TableModifier {
   access::CommandId cid_;
   heap::HeapInsertOptions opts_;
   std::vector<types::Value> key_scratch_;
+  std::vector<int> indexed_attrs_;  // every column some index covers (HOT check)
 };
 
 // A batch is written when it holds this many rows or bytes of values.

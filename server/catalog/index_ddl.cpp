@@ -99,6 +99,7 @@ void BuildIndex(const RelationEntry& e, const nbtree::IndexDesc& desc, const std
   snap.curcid = access::GetCurrentCommandId(false);
   heap::HeapScanOptions opts;
   opts.allow_bulkread = true;
+  opts.root_tids = true;  // entries point at HOT chain roots, as later updates' entries do
   heap::HeapScan scan(e.rel, e.desc, snap, access::GetCurrentTransactionIdIfAny(), opts);
   nbtree::BtBuilder builder(desc);
   const size_t ncols = cols.size();

@@ -39,24 +39,33 @@ UniqueProbe ProbeXmax(const heap::HeapTupleHeaderData& tup) {
   return {HeapTupleState::kLive, 0};  // the deleter aborted
 }
 
-}  // namespace
+// Whether the tuple's deleter committed before every running transaction
+// began (TupleSatisfiesVacuum's kDead). `*horizon` caches GetOldestXmin()
+// for one unique check (0 = not computed yet).
+bool DeletedBeforeEveryone(const heap::HeapTupleHeaderData& tup, access::TransactionId* horizon) {
+  const access::TransactionId xmax = tup.t_xmax;
+  if (access::TransactionIdIsCurrentTransactionId(xmax)) return false;
+  if ((tup.t_infomask & access::kHeapXmaxCommitted) == 0 && !access::TransactionIdDidCommit(xmax)) return false;
+  if (*horizon == access::kInvalidTransactionId) *horizon = access::GetOldestXmin();
+  return access::TransactionIdPrecedes(xmax, *horizon);
+}
 
-UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid) {
-  if (tid.block >= storage::SmgrNblocks(heap_rel, storage::ForkNumber::kMain)) return {HeapTupleState::kDead, 0};
-  storage::PinnedBuffer buf = storage::ReadBuffer(heap_rel, storage::ForkNumber::kMain, tid.block);
-  buf.Lock(storage::LWLockMode::kShared);
-  storage::Page pg = buf.page();
-  if (tid.offset < storage::kFirstOffsetNumber || tid.offset > pg.MaxOffset()) return {HeapTupleState::kDead, 0};
-  if (!pg.GetItemId(tid.offset).IsNormal()) return {HeapTupleState::kDead, 0};
-  const auto* tup = reinterpret_cast<const heap::HeapTupleHeaderData*>(pg.GetItem(tid.offset).data());
-  const uint16_t mask = tup->t_infomask;
-  if (tup->xmin_frozen() || (mask & access::kHeapXminCommitted) != 0) return ProbeXmax(*tup);
-  if ((mask & access::kHeapXminInvalid) != 0) return {HeapTupleState::kDead, 0};
-  const access::TransactionId xmin = tup->t_xmin;
+// The unique check's verdict on one version (inserter and deleter).
+UniqueProbe ProbeVersion(const heap::HeapTupleHeaderData& tup, access::TransactionId* horizon) {
+  const uint16_t mask = tup.t_infomask;
+  if (tup.xmin_frozen() || (mask & access::kHeapXminCommitted) != 0) {
+    UniqueProbe p = ProbeXmax(tup);
+    if (p.state == HeapTupleState::kDead && horizon != nullptr && DeletedBeforeEveryone(tup, horizon)) {
+      p.dead_to_all = true;
+    }
+    return p;
+  }
+  if ((mask & access::kHeapXminInvalid) != 0) return {HeapTupleState::kDead, 0, true};
+  const access::TransactionId xmin = tup.t_xmin;
   if (access::TransactionIdIsCurrentTransactionId(xmin)) {
     // Our own insert: dead only if we deleted it again (nobody else can).
-    if (access::TransactionIdIsValid(tup->t_xmax) && (mask & access::kHeapXmaxInvalid) == 0 &&
-        (mask & access::kHeapXmaxLockOnly) == 0 && access::TransactionIdIsCurrentTransactionId(tup->t_xmax)) {
+    if (access::TransactionIdIsValid(tup.t_xmax) && (mask & access::kHeapXmaxInvalid) == 0 &&
+        (mask & access::kHeapXmaxLockOnly) == 0 && access::TransactionIdIsCurrentTransactionId(tup.t_xmax)) {
       return {HeapTupleState::kDead, 0};
     }
     return {HeapTupleState::kLive, 0};
@@ -64,15 +73,60 @@ UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer t
   // In-progress first: a committing transaction sets the clog before it
   // leaves the proc array.
   if (access::TransactionIdIsInProgress(xmin)) return {HeapTupleState::kInProgress, xmin};
-  if (access::TransactionIdDidCommit(xmin)) return ProbeXmax(*tup);
-  return {HeapTupleState::kDead, 0};  // inserter aborted (or crashed)
+  if (access::TransactionIdDidCommit(xmin)) {
+    UniqueProbe p = ProbeXmax(tup);
+    if (p.state == HeapTupleState::kDead && horizon != nullptr && DeletedBeforeEveryone(tup, horizon)) {
+      p.dead_to_all = true;
+    }
+    return p;
+  }
+  return {HeapTupleState::kDead, 0, true};  // inserter aborted (or crashed): nobody ever sees it
+}
+
+}  // namespace
+
+UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid, access::TransactionId* horizon) {
+  if (tid.block >= storage::SmgrNblocks(heap_rel, storage::ForkNumber::kMain)) return {HeapTupleState::kDead, 0};
+  storage::PinnedBuffer buf = storage::ReadBuffer(heap_rel, storage::ForkNumber::kMain, tid.block);
+  buf.Lock(storage::LWLockMode::kShared);
+  const storage::Page pg = buf.page();
+  // The entry names a HOT chain's root: the row is live if any version
+  // along the chain is. Dead to everyone only if every version is.
+  storage::OffsetNumber off = tid.offset;
+  access::TransactionId prior_xmax = access::kInvalidTransactionId;
+  bool all_dead_to_all = true;
+  for (int steps = 0; steps <= pg.MaxOffset(); ++steps) {
+    if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) break;
+    const storage::ItemId id = pg.GetItemId(off);
+    if (id.state() == storage::ItemState::kRedirect && steps == 0) {
+      off = id.offset();
+      continue;
+    }
+    // A DEAD slot was pruned or vacuumed: its tuple is gone for everyone.
+    if (!id.IsNormal()) {
+      all_dead_to_all = all_dead_to_all && (steps > 0 || id.state() == storage::ItemState::kDead);
+      break;
+    }
+    const auto* tup = reinterpret_cast<const heap::HeapTupleHeaderData*>(pg.GetItem(off).data());
+    if (access::TransactionIdIsValid(prior_xmax) && tup->t_xmin != prior_xmax) break;  // chain ends
+    UniqueProbe p = ProbeVersion(*tup, horizon);
+    if (p.state != HeapTupleState::kDead) return p;
+    all_dead_to_all = all_dead_to_all && p.dead_to_all;
+    if (!tup->hot_updated() || tup->ctid().block != tid.block) break;
+    prior_xmax = tup->t_xmax;
+    off = tup->ctid().offset;
+  }
+  return {HeapTupleState::kDead, 0, all_dead_to_all};
 }
 
 void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::ItemPointer tid,
                         std::vector<types::Value>* scratch) {
   if (rel.indexes.empty()) return;
   const storage::RelFileLocator heap_rel = rel.rel;
-  const nbtree::UniqueCheckFn check = [heap_rel](heap::ItemPointer t) { return ProbeHeapTuple(heap_rel, t); };
+  access::TransactionId horizon = access::kInvalidTransactionId;  // computed on first need
+  const nbtree::UniqueCheckFn check = [heap_rel, &horizon](heap::ItemPointer t) {
+    return ProbeHeapTuple(heap_rel, t, &horizon);
+  };
   for (const IndexEntry& ix : rel.indexes) {
     scratch->resize(ix.columns.size());
     for (size_t k = 0; k < ix.columns.size(); ++k) (*scratch)[k] = row[static_cast<size_t>(ix.columns[k])];

@@ -1,8 +1,8 @@
 // catalog/index_maint.h
 //
 // Index maintenance for heap tables: after a new heap version is written
-// (INSERT, UPDATE's new version, COPY), its key goes into every B-tree index
-// of the table. Unique indexes check existing equal keys against the heap
+// (INSERT, UPDATE's new version unless the update was HOT, COPY), its key
+// goes into every B-tree index of the table. Unique indexes check existing equal keys against the heap
 // ("dirty" visibility: dead / live / being inserted or deleted by a running
 // transaction) and wait for a running transaction before retrying, so two
 // inserters of one key serialise and the second fails or succeeds by the
@@ -33,8 +33,11 @@ void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::It
 // The unique check's view of heap tuple `tid` of `heap_rel`: dead (aborted
 // inserter, committed or own deleter, no such tuple), live, or in progress
 // (xid of the running inserter/deleter to wait for). Takes a shared content
-// lock on the heap page only; never waits.
-nbtree::UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid);
+// lock on the heap page only; never waits. With `horizon` (a cache for
+// GetOldestXmin(), 0 until first needed) it also tells whether a dead
+// tuple is dead to every snapshot, so its entry may be removed.
+nbtree::UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid,
+                                   access::TransactionId* horizon = nullptr);
 
 // VACUUM's index cleanup for `rel`: a callback for heap::HeapVacuumRelation
 // that removes the entries pointing at the given dead TIDs from every index

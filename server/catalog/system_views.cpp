@@ -6,6 +6,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_checkpoint.h"
 #include "access/transam/xlog_stats.h"
 #include "storage/buffer/bufmgr.h"
 
@@ -58,11 +59,11 @@ void AddPgStatBgwriter(SystemViewProvider& p) {
   info.columns.push_back(Col("stats_reset", kTimestampTzOid));
   p.AddView(std::move(info), [] {
     storage::BgWriterStats st = storage::GetBgWriterStats();
-    // Checkpoint counts and timings arrive with the checkpointer's WAL work.
-    executor::Row r = {Count(0),
-                       Count(0),
-                       types::Value::Float8(0),
-                       types::Value::Float8(0),
+    access::CheckpointStats cp = access::GetCheckpointStats();
+    executor::Row r = {Count(static_cast<uint64_t>(cp.timed)),
+                       Count(static_cast<uint64_t>(cp.requested)),
+                       types::Value::Float8(cp.write_time_ms),
+                       types::Value::Float8(cp.sync_time_ms),
                        Count(st.buffers_checkpoint),
                        Count(st.buffers_clean),
                        Count(st.maxwritten_clean),
@@ -118,7 +119,8 @@ void AddPgStatWal(SystemViewProvider& p) {
 
 // hearth_stat_commit (Hearth-only): the group-commit counters behind
 // XLogFlushCommit, so tests and benchmarks can see who synced for whom and
-// whether commit_delay was ever slept.
+// how long commit_delay really slept (ms), against the average commit
+// flush (write + sync, ms) that bounds it.
 void AddHearthStatCommit(SystemViewProvider& p) {
   executor::TableInfo info;
   info.oid = kHearthStatCommitOid;
@@ -128,6 +130,7 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                         "commit_delays"}) {
     info.columns.push_back(Col(n, types::kInt8Oid));
   }
+  for (const char* n : {"commit_delay_time", "flush_time_avg"}) info.columns.push_back(Col(n, types::kFloat8Oid));
   info.columns.push_back(Col("stats_reset", types::kTimestampTzOid));
   p.AddView(std::move(info), [] {
     access::WalStats w = CurrentWalStats();
@@ -136,6 +139,8 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                        Count(static_cast<uint64_t>(w.flush_leader)),
                        Count(static_cast<uint64_t>(w.flush_follower_waits)),
                        Count(static_cast<uint64_t>(w.commit_delays)),
+                       types::Value::Float8(w.commit_delay_time),
+                       types::Value::Float8(w.flush_time_avg),
                        TimestampTzFromUnixMicros(w.stats_reset_us)};
     return std::vector<executor::Row>{std::move(r)};
   });

@@ -79,8 +79,15 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
     }
     case ChildKind::kCheckpointer: {
       try {
-        if (shutdown || access::CheckpointIsDue(s.GetInt("checkpoint_timeout"), s.GetInt("max_wal_size"))) {
-          access::CreateCheckPoint(shutdown);
+        const access::CheckpointDue due =
+            shutdown ? access::CheckpointDue::kNone
+                     : access::CheckpointIsDue(s.GetInt("checkpoint_timeout"), s.GetInt("max_wal_size"));
+        if (shutdown || due != access::CheckpointDue::kNone) {
+          access::CheckpointOptions opts;
+          opts.timed = due == access::CheckpointDue::kTime;
+          opts.log = s.GetBool("log_checkpoints");
+          opts.cause = opts.timed ? "time" : "wal";
+          access::CreateCheckPoint(shutdown, opts);
         }
       } catch (const std::exception& e) {
         Panic("checkpoint failed", e.what());

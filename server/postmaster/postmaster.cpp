@@ -19,6 +19,7 @@
 #include <random>
 
 #include "access/heap/heap_wal.h"
+#include "access/nbtree/nbtree.h"
 #include "access/transam/clog.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
@@ -124,6 +125,7 @@ void Postmaster::CreateSharedState() {
   access::SetCommitHintCheck(access::XactCommitIsDurable);
   heap::RegisterHeapRmgr();
   catalog::RegisterSequenceRmgr();
+  nbtree::RegisterBtreeRmgr();
   access::RecoveryResult rr = access::StartupXLogRecovery();
   // Children inherit our descriptors: keep none of the files redo touched
   // (we never learn when they are dropped).

@@ -25,6 +25,7 @@
 #include "storage/lmgr/lwlock.h"
 #include "tcop/query_protocol.h"
 #include "tcop/session.h"
+#include "tcop/socket_options.h"
 #include "tcop/startup.h"
 
 namespace hearth::tcop {
@@ -57,11 +58,12 @@ void ReloadSettings(Session& session, const BackendStartInfo& info) {
 }
 
 // The message loop of an established session. Returns at Terminate/EOF.
-void MessageLoop(Session& session, const BackendStartInfo& info) {
+void MessageLoop(Session& session, const BackendStartInfo& info, SocketOptions& socket_options) {
   QueryProtocol protocol(session);
   size_t max_message = static_cast<size_t>(session.settings.GetInt("max_message_size"));
   std::string body;
   for (;;) {
+    socket_options.Apply(session.settings.hot());  // after SET tcp_keepalives_*
     if (!session.sock.HasBufferedInput()) {
       if (!session.sock.Flush()) return;
     }
@@ -127,6 +129,7 @@ void BackendMain(const BackendStartInfo& info) {
   // connection slot (or a dead-end child) forever.
   ArmStartupTimeout(info.settings->hot().authentication_timeout_s);
   ClientSocket sock(info.sock_fd);
+  SocketOptions socket_options(info.sock_fd);
   int exit_code = 0;
   try {
     StartupResult startup = ProcessStartup(sock, info);
@@ -138,6 +141,9 @@ void BackendMain(const BackendStartInfo& info) {
     config::SessionSettings settings(*info.settings);
     settings.SetInternal("session_authorization", startup.user);
     for (const auto& [k, v] : startup.params) settings.ApplyStartupOption(k, v);
+    settings.SetShowIntOverride([&socket_options](std::string_view name, int64_t stored) {
+      return socket_options.Show(name, stored);
+    });
     Session session(sock, std::move(settings));
     session.datadir = info.datadir;
     session.database = startup.database;
@@ -157,7 +163,7 @@ void BackendMain(const BackendStartInfo& info) {
     key.Int32(session.backend_pid).Int32(info.cancel_key);
     sock.Send(key.Finish());
     PutReadyForQuery(sock.out(), 'I');
-    MessageLoop(session, info);
+    MessageLoop(session, info, socket_options);
   } catch (const DbError& e) {
     if (e.severity() >= Severity::kFatal) {
       spdlog::info("{}: {}", SeverityName(e.severity()), e.message());

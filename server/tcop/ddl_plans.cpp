@@ -200,9 +200,9 @@ class AlterTablePlan : public Plan {
 
 class CheckpointPlan : public Plan {
  public:
-  std::string Run(Session&, const std::vector<types::Value>&, RowConsumer&) override {
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
     try {
-      access::RequestCheckpoint();
+      access::RequestCheckpoint(s.settings.GetBool("log_checkpoints"));
     } catch (const std::exception& e) {
       // A failed write or fsync may have lost data the kernel reported as
       // written: PANIC, and recover from WAL.

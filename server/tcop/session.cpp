@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <utility>
 
 #include "access/nbtree/nbtree.h"
 #include "access/transam/xact.h"
@@ -64,11 +65,7 @@ void Session::InstallCallbacks() {
   // hearth_index_check: ShareLock on the table (writers wait, as BtVerify
   // requires), then verify the index's pages.
   callbacks.index_check = [](std::string_view arg) -> std::optional<std::string> {
-    std::string schema, name(arg);
-    if (size_t dot = name.find('.'); dot != std::string::npos) {
-      schema = name.substr(0, dot);
-      name = name.substr(dot + 1);
-    }
+    auto [schema, name] = catalog::SplitQualifiedName(std::string(arg));
     const auto ns = catalog::NamespaceOid(schema);
     if (ns == 0) return std::nullopt;
     std::optional<catalog::internal::CatalogTuple> row = catalog::internal::FindIndexByName(ns, name);

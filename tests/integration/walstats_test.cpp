@@ -173,3 +173,58 @@ TEST_CASE("walstats: fsync = off works and never syncs WAL", "[walstats_test]") 
   CHECK(Scalar(c, "select wal_records from pg_stat_wal") - records0 >= 200);
   CHECK(Scalar(c, "select count(*) from f") == 100);
 }
+
+TEST_CASE("walstats: a large commit_delay sleeps at most half a WAL flush", "[walstats_test]") {
+  TestServer server;
+  RawConn c(server.port());
+  Connected(c);
+  REQUIRE(Ok(c.Query("create table e (id int)")));
+  // 100 ms, the maximum, with "always delay": a leader that slept all of it
+  // would spend 100 ms per commit on a disk that syncs in well under 1 ms.
+  REQUIRE(Ok(c.Query("set commit_delay = 100000")));
+  REQUIRE(Ok(c.Query("set commit_siblings = 0")));
+  const int64_t delays0 = Scalar(c, "select commit_delays from hearth_stat_commit");
+  for (int i = 0; i < 30; ++i) REQUIRE(Ok(c.Query("insert into e values (" + std::to_string(i) + ")")));
+  const int64_t delays = Scalar(c, "select commit_delays from hearth_stat_commit") - delays0;
+  auto msgs = c.Query("select commit_delay_time, flush_time_avg from hearth_stat_commit");
+  REQUIRE(Ok(msgs));
+  const auto row = DataRowValues(*First(msgs, 'D'));
+  const double delay_ms = std::stod(*row[0]), flush_avg_ms = std::stod(*row[1]);
+  std::cout << "walstats_test: commit_delay=100ms: " << delays << " delays, " << delay_ms << " ms slept in all, "
+            << "average flush " << flush_avg_ms << " ms\n";
+  CHECK(flush_avg_ms > 0);  // flushes are timed
+  CHECK(delays >= 1);       // the delay is still taken ...
+  // ... but each is capped by half the average flush at the time, never the
+  // full commit_delay (unless the disk needed 200 ms per sync).
+  CHECK(delay_ms < 100.0 * static_cast<double>(delays));
+  CHECK(Scalar(c, "select count(*) from e") == 30);
+}
+
+TEST_CASE("walstats: checkpoints are counted in pg_stat_bgwriter and logged with log_checkpoints",
+          "[walstats_test]") {
+  {
+    TestServer server;  // log_checkpoints defaults to on, as in PostgreSQL 15
+    RawConn c(server.port());
+    Connected(c);
+    const int64_t req0 = Scalar(c, "select checkpoints_req from pg_stat_bgwriter");
+    REQUIRE(Ok(c.Query("create table cp (id int)")));
+    REQUIRE(Ok(c.Query("insert into cp values (1), (2)")));
+    REQUIRE(Ok(c.Query("checkpoint")));
+    REQUIRE(Ok(c.Query("checkpoint")));
+    CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") - req0 == 2);
+    CHECK(Scalar(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);  // checkpoint_timeout is 5 min
+    auto msgs = c.Query("select checkpoint_write_time >= 0 and checkpoint_sync_time >= 0 from pg_stat_bgwriter");
+    REQUIRE(Ok(msgs));
+    CHECK(FirstColumn(msgs) == std::vector<std::string>{"t"});
+    CHECK(WaitFor([&] { return server.log().find("checkpoint starting: immediate force wait") != std::string::npos; },
+                  10000));
+    CHECK(server.log().find("checkpoint complete: wrote ") != std::string::npos);
+  }
+  TestServer quiet(Settings{{"log_checkpoints", "off"}});
+  RawConn c(quiet.port());
+  Connected(c);
+  REQUIRE(Ok(c.Query("checkpoint")));
+  CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") >= 1);
+  CHECK(FirstSqlstate(c.Query("set log_checkpoints = on")) == "55P02");
+  CHECK(quiet.log().find("checkpoint starting") == std::string::npos);
+}

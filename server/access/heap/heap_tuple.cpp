@@ -203,4 +203,42 @@ void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size
   }
 }
 
+namespace {
+
+// The bytes of attribute `att` in `tup` (empty span + *is_null for NULL).
+std::span<const char> AttrBytes(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, int att,
+                                bool* is_null) {
+  const char* base = reinterpret_cast<const char*>(tup);
+  size_t off = tup->t_hoff;
+  *is_null = att >= tup->natts() || tup->attr_is_null(att);
+  if (*is_null) return {};
+  for (int i = 0;; ++i) {
+    const ColumnDesc& c = desc.col(i);
+    if (tup->attr_is_null(i)) continue;
+    off = AlignUp(off, c.align);
+    size_t width = static_cast<size_t>(c.typlen);
+    if (c.kind == AttrKind::kVarlena) {
+      if (off + 4 > len) ThrowCorrupt(off + 4, len);
+      width = Get<uint32_t>(base + off);
+    }
+    if (off + width > len) ThrowCorrupt(off + width, len);
+    if (i == att) return {base + off, width};
+    off += width;
+  }
+}
+
+}  // namespace
+
+bool HeapAttrsEqual(const TupleDesc& desc, const HeapTupleHeaderData* a, size_t alen,
+                    const HeapTupleHeaderData* b, size_t blen, std::span<const int> attrs) {
+  for (int att : attrs) {
+    bool anull = false, bnull = false;
+    std::span<const char> x = AttrBytes(desc, a, alen, att, &anull);
+    std::span<const char> y = AttrBytes(desc, b, blen, att, &bnull);
+    if (anull != bnull) return false;
+    if (x.size() != y.size() || (!x.empty() && std::memcmp(x.data(), y.data(), x.size()) != 0)) return false;
+  }
+  return true;
+}
+
 }  // namespace hearth::heap

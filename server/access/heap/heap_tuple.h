@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "access/heap/htup.h"
@@ -91,5 +92,11 @@ void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out
 // the column's type OID. REQUIRES: `tup` points at `len` readable bytes of a
 // tuple formed with a compatible descriptor (same leading columns).
 void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, Row* out);
+
+// Whether attributes `attrs` (0-based) are byte-for-byte equal (or both
+// null) in tuples `a` and `b` of `desc`: an update that keeps them may be
+// HOT. Throws DbError XX001 on a malformed tuple.
+bool HeapAttrsEqual(const TupleDesc& desc, const HeapTupleHeaderData* a, size_t alen,
+                    const HeapTupleHeaderData* b, size_t blen, std::span<const int> attrs);
 
 }  // namespace hearth::heap

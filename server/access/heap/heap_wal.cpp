@@ -11,10 +11,10 @@
 
 #include "access/heap/htup.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_blocks.h"
 #include "access/transam/xlog_checkpoint.h"
 #include "access/transam/xlog_rmgr.h"
 #include "storage/buffer/bufmgr.h"
-#include "storage/smgr/smgr.h"
 
 namespace hearth::heap {
 
@@ -24,30 +24,15 @@ using storage::ForkNumber;
 using storage::OffsetNumber;
 using storage::Page;
 
-constexpr uint16_t kBlockImage = 0x0001;
+using access::BlockHead;
+using OpHead = access::BlockOpHead;
+
 constexpr uint16_t kOpInit = 1;
 constexpr uint16_t kOpPutTuple = 2;
 constexpr uint16_t kOpSetHeader = 3;
+constexpr uint16_t kOpPrune = 4;
 // Header fields a delete/update/lock changes: xmin .. t_infomask.
 constexpr size_t kMvccHeaderBytes = offsetof(access::HeapTupleHeaderData, t_hoff);
-
-struct BlockHead {
-  uint32_t rel;
-  uint32_t block;
-  uint16_t flags;
-  uint16_t nops;
-  uint16_t hole_off;
-  uint16_t hole_len;
-  uint32_t data_len;
-};
-static_assert(sizeof(BlockHead) == 20);
-
-struct OpHead {
-  uint16_t kind;
-  uint16_t off;
-  uint32_t len;
-};
-static_assert(sizeof(OpHead) == 8);
 
 struct PendingBlock {
   PinnedBuffer* buf;
@@ -67,6 +52,7 @@ struct Scratch {
   PendingBlock blocks[2];
   std::vector<Op> ops;
   std::vector<uint8_t> payload;
+  std::vector<uint16_t> pruned;  // kOpPrune's encoded plan after prune_xid (one prune per record)
   uint64_t fpi_total = 0;
 };
 Scratch& S() {
@@ -89,14 +75,7 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
   Append(out, &h, sizeof(h));
   const size_t data_at = out.size();
   if (pb.image) {
-    h.flags = kBlockImage;
-    const uint16_t lower = pg.Lower(), upper = pg.Upper();
-    if (lower >= storage::kPageHeaderSize && upper > lower && upper <= storage::kBlockSize) {
-      h.hole_off = lower;
-      h.hole_len = static_cast<uint16_t>(upper - lower);
-    }
-    Append(out, pg.data(), h.hole_len == 0 ? storage::kBlockSize : h.hole_off);
-    if (h.hole_len != 0) Append(out, pg.data() + upper, storage::kBlockSize - upper);
+    access::AppendPageImage(pg, &h, &out);
   } else {
     auto& ops = S().ops;
     for (size_t i = pb.first_op; i < pb.end_op; ++i) {
@@ -112,6 +91,15 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
         bytes = pg.GetItem(oh.off).data();
         oh.len = static_cast<uint32_t>(sizeof(prune) + kMvccHeaderBytes);
       }
+      if (oh.kind == kOpPrune) {
+        prune = pg.prune_xid();
+        oh.len = static_cast<uint32_t>(sizeof(prune) + S().pruned.size() * sizeof(uint16_t));
+        Append(out, &oh, sizeof(oh));
+        Append(out, &prune, sizeof(prune));
+        Append(out, S().pruned.data(), S().pruned.size() * sizeof(uint16_t));
+        h.nops++;
+        continue;
+      }
       Append(out, &oh, sizeof(oh));
       if (oh.kind == kOpSetHeader) {
         Append(out, &prune, sizeof(prune));
@@ -126,60 +114,72 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
   std::memcpy(out.data() + head_at, &h, sizeof(h));
 }
 
-// Makes sure block `block` of `rel` exists on disk (creating the file and
-// zero pages as needed): replay may meet a relation whose file was removed
-// later (its drop is replayed after) or a page never written before the crash.
-void EnsureBlockExists(storage::RelFileLocator rel, storage::BlockNumber block) {
-  if (!storage::SmgrExists(rel, ForkNumber::kMain)) {
-    storage::Status st = storage::SmgrCreate(rel, ForkNumber::kMain, /*ok_if_exists=*/true);
-    if (!st.ok()) throw std::runtime_error("redo could not create relation file: " + st.ToString());
-  }
-  static const std::vector<char> zero(storage::kBlockSize, 0);
-  for (storage::BlockNumber n = storage::SmgrNblocks(rel, ForkNumber::kMain); n <= block; ++n) {
-    storage::Status st = storage::SmgrExtend(rel, ForkNumber::kMain, n, zero.data());
-    if (!st.ok()) throw std::runtime_error("redo could not extend relation file: " + st.ToString());
-  }
-}
-
 [[noreturn]] void Malformed(const access::XLogRecordView& rec, const char* why) {
   throw std::runtime_error(std::string("malformed heap WAL record at ") + std::to_string(rec.start_lsn) + ": " + why);
 }
 
-void ApplyOps(const access::XLogRecordView& rec, Page pg, const uint8_t* p, const uint8_t* end, uint16_t nops) {
-  for (uint16_t i = 0; i < nops; ++i) {
-    OpHead oh;
-    if (end - p < static_cast<ptrdiff_t>(sizeof(oh))) Malformed(rec, "short operation");
-    std::memcpy(&oh, p, sizeof(oh));
-    p += sizeof(oh);
-    if (end - p < static_cast<ptrdiff_t>(oh.len)) Malformed(rec, "short operation data");
-    switch (oh.kind) {
-      case kOpInit:
-        pg.Init(0);
-        break;
-      case kOpPutTuple: {
-        const OffsetNumber got = pg.AddItem(std::span<const char>(reinterpret_cast<const char*>(p), oh.len));
-        if (got != oh.off) {
-          throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": tuple went to slot " +
-                                   std::to_string(got) + ", expected " + std::to_string(oh.off));
-        }
-        break;
-      }
-      case kOpSetHeader: {
-        if (oh.len != sizeof(uint32_t) + kMvccHeaderBytes) Malformed(rec, "bad header length");
-        if (oh.off < storage::kFirstOffsetNumber || oh.off > pg.MaxOffset() || !pg.GetItemId(oh.off).IsNormal()) {
-          throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": no tuple at slot " +
-                                   std::to_string(oh.off));
-        }
-        uint32_t prune;
-        std::memcpy(&prune, p, sizeof(prune));
-        pg.set_prune_xid(prune);
-        std::memcpy(pg.GetItem(oh.off).data(), p + sizeof(prune), kMvccHeaderBytes);
-        break;
-      }
-      default:
-        Malformed(rec, "unknown operation");
+// Redo of kOpPrune: the logged plan, checked against the page, then applied
+// with the same defragmentation.
+void RedoPrune(const access::XLogRecordView& rec, Page pg, std::span<const uint8_t> data) {
+  const size_t n16 = data.size() >= sizeof(uint32_t) ? (data.size() - sizeof(uint32_t)) / 2 : 0;
+  if (data.size() < sizeof(uint32_t) + 6 || (data.size() - sizeof(uint32_t)) % 2 != 0) Malformed(rec, "bad prune length");
+  std::vector<uint16_t> v(n16);
+  std::memcpy(v.data(), data.data() + sizeof(uint32_t), n16 * 2);
+  const size_t nredirect = v[0], ndead = v[1], nunused = v[2];
+  if (3 + 2 * nredirect + ndead + nunused != n16) Malformed(rec, "bad prune counts");
+  static PrunePlan plan;
+  plan.clear();
+  size_t at = 3;
+  auto check = [&](OffsetNumber off) {
+    if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) {
+      throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": cannot prune slot " +
+                               std::to_string(off));
     }
-    p += oh.len;
+    return off;
+  };
+  for (size_t i = 0; i < nredirect; ++i, at += 2) plan.redirects.emplace_back(check(v[at]), check(v[at + 1]));
+  for (size_t i = 0; i < ndead; ++i) plan.dead.push_back(check(v[at++]));
+  for (size_t i = 0; i < nunused; ++i) plan.unused.push_back(check(v[at++]));
+  ApplyPrune(pg, plan, /*compact=*/true);
+  uint32_t prune;
+  std::memcpy(&prune, data.data(), sizeof(prune));
+  pg.set_prune_xid(prune);
+}
+
+// Replays one operation of a heap block (access::RedoBlocks callback).
+void ApplyHeapOp(const access::XLogRecordView& rec, Page pg, uint16_t kind, OffsetNumber off,
+                 std::span<const uint8_t> data) {
+  const uint8_t* p = data.data();
+  const size_t len = data.size();
+  switch (kind) {
+    case kOpInit:
+      pg.Init(0);
+      break;
+    case kOpPutTuple: {
+      const OffsetNumber got = pg.AddItem(std::span<const char>(reinterpret_cast<const char*>(p), len));
+      if (got != off) {
+        throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": tuple went to slot " +
+                                 std::to_string(got) + ", expected " + std::to_string(off));
+      }
+      break;
+    }
+    case kOpSetHeader: {
+      if (len != sizeof(uint32_t) + kMvccHeaderBytes) Malformed(rec, "bad header length");
+      if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset() || !pg.GetItemId(off).IsNormal()) {
+        throw std::runtime_error("heap redo at " + std::to_string(rec.start_lsn) + ": no tuple at slot " +
+                                 std::to_string(off));
+      }
+      uint32_t prune;
+      std::memcpy(&prune, p, sizeof(prune));
+      pg.set_prune_xid(prune);
+      std::memcpy(pg.GetItem(off).data(), p + sizeof(prune), kMvccHeaderBytes);
+      break;
+    }
+    case kOpPrune:
+      RedoPrune(rec, pg, data);
+      break;
+    default:
+      Malformed(rec, "unknown operation");
   }
 }
 
@@ -196,6 +196,22 @@ void HeapWalRecord::Block(PinnedBuffer& buf, bool force_image) {
 void HeapWalRecord::InitPage() { S().ops.push_back(Op{kOpInit, 0}); }
 void HeapWalRecord::PutTuple(OffsetNumber off) { S().ops.push_back(Op{kOpPutTuple, off}); }
 void HeapWalRecord::SetHeader(OffsetNumber off) { S().ops.push_back(Op{kOpSetHeader, off}); }
+// kOpPrune data after prune_xid: u16 nredirect, u16 ndead, u16 nunused,
+// then nredirect × (from, to), the dead offsets, the unused offsets.
+void HeapWalRecord::Prune(const PrunePlan& plan) {
+  auto& v = S().pruned;
+  v.clear();
+  v.push_back(static_cast<uint16_t>(plan.redirects.size()));
+  v.push_back(static_cast<uint16_t>(plan.dead.size()));
+  v.push_back(static_cast<uint16_t>(plan.unused.size()));
+  for (const auto& [from, to] : plan.redirects) {
+    v.push_back(from);
+    v.push_back(to);
+  }
+  v.insert(v.end(), plan.dead.begin(), plan.dead.end());
+  v.insert(v.end(), plan.unused.begin(), plan.unused.end());
+  S().ops.push_back(Op{kOpPrune, 0});
+}
 
 access::XLogRecPtr HeapWalRecord::Insert(access::TransactionId xid) {
   if (!access::XLogIsStarted() || nblocks_ == 0) return 0;
@@ -230,42 +246,6 @@ uint64_t HeapWalFullPageImages() { return S().fpi_total; }
 
 void RegisterHeapRmgr() { access::RegisterRmgr(access::kRmgrHeap, "Heap", HeapRedo); }
 
-void HeapRedo(const access::XLogRecordView& rec) {
-  const uint8_t* p = rec.payload.data();
-  const uint8_t* end = p + rec.payload.size();
-  while (p < end) {
-    BlockHead h;
-    if (end - p < static_cast<ptrdiff_t>(sizeof(h))) Malformed(rec, "short block header");
-    std::memcpy(&h, p, sizeof(h));
-    p += sizeof(h);
-    if (end - p < static_cast<ptrdiff_t>(h.data_len)) Malformed(rec, "short block data");
-    const uint8_t* data = p;
-    p += h.data_len;
-    const storage::RelFileLocator rel(h.rel);
-    EnsureBlockExists(rel, h.block);
-    const bool image = (h.flags & kBlockImage) != 0;
-    PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, h.block,
-                                           image ? storage::ReadMode::kZeroAndLock : storage::ReadMode::kNormal);
-    if (!image) buf.Lock(storage::LWLockMode::kExclusive);
-    Page pg = buf.page();
-    if (pg.lsn() >= rec.end_lsn) continue;  // already has this change (idempotent replay)
-    if (image) {
-      if (static_cast<size_t>(h.data_len) + h.hole_len != storage::kBlockSize ||
-          static_cast<size_t>(h.hole_off) + h.hole_len > storage::kBlockSize) {
-        Malformed(rec, "bad page image length");
-      }
-      std::memcpy(pg.data(), data, h.hole_off == 0 && h.hole_len == 0 ? storage::kBlockSize : h.hole_off);
-      if (h.hole_len != 0) {
-        std::memset(pg.data() + h.hole_off, 0, h.hole_len);
-        std::memcpy(pg.data() + h.hole_off + h.hole_len, data + h.hole_off,
-                    storage::kBlockSize - h.hole_off - h.hole_len);
-      }
-    } else {
-      ApplyOps(rec, pg, data, data + h.data_len, h.nops);
-    }
-    pg.set_lsn(rec.end_lsn);
-    buf.MarkDirty();
-  }
-}
+void HeapRedo(const access::XLogRecordView& rec) { access::RedoBlocks(rec, ApplyHeapOp); }
 
 }  // namespace hearth::heap

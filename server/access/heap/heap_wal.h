@@ -9,6 +9,8 @@
 //   put tuple   add the tuple bytes as line pointer `off` (same slot choice)
 //   set header  overwrite the MVCC header fields (xmin..infomask) of `off`
 //               and the page's prune_xid
+//   prune       apply a PrunePlan (redirects, DEAD and UNUSED line
+//               pointers), defragment the page, set its prune_xid
 // Payload: per block {u32 rel, u32 block, u16 flags, u16 nops, u16 hole_off,
 // u16 hole_len, u32 data_len} + data. With kBlockImage the data is the page
 // without its hole [lower, upper); else nops × {u16 kind, u16 off, u32 len} +
@@ -29,8 +31,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "access/heap/hio.h"
+#include "access/heap/pruneheap.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog_format.h"
 #include "access/transam/xlog_reader.h"
@@ -62,6 +66,9 @@ class HeapWalRecord {
   void PutTuple(storage::OffsetNumber off);
   // The header fields of the tuple at `off` and the page's prune_xid.
   void SetHeader(storage::OffsetNumber off);
+  // The current block was pruned by `plan` and defragmented (its prune_xid
+  // is logged as it is at Insert).
+  void Prune(const PrunePlan& plan);
 
   // Appends the record (xid may be 0) and stamps every block's page LSN with
   // its end. Returns the end LSN, 0 when WAL is not running.

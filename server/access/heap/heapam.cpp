@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "access/heap/heap_wal.h"
+#include "access/heap/pruneheap.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -219,7 +220,8 @@ TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, Comm
 
 TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc, const Row& newrow, TransactionId xid,
                     CommandId cid, const Snapshot* crosscheck, bool wait, TmFailureData* fd, ItemPointer* new_tid,
-                    const HeapInsertOptions& opts) {
+                    const HeapInsertOptions& opts, HotUpdate* hot) {
+  if (hot != nullptr) hot->was_hot = false;
   std::vector<char>& t = FormScratch();
   HeapFormTuple(desc, newrow, &t);  // 54000 before anything is locked
   StampInsert(Header(t), xid, cid);
@@ -235,17 +237,35 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   // in block order (GetBufferForTuple).
   TargetBuffer target;
   PinnedBuffer* nbuf = &obuf;
+  // A full page first loses the versions nobody can see any more (their
+  // data move: re-find the old version afterwards).
+  if (!PageHasRoomFor(obuf.page(), t.size(), 0) && HeapPagePruneOpt(obuf)) {
+    old = NormalTuple(obuf.page(), otid.offset);
+  }
   if (!PageHasRoomFor(obuf.page(), t.size(), 0)) {
     MarkTupleLocked(obuf, old, otid.offset, xid, cid);
     obuf.Unlock();
     target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk, &obuf);
     if (!target.use_other) nbuf = &target.buf;
   }
+  // HOT: same page and no indexed column changed (compared before the old
+  // version is touched; its data stay in place: our pin blocks compaction).
+  const bool is_hot = hot != nullptr && nbuf == &obuf &&
+                      HeapAttrsEqual(desc, old, obuf.page().GetItemId(otid.offset).length(), Header(t), t.size(),
+                                     hot->indexed_attrs);
+  if (is_hot) Header(t)->t_infomask2 |= access::kHeapOnlyTuple;
   const OffsetNumber off = PutTuple(*nbuf, t.data(), t.size());
   const ItemPointer ntid{nbuf->block(), off};
   old = NormalTuple(obuf.page(), otid.offset);  // still in place: our pin blocks compaction
   HeapTupleHeaderSetXmax(*old, xid, cid, /*is_update=*/true, /*lock_only=*/false);
   old->set_ctid(ntid);
+  // (A flag left by an aborted HOT update must not survive a cold one.)
+  if (is_hot) {
+    old->t_infomask2 |= access::kHeapHotUpdated;
+  } else {
+    old->t_infomask2 &= static_cast<uint16_t>(~access::kHeapHotUpdated);
+  }
+  if (hot != nullptr) hot->was_hot = is_hot;
   NotePrunable(obuf.page(), xid);
   obuf.MarkDirty();
   if (nbuf != &obuf) nbuf->MarkDirty();
@@ -274,17 +294,39 @@ TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
 }
 
 bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
-               TransactionId my_xid, Row* out) {
+               TransactionId my_xid, Row* out, ItemPointer* found) {
   if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) return false;
   PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  HeapPagePruneOnRead(buf, snap.xmin);
   buf.Lock(LWLockMode::kShared);
-  size_t len = 0;
-  HeapTupleHeaderData* tup = NormalTuple(buf.page(), tid.offset, &len);
-  if (tup == nullptr) return false;
+  const Page pg = buf.page();
+  OffsetNumber off = tid.offset;
+  TransactionId prior_xmax = access::kInvalidTransactionId;
   bool hints = false;
-  const bool visible = TupleSatisfiesMVCC(*tup, snap, my_xid, &hints);
+  bool visible = false;
+  // Walk the HOT chain: at most one step per line pointer on the page.
+  for (int steps = 0; steps <= pg.MaxOffset() && !visible; ++steps) {
+    if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) break;
+    const storage::ItemId id = pg.GetItemId(off);
+    if (id.state() == storage::ItemState::kRedirect && steps == 0) {
+      off = id.offset();  // the root was pruned away: its chain goes on there
+      continue;
+    }
+    if (!id.IsNormal()) break;
+    auto* tup = reinterpret_cast<HeapTupleHeaderData*>(pg.GetItem(off).data());
+    // A slot reused after pruning holds an unrelated tuple: the chain ends.
+    if (access::TransactionIdIsValid(prior_xmax) && tup->t_xmin != prior_xmax) break;
+    visible = TupleSatisfiesMVCC(*tup, snap, my_xid, &hints);
+    if (visible) {
+      if (out != nullptr) HeapDeformTuple(desc, tup, id.length(), out);
+      if (found != nullptr) *found = ItemPointer{tid.block, off};
+      break;
+    }
+    if (!tup->hot_updated() || tup->ctid().block != tid.block) break;
+    prior_xmax = tup->t_xmax;
+    off = tup->ctid().offset;
+  }
   if (hints) buf.MarkDirtyHint();
-  if (visible && out != nullptr) HeapDeformTuple(desc, tup, len, out);
   return visible;
 }
 
@@ -300,6 +342,10 @@ bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer
     if (cur.block >= nblocks) break;
     PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, cur.block);
     buf.Lock(LWLockMode::kShared);
+    if (hops == 0 && cur.offset >= storage::kFirstOffsetNumber && cur.offset <= buf.page().MaxOffset() &&
+        buf.page().GetItemId(cur.offset).state() == storage::ItemState::kRedirect) {
+      cur.offset = buf.page().GetItemId(cur.offset).offset();  // a pruned HOT root
+    }
     size_t len = 0;
     HeapTupleHeaderData* tup = NormalTuple(buf.page(), cur.offset, &len);
     if (tup == nullptr) break;

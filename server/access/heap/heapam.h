@@ -77,13 +77,23 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
                     const Snapshot* crosscheck, bool wait, TmFailureData* fd);
 
+// HOT updates: the columns some index covers. An update that leaves them
+// all unchanged and puts the new version on the old page makes it a
+// heap-only tuple (htup.h): the caller adds no index entries (was_hot).
+struct HotUpdate {
+  std::span<const int> indexed_attrs;  // 0-based; empty: the table has no index
+  bool was_hot = false;                // out
+};
+
 // Replaces the version at `otid` by `newrow`: the new version gets xmin =
 // xid, cmin = cid; the old one xmax = xid and t_ctid → the new TID. The new
-// version goes on the same page when it fits, else to another page (both
-// pages locked in block order). Results as HeapDelete; on kOk *new_tid is set.
+// version goes on the same page when it fits (after pruning a full page),
+// else to another page (both pages locked in block order). With `hot`,
+// HOT when possible (see HotUpdate). Results as HeapDelete; on kOk
+// *new_tid is set.
 TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc, const Row& newrow, TransactionId xid,
                     CommandId cid, const Snapshot* crosscheck, bool wait, TmFailureData* fd, ItemPointer* new_tid,
-                    const HeapInsertOptions& opts = {});
+                    const HeapInsertOptions& opts = {}, HotUpdate* hot = nullptr);
 
 // SELECT ... FOR UPDATE: marks the version row-locked by xid (xmax with
 // kHeapXmaxLockOnly) so updaters/deleters/lockers wait for this
@@ -91,11 +101,13 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
 TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, bool wait,
                        TmFailureData* fd);
 
-// Reads the version at `tid` if it is visible to `snap` (for the transaction
-// my_xid, invalid when read-only) into *out. False when invisible or when
-// there is no such tuple (block beyond the end, unused line pointer).
+// Reads the version of the row at `tid` that is visible to `snap` (for the
+// transaction my_xid, invalid when read-only) into *out, following the HOT
+// chain from `tid` (a redirect or a HOT-updated version) on its page; the
+// version's own TID goes to *found (when non-null). False when no version
+// is visible or there is no such tuple (block beyond the end, unused slot).
 bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,
-               TransactionId my_xid, Row* out);
+               TransactionId my_xid, Row* out, ItemPointer* found = nullptr);
 
 // Follows the update chain from `tid` (t_ctid links, each newer version's
 // xmin matching the older one's xmax) and returns the newest version visible

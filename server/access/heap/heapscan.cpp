@@ -3,6 +3,7 @@
 // Principal entry points: HeapScan::Next, HeapScan::LoadPage.
 #include "access/heap/heapscan.h"
 
+#include "access/heap/pruneheap.h"
 #include "access/transam/visibility.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/smgr/smgr.h"
@@ -43,6 +44,7 @@ bool HeapScan::LoadPage(BlockNumber block) {
   visible_.clear();
   pos_ = 0;
   buf_ = storage::ReadBuffer(rel_, ForkNumber::kMain, block, storage::ReadMode::kNormal, strategy_.get());
+  HeapPagePruneOnRead(buf_, snap_.xmin);
   buf_.Lock(LWLockMode::kShared);
   Page pg = buf_.page();
   bool hints = false;
@@ -54,6 +56,7 @@ bool HeapScan::LoadPage(BlockNumber block) {
       if (access::TupleSatisfiesMVCC(*tup, snap_, my_xid_, &hints)) visible_.push_back(off);
     }
   }
+  if (opts_.root_tids && !visible_.empty()) HeapGetRootOffsets(pg, block, &roots_);
   if (hints) buf_.MarkDirtyHint();
   buf_.Unlock();  // keep the pin: tuple data cannot move while we hold it
   if (visible_.empty()) buf_.Release();
@@ -66,7 +69,10 @@ bool HeapScan::Next(Row* row, ItemPointer* tid) {
       const OffsetNumber off = visible_[pos_++];
       std::span<char> item = buf_.page().GetItem(off);
       HeapDeformTuple(desc_, reinterpret_cast<const HeapTupleHeaderData*>(item.data()), item.size(), row);
-      if (tid != nullptr) *tid = ItemPointer{buf_.block(), off};
+      if (tid != nullptr) {
+        const OffsetNumber root = opts_.root_tids && roots_[off] != 0 ? roots_[off] : off;
+        *tid = ItemPointer{buf_.block(), root};
+      }
       return true;
     }
     if (next_block_ >= nblocks_) {

@@ -28,6 +28,9 @@ namespace hearth::heap {
 
 struct HeapScanOptions {
   bool allow_bulkread = true;  // use the BULKREAD ring for big relations
+  // Next's tid names the root of the row's HOT chain (the line pointer an
+  // index entry must point at: CREATE INDEX), not the version itself.
+  bool root_tids = false;
 };
 
 class HeapScan {
@@ -65,6 +68,7 @@ class HeapScan {
   storage::BlockNumber next_block_ = 0;
   storage::PinnedBuffer buf_;                 // the current page, pinned and unlocked
   std::vector<storage::OffsetNumber> visible_;  // visible offsets on it
+  std::vector<storage::OffsetNumber> roots_;    // with root_tids: root of each offset (0 = itself)
   size_t pos_ = 0;
 };
 

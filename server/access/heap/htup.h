@@ -43,8 +43,15 @@ inline constexpr uint16_t kHeapUpdated = 0x2000;
 inline constexpr uint16_t kHeapXminFrozen = kHeapXminCommitted | kHeapXminInvalid;  // both = frozen
 inline constexpr uint16_t kHeapHintBits = kHeapXminCommitted | kHeapXminInvalid | kHeapXmaxCommitted | kHeapXmaxInvalid;
 
-// t_infomask2: number of attributes in the low 11 bits.
+// t_infomask2: number of attributes in the low 11 bits, plus HOT flags.
 inline constexpr uint16_t kHeapNattsMask = 0x07FF;
+// Heap-only tuples (HOT): an update that changed no indexed column and put
+// the new version on the same page marks the old one kHeapHotUpdated and
+// the new one kHeapOnlyTuple; no index entry points at a heap-only tuple,
+// index entries reach it through the chain from its root (the first
+// version, or the redirect line pointer that replaced it after pruning).
+inline constexpr uint16_t kHeapHotUpdated = 0x4000;
+inline constexpr uint16_t kHeapOnlyTuple = 0x8000;
 inline constexpr int kMaxHeapAttributes = 1600;
 
 inline constexpr size_t kMaxAlign = 8;
@@ -83,6 +90,8 @@ struct HeapTupleHeaderData {
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this) + t_hoff; }
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(this) + t_hoff; }
   bool xmin_frozen() const { return (t_infomask & kHeapXminFrozen) == kHeapXminFrozen; }
+  bool hot_updated() const { return (t_infomask2 & kHeapHotUpdated) != 0; }
+  bool heap_only() const { return (t_infomask2 & kHeapOnlyTuple) != 0; }
 };
 
 inline constexpr size_t kHeapTupleHeaderFixedSize = 23;  // up to t_bits

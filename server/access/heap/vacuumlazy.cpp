@@ -10,6 +10,7 @@
 #include "access/heap/freespace.h"
 #include "access/heap/heap_wal.h"
 #include "access/heap/hio.h"
+#include "access/heap/pruneheap.h"
 #include "access/transam/visibility.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/interrupts.h"
@@ -63,6 +64,7 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
   stats.pages = nblocks;
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
   std::vector<ItemPointer> dead;
+  PrunePlan plan;
 
   // Phase 1: classify every tuple, remove the dead ones' storage.
   for (BlockNumber blk = 0; blk < nblocks; ++blk) {
@@ -75,15 +77,26 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
       ReleaseAndRecord(rel, buf, &stats);
       continue;
     }
-    bool changed = false;
     bool hints = false;
+    // DEAD line pointers left by pruning on access (or an interrupted
+    // vacuum): their versions are removed now, when the slots are reclaimed.
+    for (OffsetNumber off = storage::kFirstOffsetNumber; off <= pg.MaxOffset(); ++off) {
+      if (pg.GetItemId(off).state() == ItemState::kDead) ++stats.tuples_removed;
+    }
+    // Dead versions and dead HOT-chain prefixes, as pruning removes them.
+    PlanPrune(pg, blk, oldest_xmin, &plan, &hints);
+    stats.tuples_removed += plan.unused.size();
+    for (OffsetNumber root : plan.dead) stats.tuples_removed += pg.GetItemId(root).IsNormal() ? 1 : 0;
+    for (const auto& r : plan.redirects) stats.tuples_removed += pg.GetItemId(r.first).IsNormal() ? 1 : 0;
+    bool changed = !plan.empty();
+    ApplyPrune(pg, plan, /*compact=*/false);  // compacted below when we have the cleanup lock
     size_t live_bytes = 0;  // storage of the items that stay
     const OffsetNumber maxoff = pg.MaxOffset();
     for (OffsetNumber off = storage::kFirstOffsetNumber; off <= maxoff; ++off) {
       const storage::ItemId id = pg.GetItemId(off);
-      if (id.state() == ItemState::kDead) {  // left by an interrupted earlier vacuum
+      if (id.state() == ItemState::kDead) {
         if (two_phase) {
-          dead.push_back(ItemPointer{blk, off});
+          dead.push_back(ItemPointer{blk, off});  // index entries go first
         } else {
           pg.MarkItemUnused(off);
           changed = true;
@@ -92,26 +105,16 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
       }
       if (!id.IsNormal()) continue;
       auto* tup = reinterpret_cast<HeapTupleHeaderData*>(pg.GetItem(off).data());
+      live_bytes += access::MaxAlign(id.length());
       switch (access::TupleSatisfiesVacuum(*tup, oldest_xmin, &hints)) {
-        case access::VacuumResult::kDead:
-          ++stats.tuples_removed;
-          changed = true;
-          if (two_phase) {
-            pg.MarkItemDead(off);
-            dead.push_back(ItemPointer{blk, off});
-          } else {
-            pg.MarkItemUnused(off);
-          }
-          break;
+        case access::VacuumResult::kDead:  // not reachable for removal (e.g. behind a live chain member)
         case access::VacuumResult::kRecentlyDead:
           ++stats.tuples_recently_dead;
-          live_bytes += access::MaxAlign(id.length());
           break;
         case access::VacuumResult::kLive:
         case access::VacuumResult::kInsertInProgress:
         case access::VacuumResult::kDeleteInProgress:
           ++stats.tuples_live;
-          live_bytes += access::MaxAlign(id.length());
           break;
       }
     }

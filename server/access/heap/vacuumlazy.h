@@ -34,7 +34,7 @@ struct VacuumStats {
   uint32_t pages_compacted = 0;       // pages whose space was defragmented
   uint32_t pages_without_cleanup = 0; // pages cleaned without the cleanup lock (not compacted)
   uint64_t tuples_live = 0;           // live versions (reltuples), incl. insert/delete in progress
-  uint64_t tuples_removed = 0;        // versions removed
+  uint64_t tuples_removed = 0;        // versions removed (incl. those pruned on access since)
   uint64_t tuples_recently_dead = 0;  // dead but still visible to some snapshot: kept
   uint64_t free_bytes = 0;            // total free space recorded in the FSM
 };

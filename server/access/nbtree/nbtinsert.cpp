@@ -7,10 +7,12 @@
 // locked until the downlink is in the parent, so nobody can split the new
 // right page before its parent knows it.
 // Principal entry points: BtInsert.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "access/nbtree/nbtree_internal.h"
+#include "access/transam/xlog_blocks.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 
@@ -47,35 +49,53 @@ std::span<const char> KeyOf(std::span<const char> item, bool leaf) {
   return leaf ? item : item.subspan(4);
 }
 
-// Splits the full page `buf` (X-locked) while inserting `item` at `off`.
-// Returns the new right page (X-locked) and the separator for the parent.
-// `buf` keeps the left half and stays locked. *sib_out receives the old
-// right sibling (X-locked, left link changed; invalid when there was none):
-// the caller logs all three and unlocks them afterwards.
-void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item, OffsetNumber off,
-           PinnedBuffer* right_out, std::string* sep_out, PinnedBuffer* sib_out) {
-  Page p = buf.page();
+}  // namespace
+
+void CollectSplitItems(Page p, std::span<const char> item, OffsetNumber off,
+                       std::vector<std::span<const char>>* items) {
+  const OffsetNumber first = FirstDataOffset(p), max = p.MaxOffset();
+  items->clear();
+  items->reserve(max + 1u);
+  for (OffsetNumber i = first; i <= max; ++i) {
+    if (i == off) items->push_back(item);
+    std::span<char> it = p.GetItem(i);
+    items->emplace_back(it.data(), it.size());
+  }
+  if (off == max + 1) items->push_back(item);
+}
+
+bool BuildSplitHalves(Page p, std::span<const std::span<const char>> items, size_t k, std::string_view sep,
+                      BlockNumber left_block, BlockNumber right_block, Page lp, Page rp) {
+  const BtOpaque o = *Opaque(p);
+  const bool leaf = (o.flags & kBtLeaf) != 0;
+  const uint16_t flags = static_cast<uint16_t>(o.flags & ~kBtRoot);
+  InitBtPage(lp, o.level, flags, o.left, right_block);
+  InitBtPage(rp, o.level, flags, left_block, o.right);
+  bool ok = lp.AddItem(std::span<const char>(sep.data(), sep.size())) != kInvalidOffsetNumber;
+  for (size_t i = 0; i < k && ok; ++i) ok = lp.AddItem(items[i]) != kInvalidOffsetNumber;
+  if (o.right != kInvalidBlockNumber && ok) ok = rp.AddItem(HighKey(p)) != kInvalidOffsetNumber;
+  for (size_t i = k; i < items.size() && ok; ++i) {
+    // The first item of an internal right half keeps only its child (minus infinity).
+    std::span<const char> it = !leaf && i == k ? items[i].first(4) : items[i];
+    ok = rp.AddItem(it) != kInvalidOffsetNumber;
+  }
+  return ok;
+}
+
+namespace {
+
+// The split position for `items` on page `p`: the left page keeps
+// items[0, k), the right page items[k, n). Near the middle, or leaving the
+// left page 90% full when appending at the right end. 0 when none fits.
+size_t ChooseSplit(Page p, std::span<const std::span<const char>> items, size_t new_pos) {
   const BtOpaque o = *Opaque(p);
   const bool leaf = (o.flags & kBtLeaf) != 0;
   const bool rightmost = o.right == kInvalidBlockNumber;
-  const OffsetNumber first = FirstDataOffset(p), max = p.MaxOffset();
-
-  std::vector<std::span<const char>> items;
-  items.reserve(max + 1u);
-  for (OffsetNumber i = first; i <= max; ++i) {
-    if (i == off) items.push_back(item);
-    std::span<char> it = p.GetItem(i);
-    items.emplace_back(it.data(), it.size());
-  }
-  if (off == max + 1) items.push_back(item);
   const size_t n = items.size();
-  const size_t new_pos = off - first;
-
-  std::vector<size_t> pre(n + 1, 0);
+  static std::vector<size_t> pre;
+  pre.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + ItemCost(items[i].size());
   const size_t hk_right = rightmost ? 0 : ItemCost(HighKey(p).size());
-
-  // Choose k: the left page keeps items[0, k), the right page items[k, n).
   const bool append = rightmost && new_pos == n - 1;
   const double ff = leaf ? kLeafFillFactor : kInternalFillFactor;
   size_t best = 0, best_score = SIZE_MAX, best_append = 0;
@@ -90,9 +110,23 @@ void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item
     }
     if (append && left <= static_cast<size_t>(kPageUsable * ff)) best_append = k;
   }
-  if (append && best_append != 0) best = best_append;
-  if (best == 0) ThrowCorrupt(index, "no valid split point at block " + std::to_string(buf.block()));
-  const size_t k = best;
+  return append && best_append != 0 ? best_append : best;
+}
+
+// Splits the full page `buf` (X-locked) while inserting `item` at `off`.
+// Appends to `changed` (with their WAL blocks in ScratchBlockRecord): the
+// left half (`buf`, kept in place), the new right page and the old right
+// sibling whose left link changed (when there is one), all X-locked; the
+// caller logs them with the parent changes and unlocks them afterwards.
+// Returns the separator for the parent.
+std::string Split(const IndexDesc& index, PinnedBuffer buf, std::span<const char> item, OffsetNumber off,
+                  std::vector<PinnedBuffer>& changed) {
+  Page p = buf.page();
+  const bool leaf = IsLeaf(p);
+  static std::vector<std::span<const char>> items;
+  CollectSplitItems(p, item, off, &items);
+  const size_t k = ChooseSplit(p, items, off - FirstDataOffset(p));
+  if (k == 0) ThrowCorrupt(index, "no valid split point at block " + std::to_string(buf.block()));
 
   // Separator: for leaves the shortest prefix of the first right entry that
   // still sorts after the last left entry (suffix truncation); for internal
@@ -110,50 +144,47 @@ void Split(const IndexDesc& index, PinnedBuffer& buf, std::span<const char> item
   }
 
   PinnedBuffer right = storage::ExtendRelation(index.rel, ForkNumber::kMain);
-  const uint16_t flags = static_cast<uint16_t>(o.flags & ~kBtRoot);
-
   alignas(8) static char lbuf[storage::kBlockSize];
   alignas(8) static char rbuf[storage::kBlockSize];
-  Page lp(lbuf), rp(rbuf);
-  InitBtPage(lp, o.level, flags, o.left, right.block());
-  InitBtPage(rp, o.level, flags, buf.block(), o.right);
-  bool ok = lp.AddItem(std::span<const char>(sep)) != kInvalidOffsetNumber;
-  for (size_t i = 0; i < k && ok; ++i) ok = lp.AddItem(items[i]) != kInvalidOffsetNumber;
-  if (!rightmost && ok) {
-    std::span<const char> hk = HighKey(p);
-    ok = rp.AddItem(hk) != kInvalidOffsetNumber;
-  }
-  for (size_t i = k; i < n && ok; ++i) {
-    if (!leaf && i == k) {
-      BlockNumber child;
-      std::memcpy(&child, items[i].data(), 4);
-      ok = rp.AddItem(std::span<const char>(reinterpret_cast<const char*>(&child), 4)) != kInvalidOffsetNumber;
-    } else {
-      ok = rp.AddItem(items[i]) != kInvalidOffsetNumber;
-    }
-  }
-  if (!ok) ThrowCorrupt(index, "split halves do not fit at block " + std::to_string(buf.block()));
+  if (!BuildSplitHalves(p, items, k, sep, buf.block(), right.block(), Page(lbuf), Page(rbuf)))
+    ThrowCorrupt(index, "split halves do not fit at block " + std::to_string(buf.block()));
 
   // Left-to-right lock order: the old right sibling after both halves. It
   // is read before anything changes, so an I/O error leaves the pages intact.
+  const BlockNumber old_right = Opaque(p)->right;
   PinnedBuffer sib;
-  if (o.right != kInvalidBlockNumber) sib = ReadLocked(index, o.right, LWLockMode::kExclusive);
+  if (old_right != kInvalidBlockNumber) sib = ReadLocked(index, old_right, LWLockMode::kExclusive);
+  // WAL: the left half as "rebuild from the old page" (logged before the
+  // page changes: the operation reads nothing from it at Insert time).
+  access::BlockRecord& rec = access::ScratchBlockRecord();
+  const uint32_t right_block = right.block();
+  const uint16_t k16 = static_cast<uint16_t>(k), sep_len = static_cast<uint16_t>(sep.size());
+  char head[8];
+  std::memcpy(head, &right_block, 4);
+  std::memcpy(head + 4, &k16, 2);
+  std::memcpy(head + 6, &sep_len, 2);
+  std::string tail = sep;
+  tail.append(item.data(), item.size());
+  rec.AddBlock();
+  rec.AddOp(kBtOpSplitLeft, off, std::string_view(head, sizeof head), tail);
+  rec.AddBlock(/*force_image=*/true);  // the new right page
   // From here to the end nothing can fail (a critical section once WAL exists).
   const uint64_t lsn = p.lsn();
   std::memcpy(p.data(), lbuf, storage::kBlockSize);
   p.set_lsn(lsn);
   std::memcpy(right.data(), rbuf, storage::kBlockSize);
-  if (sib.valid()) {
-    Opaque(sib.page())->left = right.block();
-    sib.MarkDirty();
-  }
   buf.MarkDirty();
   right.MarkDirty();
-  // WAL: the caller logs left, right and sibling images together with the
-  // parent changes this split causes (one record).
-  *right_out = std::move(right);
-  *sib_out = std::move(sib);
-  *sep_out = std::move(sep);
+  changed.push_back(std::move(buf));
+  changed.push_back(std::move(right));
+  if (sib.valid()) {
+    Opaque(sib.page())->left = right_block;
+    sib.MarkDirty();
+    rec.AddBlock();
+    rec.AddOp(kBtOpSetLeft, 0, std::string_view(reinterpret_cast<const char*>(&right_block), 4));
+    changed.push_back(std::move(sib));
+  }
+  return sep;
 }
 
 // A new root above the split halves `left` and `right` (at `child_level`,
@@ -177,7 +208,9 @@ void NewRoot(const IndexDesc& index, uint16_t child_level, BlockNumber left, Blo
   m->root = m->fastroot = root.block();
   m->level = m->fastlevel = level;
   meta.MarkDirty();
+  access::ScratchBlockRecord().AddBlock(/*force_image=*/true);
   changed->push_back(std::move(root));
+  access::ScratchBlockRecord().AddBlock(/*force_image=*/true);
   changed->push_back(std::move(meta));
 }
 
@@ -220,31 +253,31 @@ PinnedBuffer FindParent(const IndexDesc& index, const std::vector<StackEntry>& s
 // Inserts `item` at `off` on the X-locked page `buf`; splits and recurses
 // into the parent when it does not fit. `changed` holds the pages the lower
 // levels of this insert already changed (split halves, old right sibling),
-// still X-locked: nobody sees a half-done split, and when the insert
-// completes, all changed pages are logged as images in ONE WAL record (so
-// recovery replays a multi-level split atomically) before any is unlocked.
+// still X-locked, each with its block in ScratchBlockRecord: nobody sees a
+// half-done split, and when the insert completes all changed pages are
+// logged in ONE WAL record (so recovery replays a multi-level split
+// atomically) before any is unlocked.
 void InsertOnPage(const IndexDesc& index, const std::vector<StackEntry>& stack, PinnedBuffer buf,
                   std::span<const char> item, OffsetNumber off, std::vector<PinnedBuffer>& changed) {
   Page p = buf.page();
   if (p.InsertItemAt(item, off) != kInvalidOffsetNumber) {
     buf.MarkDirty();
+    access::BlockRecord& rec = access::ScratchBlockRecord();
+    rec.AddBlock();
+    rec.AddOp(kBtOpInsert, off, std::string_view(item.data(), item.size()));
     changed.push_back(std::move(buf));
-    LogBtPages(changed);
+    LogBtRecord(changed.size() == 1 ? kBtInfoInsert : kBtInfoSplit, changed);
     changed.clear();  // unlocks, lowest level first
     return;
   }
   const bool was_root = (Opaque(p)->flags & kBtRoot) != 0;
   const uint16_t level = Opaque(p)->level;
-  PinnedBuffer right, sib;
-  std::string sep;
-  Split(index, buf, item, off, &right, &sep, &sib);
-  const BlockNumber left_block = buf.block(), right_block = right.block();
-  changed.push_back(std::move(buf));
-  changed.push_back(std::move(right));
-  if (sib.valid()) changed.push_back(std::move(sib));
+  const size_t left_at = changed.size();
+  std::string sep = Split(index, std::move(buf), item, off, changed);
+  const BlockNumber left_block = changed[left_at].block(), right_block = changed[left_at + 1].block();
   if (was_root) {
     NewRoot(index, level, left_block, right_block, sep, &changed);
-    LogBtPages(changed);
+    LogBtRecord(kBtInfoNewRoot, changed);
     changed.clear();
     return;
   }
@@ -259,29 +292,48 @@ void InsertOnPage(const IndexDesc& index, const std::vector<StackEntry>& stack, 
 // leaf and may continue on right siblings, read under shared locks while
 // the leaf stays locked). Throws on a live duplicate; returns the xid to wait
 // for, or 0.
+// Entries of tuples nobody can see any more (UniqueProbe::dead_to_all) found
+// on the X-locked leaf are removed before returning, so a key updated over
+// and over does not make every later check probe all its dead versions.
 uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_view key_bytes,
                      std::span<const types::Value> key, const UniqueCheckFn& check) {
   const Bound lo{key_bytes, false}, hi{key_bytes, true};
+  static std::vector<OffsetNumber> dead;  // on the leaf, ascending
+  dead.clear();
+  uint32_t wait_xid = 0;
   Page cur = leaf.page();
   OffsetNumber off = LeafLowerBound(cur, lo);
   PinnedBuffer other;
-  for (;;) {
+  for (bool done = false; !done;) {
     OffsetNumber max = cur.MaxOffset();
-    for (; off <= max; ++off) {
+    for (; off <= max && !done; ++off) {
       std::span<const char> e = ItemKey(cur, off);
-      if (CompareToBound(e, hi) >= 0) return 0;
+      if (CompareToBound(e, hi) >= 0) {
+        done = true;
+        break;
+      }
       UniqueProbe probe = check(DecodeTid(e));
       if (probe.state == HeapTupleState::kLive)
         throw DbError(sqlstate::kUniqueViolation,
                       "duplicate key value violates unique constraint \"" + index.name + "\"")
             .WithDetail(FormatKeyDetail(index, key));
-      if (probe.state == HeapTupleState::kInProgress) return probe.xid;
+      if (probe.state == HeapTupleState::kInProgress) {
+        wait_xid = probe.xid;
+        done = true;
+      } else if (probe.dead_to_all && !other.valid()) {
+        dead.push_back(off);
+      }
     }
-    if (IsRightmost(cur) || CompareToBound(HighKey(cur), hi) >= 0) return 0;
+    if (done || IsRightmost(cur) || CompareToBound(HighKey(cur), hi) >= 0) break;
     other = ReadLocked(index, Opaque(cur)->right, LWLockMode::kShared);
     cur = other.page();
     off = FirstDataOffset(cur);
   }
+  other = PinnedBuffer();  // unlock the sibling before changing the leaf
+  std::reverse(dead.begin(), dead.end());
+  // WAL: the removed offsets, highest first, under the leaf's exclusive lock.
+  DeleteLeafEntries(leaf, dead, kBtInfoDeleteDead);
+  return wait_xid;
 }
 
 }  // namespace
@@ -345,6 +397,7 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
       }
     } unpin;
     changed.clear();
+    access::ScratchBlockRecord().Clear();
     InsertOnPage(index, stack, std::move(leaf), entry, off, changed);
     return InsertResult{true, 0};
   }

@@ -98,6 +98,10 @@ enum class HeapTupleState : uint8_t { kDead, kLive, kInProgress };
 struct UniqueProbe {
   HeapTupleState state = HeapTupleState::kDead;
   uint32_t xid = 0;  // for kInProgress: the transaction to wait for
+  // kDead and no snapshot can ever see the tuple again (its slot was
+  // pruned, its inserter aborted, or its deleter committed before every
+  // running transaction began): the unique check removes the entry.
+  bool dead_to_all = false;
 };
 // Called for every existing entry with a key equal to the new one, while the
 // leaf page is exclusively locked: it must only look (heap visibility), never
@@ -182,5 +186,9 @@ std::string BtVerify(const IndexDesc& index);
 
 // Number of levels (1 = the root is a leaf; 0 = empty index), from the metapage.
 int BtHeight(const IndexDesc& index);
+
+// Registers the B-tree WAL redo (rmgr kRmgrBtree) in this process, before
+// recovery runs (postmaster, redo tests).
+void RegisterBtreeRmgr();
 
 }  // namespace hearth::nbtree

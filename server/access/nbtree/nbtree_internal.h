@@ -175,6 +175,40 @@ PinnedBuffer LeftmostAtLevel(const IndexDesc& index, uint32_t level, storage::LW
 
 PinnedBuffer ReadLocked(const IndexDesc& index, BlockNumber blk, storage::LWLockMode mode);
 
+// ---- Splits (nbtinsert.cpp) -----------------------------------------------------
+
+// The data items of page `p` (from FirstDataOffset) with `item` inserted at
+// offset `off`: what a split distributes. Views into the page and `item`.
+void CollectSplitItems(Page p, std::span<const char> item, OffsetNumber off,
+                       std::vector<std::span<const char>>* items);
+// Formats the halves of splitting page `p` (block `left_block`, items as
+// CollectSplitItems gives them) at `k`: `lp` keeps items [0, k) under high key
+// `sep`, `rp` (block `right_block`) gets p's high key and items [k, n).
+// False when they do not fit (corruption).
+bool BuildSplitHalves(Page p, std::span<const std::span<const char>> items, size_t k, std::string_view sep,
+                      BlockNumber left_block, BlockNumber right_block, Page lp, Page rp);
+
+// ---- WAL (nbtxlog.cpp) --------------------------------------------------------------
+//
+// Logical records (rmgr kRmgrBtree) through access::BlockRecord: a page
+// changed for the first time since the last checkpoint's redo point is
+// logged as an image, otherwise as one of these operations.
+inline constexpr uint8_t kBtInfoInsert = 0x00;  // leaf insert (+ splits, + downlinks)
+inline constexpr uint8_t kBtInfoSplit = 0x10;   // an insert that split pages
+inline constexpr uint8_t kBtInfoNewRoot = 0x20;  // a split that made a new root
+inline constexpr uint8_t kBtInfoVacuum = 0x30;  // entries removed by VACUUM
+inline constexpr uint8_t kBtInfoDeleteDead = 0x40;  // entries of dead tuples removed by a unique check
+inline constexpr uint16_t kBtOpInsert = 1;      // off, item bytes: InsertItemAt
+inline constexpr uint16_t kBtOpDelete = 2;      // u16 offsets, removed in the logged order
+inline constexpr uint16_t kBtOpSplitLeft = 3;   // off of the new item; u32 right, u16 k, u16 sep_len, sep, item
+inline constexpr uint16_t kBtOpSetLeft = 4;     // u32 new left link
+// Removes the entries at `offsets` (highest first) from the X-locked,
+// pinned leaf and logs it with `info` (kBtInfoVacuum, kBtInfoDeleteDead).
+void DeleteLeafEntries(PinnedBuffer& leaf, std::span<const OffsetNumber> offsets, uint8_t info);
+// Logs `pages` (one per block added to access::ScratchBlockRecord(), in
+// order; all X-locked and dirty) as one record and stamps their LSN.
+void LogBtRecord(uint8_t info, std::span<PinnedBuffer> pages);
+
 // WAL (nbtpage.cpp): logs the full images of `pages` (every one pinned,
 // exclusively locked and already marked dirty) in ONE record, so recovery
 // restores them together, and stamps their page LSN. Must be called before

@@ -9,6 +9,8 @@
 // Principal entry points: BtBulkDelete.
 #include <unistd.h>
 
+#include <vector>
+
 #include "access/nbtree/nbtree_internal.h"
 
 namespace hearth::nbtree {
@@ -25,26 +27,24 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
     blk = first.block();
   }
   auto strategy = storage::GetAccessStrategy(storage::StrategyType::kVacuum);
+  std::vector<OffsetNumber> removed;  // offsets removed from the current leaf
   while (blk != kInvalidBlockNumber) {
     PinnedBuffer buf =
         storage::ReadBuffer(index.rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, strategy.get());
     for (unsigned spins = 0; !storage::ConditionalLockBufferForCleanup(buf); ++spins) usleep(spins < 100 ? 50 : 1000);
     Page p = buf.page();
     if (Opaque(p)->magic != kBtPageMagic || !IsLeaf(p)) ThrowCorrupt(index, "bulk delete reached a non-leaf page");
-    bool changed = false;
+    removed.clear();
     for (OffsetNumber off = p.MaxOffset(); off >= FirstDataOffset(p) && off != 0; --off) {
       if (is_dead(DecodeTid(ItemKey(p, off)))) {
-        p.RemoveItem(off);
+        removed.push_back(off);
         ++stats.removed;
-        changed = true;
       } else {
         ++stats.remaining;
       }
     }
-    if (changed) {
-      buf.MarkDirty();
-      LogBtPage(buf);  // full image, still under the cleanup lock
-    }
+    // WAL: the removed offsets, highest first, still under the cleanup lock.
+    DeleteLeafEntries(buf, removed, kBtInfoVacuum);
     ++stats.leaf_pages;
     blk = Opaque(p)->right;
   }

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <spdlog/spdlog.h>
+
 #include "access/transam/transam.h"
 #include "access/transam/varsup.h"
 #include "access/transam/xlog.h"
@@ -85,10 +87,13 @@ void SetRedoRecPtr(XLogRecPtr lsn) {
   if (XLogIsStarted()) xi::Shared()->redo_rec_ptr.store(lsn, std::memory_order_release);
 }
 
-CheckpointResult CreateCheckPoint(bool shutdown) {
+CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts) {
   const std::string& datadir = TransamDataDir();
   if (datadir.empty()) throw std::logic_error("CreateCheckPoint before TransamStartup");
   CheckpointLock lock(datadir);
+  if (opts.log) spdlog::info("checkpoint starting: {}", shutdown ? "shutdown immediate" : opts.cause);
+  const int64_t start_ns = SteadyNs();
+  const uint64_t written_before = storage::GetBgWriterStats().buffers_checkpoint;
   CheckpointResult res;
   const bool wal = XLogIsStarted();
   if (wal) {
@@ -98,6 +103,7 @@ CheckpointResult CreateCheckPoint(bool shutdown) {
   }
   storage::Status st = storage::FlushAllBuffers();
   if (!st.ok()) throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
+  const int64_t written_ns = SteadyNs();
   TransamCheckpoint();
   if (wal) {
     CheckpointRecord rec{};
@@ -122,19 +128,50 @@ CheckpointResult CreateCheckPoint(bool shutdown) {
     res.segments_removed = rm.removed;
   }
   g_last_checkpoint_ns = SteadyNs();
+  if (wal) {
+    xi::StatsShared& stats = xi::Shared()->stats;
+    (opts.timed ? stats.checkpoints_timed : stats.checkpoints_req).fetch_add(1, std::memory_order_relaxed);
+    stats.checkpoint_write_time_ns.fetch_add(written_ns - start_ns, std::memory_order_relaxed);
+    stats.checkpoint_sync_time_ns.fetch_add(g_last_checkpoint_ns - written_ns, std::memory_order_relaxed);
+  }
+  if (opts.log) {
+    const uint64_t written = storage::GetBgWriterStats().buffers_checkpoint - written_before;
+    spdlog::info("checkpoint complete: wrote {} buffers ({:.1f}%); 0 WAL file(s) added, {} removed, {} recycled; "
+                 "write={:.3f} s, sync={:.3f} s, total={:.3f} s",
+                 written, 100.0 * static_cast<double>(written) / static_cast<double>(storage::NBuffers()),
+                 res.segments_removed, res.segments_recycled, static_cast<double>(written_ns - start_ns) / 1e9,
+                 static_cast<double>(g_last_checkpoint_ns - written_ns) / 1e9,
+                 static_cast<double>(g_last_checkpoint_ns - start_ns) / 1e9);
+  }
   return res;
 }
 
-CheckpointResult RequestCheckpoint() { return CreateCheckPoint(false); }
+CheckpointResult RequestCheckpoint(bool log) {
+  CheckpointOptions opts;
+  opts.log = log;
+  return CreateCheckPoint(false, opts);
+}
 
-bool CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb) {
+CheckpointStats GetCheckpointStats() {
+  CheckpointStats st;
+  if (!XLogIsStarted()) return st;
+  const xi::StatsShared& s = xi::Shared()->stats;
+  st.timed = s.checkpoints_timed.load(std::memory_order_relaxed);
+  st.requested = s.checkpoints_req.load(std::memory_order_relaxed);
+  st.write_time_ms = static_cast<double>(s.checkpoint_write_time_ns.load(std::memory_order_relaxed)) / 1e6;
+  st.sync_time_ms = static_cast<double>(s.checkpoint_sync_time_ns.load(std::memory_order_relaxed)) / 1e6;
+  return st;
+}
+
+CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb) {
   const int64_t now = SteadyNs();
   if (g_last_checkpoint_ns == 0) g_last_checkpoint_ns = now;
-  if (now - g_last_checkpoint_ns >= checkpoint_timeout_s * 1'000'000'000) return true;
-  if (!XLogIsStarted()) return false;
+  if (now - g_last_checkpoint_ns >= checkpoint_timeout_s * 1'000'000'000) return CheckpointDue::kTime;
+  if (!XLogIsStarted()) return CheckpointDue::kNone;
   const XLogRecPtr redo = GetRedoRecPtr();
   const XLogRecPtr end = XLogInsertEndPosition();
-  return end > redo && end - redo >= static_cast<uint64_t>(max_wal_size_mb) * 1024 * 1024;
+  if (end > redo && end - redo >= static_cast<uint64_t>(max_wal_size_mb) * 1024 * 1024) return CheckpointDue::kWal;
+  return CheckpointDue::kNone;
 }
 
 }  // namespace hearth::access

@@ -41,15 +41,31 @@ struct CheckpointResult {
 // Without WAL (XLogIsStarted() false) only the buffers and clog are written.
 // Throws std::runtime_error on any I/O failure: the caller must then PANIC
 // (exit and let the postmaster reset), the on-disk state being unknown.
-CheckpointResult CreateCheckPoint(bool shutdown);
+struct CheckpointOptions {
+  bool timed = false;  // started by checkpoint_timeout (else requested)
+  bool log = false;    // log_checkpoints: "checkpoint starting/complete" lines
+  const char* cause = "immediate force wait";  // the words after "checkpoint starting: "
+};
+CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts = {});
+
+// pg_stat_bgwriter's checkpoint columns (zeros without WAL).
+struct CheckpointStats {
+  int64_t timed = 0;
+  int64_t requested = 0;
+  double write_time_ms = 0;  // writing dirty buffers
+  double sync_time_ms = 0;   // clog, the checkpoint record's flush, pg_control
+};
+CheckpointStats GetCheckpointStats();
 
 // SQL CHECKPOINT from a backend: CreateCheckPoint(false), run in the calling
-// process (serialised with the checkpointer's own).
-CheckpointResult RequestCheckpoint();
+// process (serialised with the checkpointer's own). `log`: log_checkpoints.
+CheckpointResult RequestCheckpoint(bool log = false);
 
-// Checkpointer: true when `checkpoint_timeout_s` seconds passed since this
-// process's last CreateCheckPoint (or its first call here), or when at least
-// `max_wal_size_mb` MiB of WAL were inserted since the current redo pointer.
-bool CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb);
+// Checkpointer: kTime when `checkpoint_timeout_s` seconds passed since this
+// process's last CreateCheckPoint (or its first call here), kWal when at
+// least `max_wal_size_mb` MiB of WAL were inserted since the current redo
+// pointer, else kNone.
+enum class CheckpointDue { kNone, kTime, kWal };
+CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb);
 
 }  // namespace hearth::access

@@ -6,14 +6,18 @@
 //
 // Group commit: a process that needs a flush first waits for the insertions
 // reserved so far, then tries WALWriteLock. The one that gets it (the leader)
-// optionally sleeps commit_delay, then writes and syncs EVERYTHING inserted —
+// optionally sleeps commit_delay (never longer than half the average flush),
+// then writes and syncs EVERYTHING inserted —
 // covering every committer queued behind it. The others (followers) sleep on
 // flush_done, which the leader signals when it releases the lock, and
 // re-check flushed_upto; they sync only if their record is still not covered.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -98,6 +102,30 @@ bool SiblingsActive(int commit_siblings) {
   return storage::CountActiveWalWriters(storage::MyProcNumber()) >= commit_siblings;
 }
 
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A commit flush's write + sync time, as a moving average (1/8 weight per
+// sample). Only leaders call it, under the WAL write lock, one at a time.
+void NoteFlushTime(xi::XLogShared* sh, int64_t ns) {
+  std::atomic<int64_t>& avg = sh->stats.flush_time_avg_ns;
+  const int64_t old = avg.load(std::memory_order_relaxed);
+  avg.store(old == 0 ? ns : old + (ns - old) / 8, std::memory_order_relaxed);
+}
+
+// How long a leader waits for followers: commit_delay is only an upper
+// bound. Waiting longer than half a flush costs more than the followers it
+// can gather save (they would otherwise wait at most one flush for the next
+// leader), so on a fast disk a large commit_delay sleeps next to nothing;
+// nothing at all until a flush has been timed.
+int64_t CommitDelayNs(xi::XLogShared* sh, int commit_delay_us) {
+  if (commit_delay_us <= 0) return 0;
+  const int64_t half_flush = sh->stats.flush_time_avg_ns.load(std::memory_order_relaxed) / 2;
+  return std::min<int64_t>(int64_t{commit_delay_us} * 1000, half_flush);
+}
+
 void FlushImpl(XLogRecPtr lsn, int commit_delay_us, int commit_siblings, bool commit) {
   xi::XLogShared* sh = xi::Shared();
   if (commit) sh->stats.commit_requests.fetch_add(1, std::memory_order_relaxed);
@@ -126,15 +154,21 @@ void FlushImpl(XLogRecPtr lsn, int commit_delay_us, int commit_siblings, bool co
         // Records finished while we waited for the lock join this flush
         // (upto = 0 never waits: it only reads how far every slot got).
         target = std::max(target, xi::WaitInsertionsToFinish(0));
-        if (commit_delay_us > 0 && sh->fsync.load(std::memory_order_relaxed) && SiblingsActive(commit_siblings)) {
+        const bool fsync = sh->fsync.load(std::memory_order_relaxed);
+        const int64_t delay_ns = CommitDelayNs(sh, commit_delay_us);
+        if (delay_ns > 0 && fsync && SiblingsActive(commit_siblings)) {
           // Leader waits so more committers join this flush. Holding the lock
           // makes them queue as followers instead of syncing themselves.
           sh->stats.commit_delays.fetch_add(1, std::memory_order_relaxed);
-          ::usleep(static_cast<useconds_t>(commit_delay_us));
+          sh->stats.commit_delay_time_ns.fetch_add(delay_ns, std::memory_order_relaxed);
+          const timespec ts{static_cast<time_t>(delay_ns / 1'000'000'000), static_cast<long>(delay_ns % 1'000'000'000)};
+          ::nanosleep(&ts, nullptr);
           // `target` is finished, so this only picks up what completed since.
           target = xi::WaitInsertionsToFinish(target);
         }
+        const int64_t start_ns = SteadyNowNs();
         xi::WriteLocked(target, true);
+        if (fsync) NoteFlushTime(sh, SteadyNowNs() - start_ns);
         sh->stats.flush_leader.fetch_add(1, std::memory_order_relaxed);
       }
     } catch (...) {

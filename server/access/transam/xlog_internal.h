@@ -54,6 +54,12 @@ struct alignas(64) StatsShared {
   std::atomic<int64_t> flush_leader;
   std::atomic<int64_t> flush_follower_waits;
   std::atomic<int64_t> commit_delays;
+  std::atomic<int64_t> commit_delay_time_ns;  // sum of the commit_delay sleeps taken
+  std::atomic<int64_t> flush_time_avg_ns;     // moving average of a leader's write + sync (fsync on)
+  std::atomic<int64_t> checkpoints_timed;     // pg_stat_bgwriter: started by checkpoint_timeout
+  std::atomic<int64_t> checkpoints_req;       // ... requested (CHECKPOINT, max_wal_size, shutdown, recovery end)
+  std::atomic<int64_t> checkpoint_write_time_ns;
+  std::atomic<int64_t> checkpoint_sync_time_ns;
   std::atomic<int64_t> segments_created;
   std::atomic<int64_t> segments_created_on_demand;
   std::atomic<int64_t> segments_recycled;

@@ -99,7 +99,9 @@ RecoveryResult StartupXLogRecovery() {
       res.xids_aborted++;
     }
   }
-  res.checkpoint = CreateCheckPoint(/*shutdown=*/false);
+  CheckpointOptions opts;
+  opts.cause = "end-of-recovery immediate wait";
+  res.checkpoint = CreateCheckPoint(/*shutdown=*/false, opts);
   return res;
 }
 

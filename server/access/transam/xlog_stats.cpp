@@ -27,6 +27,8 @@ WalStats GetWalStats() {
   w.flush_leader = s.flush_leader.load(r);
   w.flush_follower_waits = s.flush_follower_waits.load(r);
   w.commit_delays = s.commit_delays.load(r);
+  w.commit_delay_time = static_cast<double>(s.commit_delay_time_ns.load(r)) / 1e6;
+  w.flush_time_avg = static_cast<double>(s.flush_time_avg_ns.load(r)) / 1e6;
   w.segments_created = s.segments_created.load(r);
   w.segments_created_on_demand = s.segments_created_on_demand.load(r);
   w.segments_recycled = s.segments_recycled.load(r);
@@ -50,6 +52,8 @@ void ResetWalStats() {
   s.flush_leader.store(0, r);
   s.flush_follower_waits.store(0, r);
   s.commit_delays.store(0, r);
+  s.commit_delay_time_ns.store(0, r);
+  // flush_time_avg_ns is kept: it steers commit_delay, it is not a counter.
   s.segments_created.store(0, r);
   s.segments_created_on_demand.store(0, r);
   s.segments_recycled.store(0, r);

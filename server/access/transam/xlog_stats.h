@@ -28,6 +28,8 @@ struct WalStats {
   int64_t flush_leader = 0;            // flushes done by a leader on behalf of waiting processes
   int64_t flush_follower_waits = 0;    // times a process waited for another's flush instead of syncing
   int64_t commit_delays = 0;           // commit_delay sleeps taken
+  double commit_delay_time = 0;        // ms slept in them (each at most half of flush_time_avg)
+  double flush_time_avg = 0;           // ms, moving average of a commit flush's write + sync
 
   // Segments (Hearth).
   int64_t segments_created = 0;            // new segment files created (pre-allocation or on demand)

@@ -683,10 +683,14 @@ PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStr
 
 bool ConditionalLockBufferForCleanup(PinnedBuffer& buf) {
   if (!buf.TryLock(LWLockMode::kExclusive)) return false;
-  uint32_t st = GetBufferDesc(buf.id()).state.load(std::memory_order_acquire);
-  if (BufRefcount(st) == 1 && g_private_refcount[static_cast<size_t>(buf.id())] == 1) return true;
+  if (HoldsOnlyPin(buf)) return true;
   buf.Unlock();
   return false;
+}
+
+bool HoldsOnlyPin(const PinnedBuffer& buf) {
+  uint32_t st = GetBufferDesc(buf.id()).state.load(std::memory_order_acquire);
+  return BufRefcount(st) == 1 && g_private_refcount[static_cast<size_t>(buf.id())] == 1;
 }
 
 // ---- write back -------------------------------------------------------------------------------------

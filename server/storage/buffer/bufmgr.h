@@ -170,6 +170,11 @@ inline WritePageGuard ReadPageExclusive(RelFileLocator rel, ForkNumber fork, Blo
 // without waiting. On false the buffer is left unlocked.
 bool ConditionalLockBufferForCleanup(PinnedBuffer& buf);
 
+// Whether this process holds the only pin on `buf` (pinned once). With the
+// exclusive content lock already held, true means the caller has the
+// cleanup lock: nobody else can be looking at the page's tuples.
+bool HoldsOnlyPin(const PinnedBuffer& buf);
+
 // ---- Writing back ----------------------------------------------------------------------
 
 // PostgreSQL-style spelling of PinnedBuffer::MarkDirty.

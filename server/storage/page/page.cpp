@@ -135,6 +135,8 @@ void Page::MarkItemDead(OffsetNumber off) {
   SetItemId(off, ItemId::Make(id.offset(), ItemState::kDead, id.length()));
 }
 
+void Page::MarkItemRedirect(OffsetNumber off, OffsetNumber to) { SetItemId(off, ItemId::Make(to, ItemState::kRedirect, 0)); }
+
 void Page::RemoveItem(OffsetNumber off) {
   ItemId id = GetItemId(off);
   OffsetNumber max = MaxOffset();

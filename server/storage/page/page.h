@@ -130,6 +130,9 @@ class Page {
   // Marks a line pointer dead (slot kept so references stay valid); storage is
   // reclaimed by RepairFragmentation.
   void MarkItemDead(OffsetNumber off);
+  // Makes `off` a redirect to `to` (heap HOT chains): no storage; its
+  // former storage is reclaimed by RepairFragmentation.
+  void MarkItemRedirect(OffsetNumber off, OffsetNumber to);
   // Index-style delete: removes the item and its line pointer at once, shifting
   // later line pointers down (their offset numbers decrease by one) and
   // closing the hole in item data.

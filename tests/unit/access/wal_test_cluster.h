@@ -16,6 +16,7 @@
 #include <string>
 
 #include "access/heap/heap_wal.h"
+#include "access/nbtree/nbtree.h"
 #include "access/heap/hio.h"
 #include "access/transam/clog.h"
 #include "access/transam/transam.h"
@@ -67,6 +68,7 @@ struct WalTestCluster {
     storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
     access::SetClogWalFlushHook(access::XLogFlush);
     heap::RegisterHeapRmgr();
+    nbtree::RegisterBtreeRmgr();
     last = access::StartupXLogRecovery();
     storage::ClaimProcSlot(0, storage::BackendType::kClient);
     heap::ForgetAllTargetBlocks();

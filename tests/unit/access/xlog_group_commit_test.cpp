@@ -144,9 +144,16 @@ TEST_CASE("xlog: commit_delay is taken when enough siblings wrote WAL", "[xlog][
     pa->slots[i].waiting_on_lock.store(false);
   }
   REQUIRE(storage::CountActiveWalWriters(storage::MyProcNumber()) == 3);
+  // Nothing is slept before a flush has been timed (the delay is capped by
+  // half the average flush).
+  ResetWalStats();
+  XLogFlushCommit(InsertBytes({9}, kRmgrXact, 0, 60), 500, 3);
+  CHECK(GetWalStats().commit_delays == 0);
+  CHECK(GetWalStats().flush_time_avg > 0);
   ResetWalStats();
   for (int i = 0; i < 5; i++) XLogFlushCommit(InsertBytes({9}, kRmgrXact, 0, 60), 500, 3);
   CHECK(GetWalStats().commit_delays == 5);
+  CHECK(GetWalStats().commit_delay_time <= 5 * 0.5);  // ms: never more than commit_delay each
   // Four siblings required: not enough.
   XLogFlushCommit(InsertBytes({9}, kRmgrXact, 0, 60), 500, 4);
   CHECK(GetWalStats().commit_delays == 5);
