@@ -1,0 +1,144 @@
+// access/heap/heap_lock.cpp
+//
+// Principal entry points: HeapLockRow, RowLockConflicts, SetXmaxLockers,
+// CarryKeyShareLockers. Encoding and rules: heap_lock.h.
+#include "access/heap/heap_lock.h"
+
+#include <algorithm>
+
+#include "access/heap/heap_wal.h"
+#include "access/heap/heapam_internal.h"
+
+namespace hearth::heap {
+
+namespace {
+
+using access::kHeapXmaxExclLock;
+using access::kHeapXmaxInvalid;
+using access::kHeapXmaxIsMulti;
+using access::kHeapXmaxKeyShrLock;
+using access::kHeapXmaxLockOnly;
+
+RowLockMode ModeFromBits(uint16_t mask) {
+  const bool keyshr = (mask & kHeapXmaxKeyShrLock) != 0;
+  const bool excl = (mask & kHeapXmaxExclLock) != 0;
+  if (keyshr && excl) return RowLockMode::kShare;
+  if (keyshr) return RowLockMode::kKeyShare;
+  if (excl) return RowLockMode::kNoKeyUpdate;
+  return RowLockMode::kUpdate;
+}
+
+uint16_t BitsFromMode(RowLockMode m) {
+  switch (m) {
+    case RowLockMode::kKeyShare: return kHeapXmaxKeyShrLock;
+    case RowLockMode::kShare: return kHeapXmaxKeyShrLock | kHeapXmaxExclLock;
+    case RowLockMode::kNoKeyUpdate: return kHeapXmaxExclLock;
+    case RowLockMode::kUpdate: return 0;
+  }
+  return 0;
+}
+
+// Every holder named by a lock-only xmax, running or not (capacity
+// kMultiXactMaxMembers).
+int AllLockers(const HeapTupleHeaderData& tup, RowLocker* out) {
+  if ((tup.t_infomask & kHeapXmaxIsMulti) != 0) return access::MultiXactGetMembers(tup.t_xmax, out);
+  out[0] = RowLocker{tup.t_xmax, ModeFromBits(tup.t_infomask)};
+  return 1;
+}
+
+// The mode xid holds on the version, or false when it holds none.
+bool HeldMode(const HeapTupleHeaderData& tup, TransactionId xid, RowLockMode* mode) {
+  if (!XmaxIsLockOnly(tup)) return false;
+  RowLocker all[access::kMultiXactMaxMembers];
+  const int n = AllLockers(tup, all);
+  for (int i = 0; i < n; ++i) {
+    if (all[i].xid == xid) {
+      *mode = all[i].mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool XmaxIsLockOnly(const HeapTupleHeaderData& tup) {
+  const uint16_t mask = tup.t_infomask;
+  return access::TransactionIdIsValid(tup.t_xmax) && (mask & kHeapXmaxInvalid) == 0 && (mask & kHeapXmaxLockOnly) != 0;
+}
+
+int RunningLockers(const HeapTupleHeaderData& tup, TransactionId exclude, RowLocker* out) {
+  if (!XmaxIsLockOnly(tup)) return 0;
+  RowLocker all[access::kMultiXactMaxMembers];
+  const int n = AllLockers(tup, all);
+  int k = 0;
+  for (int i = 0; i < n; ++i) {
+    if (all[i].xid != exclude && access::TransactionIdIsInProgress(all[i].xid)) out[k++] = all[i];
+  }
+  return k;
+}
+
+bool RowLockConflicts(const HeapTupleHeaderData& tup, TransactionId my_xid, RowLockMode mode, TransactionId* xwait) {
+  RowLocker running[access::kMultiXactMaxMembers];
+  const int n = RunningLockers(tup, my_xid, running);
+  for (int i = 0; i < n; ++i) {
+    if (access::RowLockModesConflict(running[i].mode, mode)) {
+      *xwait = running[i].xid;
+      return true;
+    }
+  }
+  return false;
+}
+
+void SetXmaxLockers(HeapTupleHeaderData& tup, std::span<const RowLocker> lockers) {
+  uint16_t mask = tup.t_infomask;
+  mask &= static_cast<uint16_t>(~(access::kHeapXmaxCommitted | kHeapXmaxInvalid | access::kHeapXmaxLockBits |
+                                  access::kHeapUpdated));
+  mask |= kHeapXmaxLockOnly;
+  if (lockers.size() == 1) {
+    tup.t_xmax = lockers[0].xid;
+    mask |= BitsFromMode(lockers[0].mode);
+  } else {
+    tup.t_xmax = access::MultiXactCreate(lockers);
+    mask |= kHeapXmaxIsMulti;
+  }
+  tup.t_infomask = mask;  // t_cid keeps cmin: a lock has no cmax
+}
+
+void CarryKeyShareLockers(const HeapTupleHeaderData& old, TransactionId xid, HeapTupleHeaderData* newtup) {
+  RowLocker keep[access::kMultiXactMaxMembers];
+  const int n = RunningLockers(old, xid, keep);
+  if (n > 0) SetXmaxLockers(*newtup, std::span<const RowLocker>(keep, static_cast<size_t>(n)));
+}
+
+TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, RowLockMode mode,
+                     RowLockWait wait, TmFailureData* fd) {
+  PinnedBuffer buf;
+  HeapTupleHeaderData* tup = nullptr;
+  TmResult r = LockForModify(rel, tid, xid, cid, nullptr, mode, wait == RowLockWait::kBlock, &buf, &tup, fd);
+  if (r == TmResult::kBeingModified) return TmResult::kWouldBlock;
+  if (r != TmResult::kOk) return r;
+  RowLockMode held;
+  if (HeldMode(*tup, xid, &held)) {
+    if (held >= mode) return TmResult::kOk;  // FOR UPDATE covers every weaker mode, and so on down
+    // (kShare and kNoKeyUpdate are not comparable in PostgreSQL either; the
+    // stronger rank covers the weaker one's conflicts here.)
+  }
+  // The new holder set: the running holders (no conflicting one, or we would
+  // have waited) plus xid at the stronger of its old and requested modes.
+  RowLocker lockers[access::kMultiXactMaxMembers + 1];
+  int n = RunningLockers(*tup, xid, lockers);
+  if (HeldMode(*tup, xid, &held)) mode = std::max(mode, held);
+  lockers[n++] = RowLocker{xid, mode};
+  SetXmaxLockers(*tup, std::span<const RowLocker>(lockers, static_cast<size_t>(n)));
+  buf.MarkDirty();
+  // WAL: lock (the header as stamped; a multixact id is meaningless after a
+  // restart and reads as "no running holder").
+  HeapWalRecord rec(kHeapInfoLock);
+  rec.Block(buf);
+  rec.SetHeader(tid.offset);
+  rec.Insert(xid);
+  return TmResult::kOk;
+}
+
+}  // namespace hearth::heap
