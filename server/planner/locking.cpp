@@ -103,15 +103,19 @@ std::optional<LockSpec> QueryPlanner::LockSpecFor(const std::string& alias) {
   return spec;
 }
 
-void QueryPlanner::CheckLockTargetsFound(const Scope& scope) {
+void QueryPlanner::CheckLockTargetsFound(const parser::SelectStmt& s, const Scope& scope) {
   for (const NamedLock& n : lock_named_) {
     if (n.matched) continue;
+    const bool is_join = std::any_of(s.from.begin(), s.from.end(), [&](const parser::FromItemPtr& fi) {
+      return fi->kind == parser::FromKind::kJoin && fi->As<parser::JoinRef>().alias.name == n.name;
+    });
     const bool other_item = std::any_of(scope.entries.begin(), scope.entries.end(),
                                         [&](const RangeEntry& e) { return e.alias == n.name; });
-    DbError e = other_item ? DbError(sqlstate::kFeatureNotSupported,
-                                     std::string(n.clause) + " of a subquery or join in FROM is not supported yet")
-                           : DbError(sqlstate::kUndefinedTable,
-                                     "relation \"" + n.name + "\" in " + n.clause + " clause not found in FROM clause");
+    DbError e = is_join      ? DbError(sqlstate::kFeatureNotSupported, std::string(n.clause) + " cannot be applied to a join")
+                : other_item ? DbError(sqlstate::kFeatureNotSupported,
+                                       std::string(n.clause) + " of a subquery in FROM is not supported yet")
+                             : DbError(sqlstate::kUndefinedTable,
+                                       "relation \"" + n.name + "\" in " + n.clause + " clause not found in FROM clause");
     if (n.location >= 0) e.WithPosition(n.location + 1);
     throw e;
   }

@@ -164,8 +164,9 @@ class QueryPlanner {
   void SetUpLocking(const parser::SelectStmt& s);
   // The lock a FROM table known as `alias` gets, if any (marks OF names used).
   std::optional<LockSpec> LockSpecFor(const std::string& alias);
-  // 42P01 for an OF name that matched no table of this query level.
-  void CheckLockTargetsFound(const Scope& scope);
+  // 42P01 for an OF name that matched no table of this query level (0A000
+  // for a join alias, as PostgreSQL, or a subquery: not supported yet).
+  void CheckLockTargetsFound(const parser::SelectStmt& s, const Scope& scope);
   // The locked tables with their FROM-row positions (after FROM planning).
   std::vector<executor::LockedTable> LockedTables(const Scope& scope);
   // Adds the LockRows node for a locking query: `exprs` get the FROM row

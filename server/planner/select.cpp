@@ -773,7 +773,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     items.push_back(std::move(r.node));
     ranges.emplace_back(off, off + w);
   }
-  CheckLockTargetsFound(scope);
+  CheckLockTargetsFound(s, scope);
 
   // Set when the single table is read through an index in ORDER BY order.
   WantedOrder wanted_order;

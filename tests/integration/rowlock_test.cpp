@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "session_helpers.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -28,36 +29,11 @@ namespace {
 
 constexpr int kReplyMs = 10000;
 
-std::unique_ptr<RawConn> Session(const TestServer& server) {
-  auto c = std::make_unique<RawConn>(server.port());
-  REQUIRE(c->ok());
-  REQUIRE(LastStatus(c->Startup()) == 'I');
-  return c;
-}
-
-std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql, kReplyMs);
-  INFO("statement: " << sql << "  error: " << FirstSqlstate(msgs));
-  REQUIRE(LastStatus(msgs) != 0);
-  REQUIRE(First(msgs, 'E') == nullptr);
-  return msgs;
-}
-
+std::unique_ptr<RawConn> Session(const TestServer& server) { return StartedSession(server); }
+std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) { return QueryOk(c, sql, kReplyMs); }
 std::vector<std::string> Column(RawConn& c, const std::string& sql) { return FirstColumn(Ok(c, sql)); }
-
-std::string Value(RawConn& c, const std::string& sql) {
-  auto col = Column(c, sql);
-  INFO("statement: " << sql);
-  REQUIRE(col.size() == 1);
-  return col[0];
-}
-
-std::string Tag(const std::vector<RawMessage>& msgs) {
-  std::string tag;
-  for (const auto& m : msgs)
-    if (m.type == 'C') tag = CommandTag(m);
-  return tag;
-}
+std::string Value(RawConn& c, const std::string& sql) { return SingleValue(c, sql, kReplyMs); }
+std::string Tag(const std::vector<RawMessage>& msgs) { return LastCommandTag(msgs); }
 
 // Sends sql on `waiter` without reading the reply and waits until pg_locks
 // (read through `observer`) shows that session waiting for a lock.

@@ -31,6 +31,7 @@ values (1), (2) for update;
 select * from rl for update of nosuch;
 select * from rl for share of rl2;
 select * from rl x for update of rl;
+select * from (rl a join rl2 b using (id)) j for update of j;
 select * from rl for update of rl nowait skip locked;
 select * from rl order by id for update for update;
 drop table rl, rl2;
