@@ -5,6 +5,9 @@
 #   bench_start_postgres DIR PORT [-c k=v ...]
 #   bench_stop_all
 #   bench_median N1 N2 ...   prints the median of its arguments
+#   bench_table HCOL PCOL HPREFIX PPREFIX TEST...
+#                            per test the medians of HPREFIX.TEST and
+#                            PPREFIX.TEST (one figure a line) and hearthd/PostgreSQL
 set -u
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEARTHD="${HEARTHD:-$BENCH_ROOT/build/hearthd}"
@@ -53,6 +56,18 @@ bench_stop_all() {
   for d in "${BENCH_PG_DIRS[@]}"; do $as "$PGBIN/pg_ctl" -D "$d" -m fast stop >/dev/null 2>&1; done
   BENCH_PIDS=()
   BENCH_PG_DIRS=()
+}
+
+bench_table() {
+  local hcol="$1" pcol="$2" hpre="$3" ppre="$4" t h p ratio
+  shift 4
+  printf '%-22s %12s %12s %8s\n' test "$hcol" "$pcol" ratio
+  for t in "$@"; do
+    h=$(bench_median $(cat "$hpre.$t"))
+    p=$(bench_median $(cat "$ppre.$t"))
+    ratio=$(awk -v h="$h" -v p="$p" 'BEGIN { if (h == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+    printf '%-22s %12s %12s %8s\n' "$t" "$h" "$p" "$ratio"
+  done
 }
 
 bench_median() {
