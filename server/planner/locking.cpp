@@ -143,6 +143,23 @@ std::vector<executor::LockedTable> QueryPlanner::LockedTables(const Scope& scope
   return out;
 }
 
+void QueryPlanner::CheckNullableSideUnlocked(parser::JoinType type, const std::vector<RangeEntry>& left,
+                                             const std::vector<RangeEntry>& right) {
+  auto check = [&](const std::vector<RangeEntry>& side) {
+    for (const RangeEntry& e : side) {
+      if (e.names.empty() || e.names.back() != kLockRowIdColumn) continue;
+      for (const PendingLock& p : pending_locks_) {
+        if (p.alias != e.alias) continue;
+        static const char* const kNames[] = {"FOR KEY SHARE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR UPDATE"};
+        throw DbError(sqlstate::kFeatureNotSupported, std::string(kNames[static_cast<int>(p.spec.strength)]) +
+                                                          " cannot be applied to the nullable side of an outer join");
+      }
+    }
+  };
+  if (type == parser::JoinType::kRight || type == parser::JoinType::kFull) check(left);
+  if (type == parser::JoinType::kLeft || type == parser::JoinType::kFull) check(right);
+}
+
 int QueryPlanner::AddLockColumns(const parser::SelectStmt& s, const Scope& scope, std::vector<PlanExpr>* exprs) {
   if (s.locking.empty() || pending_locks_.empty()) return 0;
   const int width = scope.width();

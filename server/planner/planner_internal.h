@@ -167,6 +167,9 @@ class QueryPlanner {
   // 42P01 for an OF name that matched no table of this query level (0A000
   // for a join alias, as PostgreSQL, or a subquery: not supported yet).
   void CheckLockTargetsFound(const parser::SelectStmt& s, const Scope& scope);
+  // 0A000 when a locked table is on the nullable side of an outer join.
+  void CheckNullableSideUnlocked(parser::JoinType type, const std::vector<RangeEntry>& left,
+                                 const std::vector<RangeEntry>& right);
   // The locked tables with their FROM-row positions (after FROM planning).
   std::vector<executor::LockedTable> LockedTables(const Scope& scope);
   // Adds the LockRows node for a locking query: `exprs` get the FROM row

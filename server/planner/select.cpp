@@ -469,6 +469,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
 QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
   FromResult l = PlanFromItem(*j.left);
   FromResult r = PlanFromItem(*j.right);
+  CheckNullableSideUnlocked(j.join_type, l.entries, r.entries);
   int split = 0;
   for (const RangeEntry& e : l.entries) split = std::max(split, e.offset + e.width());
   Scope local;
