@@ -208,6 +208,20 @@ TEST_CASE("rowlock: Read Committed re-checks the newest version after waiting", 
     auto msgs = b->ReadUntilReady(kReplyMs);
     CHECK(FirstColumn(msgs) == std::vector<std::string>{"2"});
   }
+  SECTION("a join: the locked table's new version is re-joined and re-checked") {
+    Ok(*a, "drop table if exists u");
+    Ok(*a, "create table u (k int, w text)");
+    Ok(*a, "insert into u values (1, 'one'), (2, 'two')");
+    Ok(*a, "begin");
+    Ok(*a, "update t set v = 40 where k = 1");
+    Ok(*a, "update t set v = 90 where k = 2");
+    SendAndAwaitBlocked(*b, *obs,
+                        "select t.v::text || u.w from t join u using (k) where t.v < 50 order by t.k for update of t");
+    Ok(*a, "commit");
+    auto msgs = b->ReadUntilReady(kReplyMs);
+    CHECK(FirstSqlstate(msgs) == "");
+    CHECK(FirstColumn(msgs) == std::vector<std::string>{"40one"});
+  }
   SECTION("the holder rolls back: the row as it was") {
     Ok(*a, "begin");
     Ok(*a, "update t set v = 77 where k = 1");
