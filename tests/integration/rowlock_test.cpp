@@ -311,6 +311,21 @@ TEST_CASE("rowlock: several FOR SHARE holders (a multixact) and an UPDATE waitin
   CHECK(Value(*obs, "select v from t where k = 1") == "15");
 }
 
+TEST_CASE("rowlock: twenty sessions share one row lock", "[rowlock_test]") {
+  TestServer server;
+  auto a = Session(server);
+  MakeTable(*a);
+  std::vector<std::unique_ptr<RawConn>> holders;
+  for (int i = 0; i < 20; ++i) {
+    holders.push_back(Session(server));
+    Ok(*holders.back(), "begin");
+    CHECK(Value(*holders.back(), "select v from t where k = 1 for share") == "10");
+  }
+  CHECK(FirstSqlstate(a->Query("select v from t where k = 1 for update nowait", kReplyMs)) == "55P03");
+  for (auto& h : holders) Ok(*h, "commit");
+  CHECK(Value(*a, "select v from t where k = 1 for update nowait") == "10");
+}
+
 TEST_CASE("rowlock: lock_timeout and statement errors end a row-lock wait", "[rowlock_test]") {
   TestServer server;
   auto a = Session(server);

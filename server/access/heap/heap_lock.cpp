@@ -118,17 +118,16 @@ TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, Com
   TmResult r = LockForModify(rel, tid, xid, cid, nullptr, mode, wait == RowLockWait::kBlock, &buf, &tup, fd);
   if (r == TmResult::kBeingModified) return TmResult::kWouldBlock;
   if (r != TmResult::kOk) return r;
+  // Each rank conflicts with a superset of what the ranks below it conflict
+  // with, so holding a mode at least as strong as the request is enough.
   RowLockMode held;
-  if (HeldMode(*tup, xid, &held)) {
-    if (held >= mode) return TmResult::kOk;  // FOR UPDATE covers every weaker mode, and so on down
-    // (kShare and kNoKeyUpdate are not comparable in PostgreSQL either; the
-    // stronger rank covers the weaker one's conflicts here.)
-  }
+  const bool holds = HeldMode(*tup, xid, &held);
+  if (holds && held >= mode) return TmResult::kOk;
   // The new holder set: the running holders (no conflicting one, or we would
   // have waited) plus xid at the stronger of its old and requested modes.
   RowLocker lockers[access::kMultiXactMaxMembers + 1];
   int n = RunningLockers(*tup, xid, lockers);
-  if (HeldMode(*tup, xid, &held)) mode = std::max(mode, held);
+  if (holds) mode = std::max(mode, held);
   lockers[n++] = RowLocker{xid, mode};
   SetXmaxLockers(*tup, std::span<const RowLocker>(lockers, static_cast<size_t>(n)));
   buf.MarkDirty();

@@ -46,7 +46,7 @@ struct RowLocker {
 
 // Most lockers one multixact can hold (more concurrent shared lockers of one
 // row fail with 53200).
-inline constexpr int kMultiXactMaxMembers = 16;
+inline constexpr int kMultiXactMaxMembers = 32;
 inline constexpr int kMultiXactSlots = 256;
 
 // Creates a multixact of `members` (2..kMultiXactMaxMembers, distinct xids)
