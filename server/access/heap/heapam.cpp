@@ -87,8 +87,9 @@ void FillFailure(TmFailureData* fd, const HeapTupleHeaderData* tup, ItemPointer 
 // page exclusively locked and TupleSatisfiesUpdate said kOk.
 void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, OffsetNumber off, TransactionId xid, CommandId cid) {
   if (tup->t_xmax == xid && (tup->t_infomask & kHeapXmaxLockOnly) != 0 &&
-      (tup->t_infomask & kHeapXmaxInvalid) == 0) {
-    return;  // already ours
+      (tup->t_infomask & (kHeapXmaxInvalid | access::kHeapXmaxKeyShrLock | access::kHeapXmaxExclLock |
+                          access::kHeapXmaxIsMulti)) == 0) {
+    return;  // already ours, FOR UPDATE strength (heap_lock.h encoding)
   }
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/true);
   buf.MarkDirty();
