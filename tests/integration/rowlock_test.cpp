@@ -103,6 +103,18 @@ TEST_CASE("rowlock: UPDATE and DELETE wait only for conflicting row locks", "[ro
     CHECK(Tag(b->ReadUntilReady(kReplyMs)) == "UPDATE 1");
     CHECK(Value(*obs, "select v from t where k = 5") == "11");
   }
+  SECTION("FOR KEY SHARE still holds after the non-key updater beside it rolls back") {
+    Ok(*a, "begin");
+    Ok(*a, "select * from t where k = 1 for key share");
+    Ok(*b, "begin");
+    CHECK(Tag(Ok(*b, "update t set v = 11 where k = 1")) == "UPDATE 1");
+    Ok(*b, "rollback");
+    auto c = Session(server);
+    CHECK(FirstSqlstate(c->Query("select * from t where k = 1 for update nowait", kReplyMs)) == "55P03");
+    SendAndAwaitBlocked(*c, *obs, "delete from t where k = 1");
+    Ok(*a, "commit");
+    CHECK(Tag(c->ReadUntilReady(kReplyMs)) == "DELETE 1");
+  }
   SECTION("FOR KEY SHARE blocks DELETE") {
     Ok(*a, "begin");
     Ok(*a, "select * from t where k = 1 for key share");

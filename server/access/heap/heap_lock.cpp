@@ -67,10 +67,20 @@ bool XmaxIsLockOnly(const HeapTupleHeaderData& tup) {
   return access::TransactionIdIsValid(tup.t_xmax) && (mask & kHeapXmaxInvalid) == 0 && (mask & kHeapXmaxLockOnly) != 0;
 }
 
+bool LockersDecide(const HeapTupleHeaderData& tup, TmResult r) {
+  if (r != TmResult::kOk && r != TmResult::kBeingModified) return false;
+  // kOk beside an updater: it aborted, the lockers it let stay hold again.
+  return XmaxIsLockOnly(tup) || (r == TmResult::kOk && (tup.t_infomask & access::kHeapXmaxHasLockers) != 0);
+}
+
 int RunningLockers(const HeapTupleHeaderData& tup, TransactionId exclude, RowLocker* out) {
-  if (!XmaxIsLockOnly(tup)) return 0;
   RowLocker all[access::kMultiXactMaxMembers];
-  const int n = AllLockers(tup, all);
+  int n = 0;
+  if (XmaxIsLockOnly(tup)) {
+    n = AllLockers(tup, all);
+  } else if ((tup.t_infomask & access::kHeapXmaxHasLockers) != 0) {
+    n = access::MultiXactGetMembers(tup.t_cid, all);
+  }
   int k = 0;
   for (int i = 0; i < n; ++i) {
     if (all[i].xid != exclude && access::TransactionIdIsInProgress(all[i].xid)) out[k++] = all[i];
@@ -105,10 +115,17 @@ void SetXmaxLockers(HeapTupleHeaderData& tup, std::span<const RowLocker> lockers
   tup.t_infomask = mask;  // t_cid keeps cmin: a lock has no cmax
 }
 
-void CarryKeyShareLockers(const HeapTupleHeaderData& old, TransactionId xid, HeapTupleHeaderData* newtup) {
-  RowLocker keep[access::kMultiXactMaxMembers];
-  const int n = RunningLockers(old, xid, keep);
-  if (n > 0) SetXmaxLockers(*newtup, std::span<const RowLocker>(keep, static_cast<size_t>(n)));
+void KeyShareLockers::Collect(const HeapTupleHeaderData& old, TransactionId xid, HeapTupleHeaderData* newtup) {
+  n = RunningLockers(old, xid, lockers);
+  if (n > 0) SetXmaxLockers(*newtup, std::span<const RowLocker>(lockers, static_cast<size_t>(n)));
+}
+
+void KeyShareLockers::KeepOnOldVersion(HeapTupleHeaderData& old, TransactionId xid, CommandId cid) const {
+  // A combo cid means we inserted the version ourselves: nobody else can
+  // have locked it, so there is nothing to keep.
+  if (n == 0 || (old.t_infomask & access::kHeapComboCid) != 0) return;
+  old.t_cid = access::MultiXactCreate(std::span<const RowLocker>(lockers, static_cast<size_t>(n)), xid, cid);
+  old.t_infomask |= access::kHeapXmaxHasLockers;
 }
 
 TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, RowLockMode mode,

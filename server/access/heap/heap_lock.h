@@ -18,8 +18,12 @@
 // Updaters and deleters meet locks in the modify prologue (heapam.cpp
 // LockForModify): DELETE and key-changing UPDATE need kUpdate strength, an
 // UPDATE that keeps every unique-index column kNoKeyUpdate, so it does not
-// wait for FOR KEY SHARE holders; those are carried over to the new version
-// (the old version's xmax becomes the updater, as usual).
+// wait for FOR KEY SHARE holders. Those then hold both versions: the new
+// version's xmax names them (lock-only), and the old version, whose xmax
+// is the updater as usual, gets kHeapXmaxHasLockers with t_cid = a
+// multixact of them (and of the updater's cmax), so they hold it again if
+// the updater aborts. A multixact thus never stands in t_xmax for an
+// updater: after a crash an unknown id only ever loses locks.
 //
 // Crash safety: a lock-only xmax never hides a row (visibility.cpp treats it
 // as "not deleted" whatever its outcome), lock records are WAL-logged as a
@@ -60,12 +64,13 @@ TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, Com
 // True when xmax is a row lock only (valid, not hinted invalid, lock-only).
 bool XmaxIsLockOnly(const HeapTupleHeaderData& tup);
 
-// The still-running holders of a lock-only xmax other than `exclude` into
-// out (capacity kMultiXactMaxMembers); returns their number.
+// The still-running holders (of a lock-only xmax, or those an updater let
+// stay: kHeapXmaxHasLockers) other than `exclude` into out (capacity
+// kMultiXactMaxMembers); returns their number.
 int RunningLockers(const HeapTupleHeaderData& tup, TransactionId exclude, RowLocker* out);
 
 // True when a running holder other than my_xid holds a mode conflicting with
-// `mode`; *xwait is then that holder. REQUIRES: XmaxIsLockOnly(tup).
+// `mode`; *xwait is then that holder.
 bool RowLockConflicts(const HeapTupleHeaderData& tup, TransactionId my_xid, RowLockMode mode, TransactionId* xwait);
 
 // Stamps xmax as a lock-only xmax held by `lockers` (one: that xid and its

@@ -124,7 +124,7 @@ TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
     if (hints) buf->MarkDirtyHint();
     TransactionId xwait = tup->t_xmax;
     // Row locks (heap_lock.h): only a holder of a conflicting mode blocks.
-    if ((r == TmResult::kOk || r == TmResult::kBeingModified) && XmaxIsLockOnly(*tup)) {
+    if (LockersDecide(*tup, r)) {
       r = RowLockConflicts(*tup, xid, mode, &xwait) ? TmResult::kBeingModified : TmResult::kOk;
     }
     if (r == TmResult::kBeingModified && wait) {
@@ -233,7 +233,8 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   const access::RowLockMode mode = opts.key_update ? access::RowLockMode::kUpdate : access::RowLockMode::kNoKeyUpdate;
   TmResult r = LockForModify(rel, otid, xid, cid, crosscheck, mode, wait, &obuf, &old, fd);
   if (r != TmResult::kOk) return r;
-  CarryKeyShareLockers(*old, xid, Header(t));
+  KeyShareLockers key_share;  // FOR KEY SHARE holders a non-key update lets stay
+  key_share.Collect(*old, xid, Header(t));
 
   // Where the new version goes: the old page when it fits there (fillfactor is
   // not applied: keeping versions together is what it reserved room for),
@@ -253,6 +254,7 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   old = NormalTuple(obuf.page(), otid.offset);  // still in place: our pin blocks compaction
   HeapTupleHeaderSetXmax(*old, xid, cid, /*is_update=*/true, /*lock_only=*/false);
   old->set_ctid(ntid);
+  key_share.KeepOnOldVersion(*old, xid, cid);
   NotePrunable(obuf.page(), xid);
   obuf.MarkDirty();
   if (nbuf != &obuf) nbuf->MarkDirty();

@@ -25,9 +25,22 @@ TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
 
 namespace hearth::heap {
 
-// Non-key UPDATE: the FOR KEY SHARE holders still running on the old
-// version (other than xid) become the lock-only xmax of the new version
-// `newtup` (heap_lock.cpp). Does nothing when there are none.
-void CarryKeyShareLockers(const HeapTupleHeaderData& old, TransactionId xid, HeapTupleHeaderData* newtup);
+// Non-key UPDATE beside FOR KEY SHARE holders (heap_lock.cpp), as
+// PostgreSQL: the holders still running (other than the updater xid) hold
+// both versions. Collect (before the old version is touched) makes them the
+// lock-only xmax of the new version `newtup`; KeepOnOldVersion (after the
+// old version's xmax became xid) records them beside the updater
+// (kHeapXmaxHasLockers), so they hold the old version again if xid aborts.
+struct KeyShareLockers {
+  RowLocker lockers[access::kMultiXactMaxMembers];
+  int n = 0;
+  void Collect(const HeapTupleHeaderData& old, TransactionId xid, HeapTupleHeaderData* newtup);
+  void KeepOnOldVersion(HeapTupleHeaderData& old, TransactionId xid, CommandId cid) const;
+};
+
+// True when the version's row lockers decide whether a change needing some
+// mode may go ahead (a lock-only xmax; or the lockers an aborted non-key
+// updater let stay), given TupleSatisfiesUpdate's verdict r.
+bool LockersDecide(const HeapTupleHeaderData& tup, TmResult r);
 
 }  // namespace hearth::heap

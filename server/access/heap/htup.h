@@ -44,7 +44,11 @@ inline constexpr uint16_t kHeapXmaxInvalid = 0x0800;    // hint: xmax aborted or
 inline constexpr uint16_t kHeapUpdated = 0x2000;
 // t_xmax is a multixact id (access/transam/multixact.h), always lock-only.
 inline constexpr uint16_t kHeapXmaxIsMulti = 0x1000;
-inline constexpr uint16_t kHeapXmaxLockBits = kHeapXmaxKeyShrLock | kHeapXmaxExclLock | kHeapXmaxLockOnly | kHeapXmaxIsMulti;
+// t_xmax is a non-key updater and t_cid a multixact id naming the FOR KEY
+// SHARE holders it let stay (they hold again if it aborts) and its cmax.
+inline constexpr uint16_t kHeapXmaxHasLockers = 0x0008;
+inline constexpr uint16_t kHeapXmaxLockBits =
+    kHeapXmaxKeyShrLock | kHeapXmaxExclLock | kHeapXmaxLockOnly | kHeapXmaxIsMulti | kHeapXmaxHasLockers;
 inline constexpr uint16_t kHeapXminFrozen = kHeapXminCommitted | kHeapXminInvalid;  // both = frozen
 inline constexpr uint16_t kHeapHintBits = kHeapXminCommitted | kHeapXminInvalid | kHeapXmaxCommitted | kHeapXmaxInvalid;
 

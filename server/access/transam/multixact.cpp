@@ -46,7 +46,7 @@ MultiXactSlot* Find(MultiXactShared& m, TransactionId id) {
 void Reclaim(MultiXactShared& m) {
   for (MultiXactSlot& s : m.slots) {
     if (s.id == 0 || s.id == kTombstone) continue;
-    bool live = false;
+    bool live = s.updater != kInvalidTransactionId && TransactionIdIsInProgress(s.updater);
     for (int i = 0; i < s.nmembers && !live; ++i) live = TransactionIdIsInProgress(s.members[i].xid);
     if (!live) s.id = kTombstone;
   }
@@ -72,7 +72,7 @@ const char* RowLockModeName(RowLockMode m) {
   return "?";
 }
 
-TransactionId MultiXactCreate(std::span<const RowLocker> members) {
+TransactionId MultiXactCreate(std::span<const RowLocker> members, TransactionId updater, CommandId cmax) {
   if (members.size() > static_cast<size_t>(kMultiXactMaxMembers)) {
     throw DbError(sqlstate::kOutOfMemory, "too many transactions hold a lock on the same row")
         .WithDetail("At most " + std::to_string(kMultiXactMaxMembers) + " transactions can share a row lock.");
@@ -90,6 +90,8 @@ TransactionId MultiXactCreate(std::span<const RowLocker> members) {
         .WithDetail("Too many rows are locked by several transactions at once.");
   }
   s->nmembers = static_cast<uint8_t>(members.size());
+  s->updater = updater;
+  s->cmax = cmax;
   for (size_t i = 0; i < members.size(); ++i) s->members[i] = members[i];
   s->id = id;
   return id;
@@ -102,6 +104,13 @@ int MultiXactGetMembers(TransactionId multi, RowLocker* out) {
   if (s == nullptr) return 0;
   for (int i = 0; i < s->nmembers; ++i) out[i] = s->members[i];
   return s->nmembers;
+}
+
+CommandId MultiXactGetCmax(TransactionId multi) {
+  MultiXactShared& m = Multi();
+  storage::LWLockGuard g(m.lock, storage::LWLockMode::kShared);
+  const MultiXactSlot* s = Find(m, multi);
+  return s != nullptr ? s->cmax : kInvalidCommandId;
 }
 
 namespace transam_internal {

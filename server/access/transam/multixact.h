@@ -49,10 +49,17 @@ struct RowLocker {
 inline constexpr int kMultiXactMaxMembers = 32;
 inline constexpr int kMultiXactSlots = 256;
 
-// Creates a multixact of `members` (2..kMultiXactMaxMembers, distinct xids)
-// and returns its id. Reclaims entries whose members have all ended when the
-// table is full; throws DbError 53200 when it is still full.
-TransactionId MultiXactCreate(std::span<const RowLocker> members);
+// Creates a multixact of `members` (1..kMultiXactMaxMembers, distinct xids)
+// and returns its id. Reclaims entries whose members (and updater) have all
+// ended when the table is full; throws DbError 53200 when it is still full.
+// `updater`/`cmax`: for the lockers a non-key UPDATE left in place on the
+// version it replaced (kHeapXmaxHasLockers, htup.h): the updater's cmax
+// lives here while it runs (t_cid holds the multixact id).
+TransactionId MultiXactCreate(std::span<const RowLocker> members, TransactionId updater = kInvalidTransactionId,
+                              CommandId cmax = kInvalidCommandId);
+
+// The cmax stored with `multi`; kInvalidCommandId when unknown.
+CommandId MultiXactGetCmax(TransactionId multi);
 
 // Copies the members of `multi` into out (capacity kMultiXactMaxMembers) and
 // returns their number; 0 when the multixact is unknown (no live members).

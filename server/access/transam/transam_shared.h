@@ -54,6 +54,8 @@ struct ClogShared {
 struct MultiXactSlot {
   TransactionId id;
   uint8_t nmembers;
+  TransactionId updater;  // beside-an-updater multixacts: the updater (keeps the entry alive), else 0
+  CommandId cmax;         // ... and its cmax
   RowLocker members[kMultiXactMaxMembers];
 };
 

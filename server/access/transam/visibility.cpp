@@ -70,6 +70,7 @@ CommandId HeapTupleHeaderGetCmin(const HeapTupleHeaderData& tup) {
 }
 
 CommandId HeapTupleHeaderGetCmax(const HeapTupleHeaderData& tup) {
+  if ((tup.t_infomask & kHeapXmaxHasLockers) != 0) return MultiXactGetCmax(tup.t_cid);
   return (tup.t_infomask & kHeapComboCid) != 0 ? ComboCommandIdGetCmax(tup.t_cid) : tup.t_cid;
 }
 

@@ -245,6 +245,19 @@ TEST_CASE("Lock-only xmax: multixacts, unknown ids and crashed lockers never hid
     CHECK((t.t_infomask & kHeapXmaxInvalid) != 0);
     CHECK(TupleSatisfiesVacuum(t, kOldestXmin, nullptr) == VacuumResult::kLive);
   }
+  // Key-share holders beside a non-key updater: t_cid names them and the
+  // updater's cmax; the updater (xmax) decides visibility as usual.
+  HeapTupleHeaderData beside = MakeTuple(kCases[0]);
+  HeapTupleHeaderSetXmax(beside, kMe, 7, /*is_update=*/true, false);
+  const RowLocker ks[] = {{kRunning, RowLockMode::kKeyShare}};
+  beside.t_cid = MultiXactCreate(ks, kMe, 7);
+  beside.t_infomask |= kHeapXmaxHasLockers;
+  CHECK(HeapTupleHeaderGetCmax(beside) == 7);
+  CHECK(TupleSatisfiesMVCC(beside, snap, kMe, nullptr));  // curcid 5: updated by a later command
+  Snapshot later = snap;
+  later.curcid = 8;
+  CHECK_FALSE(TupleSatisfiesMVCC(beside, later, kMe, nullptr));
+  CHECK(TupleSatisfiesMVCC(beside, snap, kCommittedOld, nullptr));  // others: the updater still runs
   // A delete stamps over the lock bits.
   HeapTupleHeaderSetXmax(shared, kMe, 4, false, false);
   CHECK((shared.t_infomask & kHeapXmaxLockBits) == 0);
