@@ -224,10 +224,12 @@ class HeapRowLocker final : public executor::TableRowLocker {
         wait_(policy == executor::RowLockPolicy::kBlock        ? heap::RowLockWait::kBlock
               : policy == executor::RowLockPolicy::kSkipLocked ? heap::RowLockWait::kSkip
                                                                : heap::RowLockWait::kError),
-        xid_(access::GetCurrentTransactionId()),
         cid_(access::GetCurrentCommandId(false)) {}
 
   executor::LockRowResult Lock(RowId rid, executor::Row* row, RowId* latest) override {
+    // The xid is assigned with the first row locked (as PostgreSQL): a
+    // locking query that returns nothing leaves the transaction read-only.
+    if (!access::TransactionIdIsValid(xid_)) xid_ = access::GetCurrentTransactionId();
     heap::ItemPointer tid = heap::ItemPointerFromU64(rid);
     for (;;) {
       heap::TmFailureData fd;
@@ -258,7 +260,7 @@ class HeapRowLocker final : public executor::TableRowLocker {
   std::string name_;
   access::RowLockMode mode_;
   heap::RowLockWait wait_;
-  access::TransactionId xid_;
+  access::TransactionId xid_ = access::kInvalidTransactionId;
   access::CommandId cid_;
 };
 
