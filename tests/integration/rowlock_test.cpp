@@ -4,7 +4,8 @@
 // sessions of one hearthd: PostgreSQL 15's conflict table (checked with
 // NOWAIT, so without waiting), waits of UPDATE/DELETE behind row locks,
 // SKIP LOCKED as a job queue, OF, the Read Committed re-check of a row
-// changed while waiting, Repeatable Read's 40001, deadlocks (40P01),
+// changed while waiting, Repeatable Read's 40001, deadlocks (40P01, also
+// across a row lock and a table lock),
 // multixacts (several FOR SHARE holders; FOR KEY SHARE beside a non-key
 // UPDATE), lock_timeout and a crash with rows still locked.
 // A statement expected to block is sent without reading its reply; the test
@@ -296,6 +297,28 @@ TEST_CASE("rowlock: two row locks in opposite order deadlock: 40P01 for one", "[
   CHECK(ErrorOf(*First(sa == "40P01" ? ra : rb, 'E')).message == "deadlock detected");
   Ok(*a, "rollback");
   Ok(*b, "rollback");
+}
+
+TEST_CASE("rowlock: a deadlock across a row lock and a table lock: 40P01", "[rowlock_test]") {
+  TestServer server(Settings{{"deadlock_timeout", "100ms"}});
+  auto a = Session(server);
+  auto b = Session(server);
+  auto obs = Session(server);
+  MakeTable(*a);
+  Ok(*a, "begin");
+  Ok(*b, "begin");
+  Ok(*a, "select * from t where k = 1 for update");  // also RowShareLock on t
+  Ok(*b, "select * from t where k = 2 for update");
+  SendAndAwaitBlocked(*b, *obs, "truncate t");  // AccessExclusiveLock waits for a
+  REQUIRE(a->Send(QueryMsg("select * from t where k = 2 for share")));  // waits for b's transaction
+  auto ra = a->ReadUntilReady(kReplyMs);
+  auto rb = b->ReadUntilReady(kReplyMs);
+  const std::string sa = FirstSqlstate(ra), sb = FirstSqlstate(rb);
+  INFO("a: " << sa << " b: " << sb);
+  REQUIRE(((sa == "40P01" && sb.empty()) || (sb == "40P01" && sa.empty())));
+  Ok(*a, "rollback");
+  Ok(*b, "rollback");
+  CHECK(Value(*obs, "select count(*) from t") == "2");
 }
 
 TEST_CASE("rowlock: several FOR SHARE holders (a multixact) and an UPDATE waiting for all", "[rowlock_test]") {
