@@ -346,6 +346,30 @@ TEST_CASE("rowlock: several FOR SHARE holders (a multixact) and an UPDATE waitin
   CHECK(Value(*obs, "select v from t where k = 1") == "15");
 }
 
+TEST_CASE("rowlock: waiters for one row are served in arrival order", "[rowlock_test]") {
+  TestServer server;
+  auto h = Session(server);
+  auto w1 = Session(server);
+  auto w2 = Session(server);
+  auto obs = Session(server);
+  MakeTable(*h);
+  Ok(*h, "begin");
+  Ok(*h, "select * from t where k = 1 for update");
+  Ok(*w1, "begin");
+  Ok(*w2, "begin");
+  SendAndAwaitBlocked(*w1, *obs, "select v from t where k = 1 for update");
+  SendAndAwaitBlocked(*w2, *obs, "select v from t where k = 1 for update");
+  // The first waiter holds the row's tuple lock, the second waits for it.
+  CHECK(Value(*obs, "select count(*) from pg_locks where locktype = 'tuple' and granted") == "1");
+  Ok(*h, "commit");
+  // The first to come gets the row (the second now waits for it).
+  CHECK(FirstColumn(w1->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"10"});
+  Ok(*w1, "commit");
+  auto msgs = w2->ReadUntilReady(kReplyMs);
+  CHECK(FirstColumn(msgs) == std::vector<std::string>{"10"});
+  Ok(*w2, "commit");
+}
+
 TEST_CASE("rowlock: twenty sessions share one row lock", "[rowlock_test]") {
   TestServer server;
   auto a = Session(server);

@@ -8,6 +8,7 @@
 
 #include "access/heap/heap_wal.h"
 #include "access/heap/heapam_internal.h"
+#include "storage/lmgr/lock.h"
 
 namespace hearth::heap {
 
@@ -59,6 +60,43 @@ bool HeldMode(const HeapTupleHeaderData& tup, TransactionId xid, RowLockMode* mo
   }
   return false;
 }
+
+// PostgreSQL's tuple lock modes for the four row-lock strengths.
+storage::LockMode TupleLockMode(RowLockMode m) {
+  switch (m) {
+    case RowLockMode::kKeyShare: return storage::LockMode::kAccessShare;
+    case RowLockMode::kShare: return storage::LockMode::kRowShare;
+    case RowLockMode::kNoKeyUpdate: return storage::LockMode::kExclusive;
+    case RowLockMode::kUpdate: return storage::LockMode::kAccessExclusive;
+  }
+  return storage::LockMode::kAccessExclusive;
+}
+
+// The heavyweight tuple lock a row-lock waiter holds while it waits (as
+// PostgreSQL): waiters for one row line up FIFO in the lock manager (and
+// show in pg_locks) instead of racing when the holder ends. Released when
+// the row lock is set, or by LockReleaseAll on an error.
+class TupleQueueGuard {
+ public:
+  TupleQueueGuard() = default;
+  TupleQueueGuard(const TupleQueueGuard&) = delete;
+  TupleQueueGuard& operator=(const TupleQueueGuard&) = delete;
+  ~TupleQueueGuard() {
+    if (held_) storage::LockRelease(tag_, mode_);
+  }
+  bool held() const { return held_; }
+  void Acquire(RelFileLocator rel, ItemPointer tid, RowLockMode mode) {
+    tag_ = storage::LockTag::Tuple(0, rel.number.value, tid.block, tid.offset);
+    mode_ = TupleLockMode(mode);
+    storage::LockAcquire(tag_, mode_);
+    held_ = true;
+  }
+
+ private:
+  storage::LockTag tag_{};
+  storage::LockMode mode_ = storage::LockMode::kNoLock;
+  bool held_ = false;
+};
 
 }  // namespace
 
@@ -130,10 +168,28 @@ void KeyShareLockers::KeepOnOldVersion(HeapTupleHeaderData& old, TransactionId x
 
 TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, RowLockMode mode,
                      RowLockWait wait, TmFailureData* fd) {
+  TmFailureData local_fd;
+  if (fd == nullptr) fd = &local_fd;
   PinnedBuffer buf;
   HeapTupleHeaderData* tup = nullptr;
-  TmResult r = LockForModify(rel, tid, xid, cid, nullptr, mode, wait == RowLockWait::kBlock, &buf, &tup, fd);
-  if (r == TmResult::kBeingModified) return TmResult::kWouldBlock;
+  TupleQueueGuard queue;
+  TmResult r;
+  for (;;) {
+    r = LockForModify(rel, tid, xid, cid, nullptr, mode, /*wait=*/false, &buf, &tup, fd);
+    if (r != TmResult::kBeingModified) break;
+    if (wait != RowLockWait::kBlock) return TmResult::kWouldBlock;
+    // A holder of a weaker lock on the row that queued behind others could
+    // deadlock with them: it waits without the queue (as PostgreSQL).
+    RowLockMode own;
+    const bool skip_queue = queue.held() || HeldMode(*tup, xid, &own);
+    const TransactionId xwait = fd->xmax;
+    buf.Unlock();  // never sleep on a lock while holding a content lock
+    if (skip_queue) {
+      storage::XactLockTableWait(xwait);
+    } else {
+      queue.Acquire(rel, tid, mode);  // then look again: the holder may be gone
+    }
+  }
   if (r != TmResult::kOk) return r;
   // Each rank conflicts with a superset of what the ranks below it conflict
   // with, so holding a mode at least as strong as the request is enough.

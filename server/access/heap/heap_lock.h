@@ -7,7 +7,8 @@
 // (kHeapXmaxIsMulti, access/transam/multixact.h). No lock-table entry per
 // row: whoever meets a conflicting lock waits on the holder's transaction id
 // (XactLockTableWait), so deadlock detection, lock_timeout and cancel are
-// the heavyweight lock manager's.
+// the heavyweight lock manager's. A SELECT ... FOR waiter holds the row's
+// heavyweight tuple lock while it waits, so waiters line up in order.
 //
 // Encoding of a single-xid lock-only xmax:
 //   KEYSHR            FOR KEY SHARE
