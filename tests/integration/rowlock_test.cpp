@@ -16,6 +16,7 @@
 
 #include <signal.h>
 
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -53,6 +54,16 @@ void MakeTable(RawConn& c) {
   Ok(c, "insert into t values (1, 10), (2, 20)");
 }
 
+// A server, sessions a, b and an observer, and the table t.
+struct Sessions {
+  explicit Sessions(Settings settings = {}) : server(std::move(settings)) {
+    for (auto& c : conns) c = Session(server);
+    MakeTable(*conns[0]);
+  }
+  TestServer server;
+  std::array<std::unique_ptr<RawConn>, 3> conns;
+};
+
 const char* const kModes[] = {"key share", "share", "no key update", "update"};
 
 }  // namespace
@@ -87,11 +98,8 @@ TEST_CASE("rowlock: PostgreSQL's conflict table between the four modes", "[rowlo
 }
 
 TEST_CASE("rowlock: UPDATE and DELETE wait only for conflicting row locks", "[rowlock_test]") {
-  TestServer server;
-  auto a = Session(server);
-  auto b = Session(server);
-  auto obs = Session(server);
-  MakeTable(*a);
+  Sessions f;
+  auto& [a, b, obs] = f.conns;
 
   SECTION("FOR KEY SHARE does not block an UPDATE of non-key columns") {
     Ok(*a, "begin");
@@ -110,7 +118,7 @@ TEST_CASE("rowlock: UPDATE and DELETE wait only for conflicting row locks", "[ro
     Ok(*b, "begin");
     CHECK(Tag(Ok(*b, "update t set v = 11 where k = 1")) == "UPDATE 1");
     Ok(*b, "rollback");
-    auto c = Session(server);
+    auto c = Session(f.server);
     CHECK(FirstSqlstate(c->Query("select * from t where k = 1 for update nowait", kReplyMs)) == "55P03");
     SendAndAwaitBlocked(*c, *obs, "delete from t where k = 1");
     Ok(*a, "commit");
@@ -187,11 +195,8 @@ TEST_CASE("rowlock: OF names the tables whose rows are locked", "[rowlock_test]"
 }
 
 TEST_CASE("rowlock: Read Committed re-checks the newest version after waiting", "[rowlock_test]") {
-  TestServer server;
-  auto a = Session(server);
-  auto b = Session(server);
-  auto obs = Session(server);
-  MakeTable(*a);
+  Sessions f;
+  auto& [a, b, obs] = f.conns;
 
   SECTION("the holder updates the row: the waiter gets the new version") {
     Ok(*a, "begin");
@@ -245,11 +250,8 @@ TEST_CASE("rowlock: Read Committed re-checks the newest version after waiting", 
 }
 
 TEST_CASE("rowlock: Repeatable Read locking a concurrently updated row is 40001", "[rowlock_test]") {
-  TestServer server;
-  auto a = Session(server);
-  auto b = Session(server);
-  auto obs = Session(server);
-  MakeTable(*a);
+  Sessions f;
+  auto& [a, b, obs] = f.conns;
   Ok(*b, "begin isolation level repeatable read");
   CHECK(Value(*b, "select v from t where k = 1") == "10");
   SECTION("updated and committed before the lock") {
@@ -278,11 +280,8 @@ TEST_CASE("rowlock: Repeatable Read locking a concurrently updated row is 40001"
 }
 
 TEST_CASE("rowlock: two row locks in opposite order deadlock: 40P01 for one", "[rowlock_test]") {
-  TestServer server(Settings{{"deadlock_timeout", "100ms"}});
-  auto a = Session(server);
-  auto b = Session(server);
-  auto obs = Session(server);
-  MakeTable(*a);
+  Sessions f(Settings{{"deadlock_timeout", "100ms"}});
+  auto& [a, b, obs] = f.conns;
   Ok(*a, "begin");
   Ok(*b, "begin");
   Ok(*a, "select * from t where k = 1 for update");
@@ -300,11 +299,8 @@ TEST_CASE("rowlock: two row locks in opposite order deadlock: 40P01 for one", "[
 }
 
 TEST_CASE("rowlock: a deadlock across a row lock and a table lock: 40P01", "[rowlock_test]") {
-  TestServer server(Settings{{"deadlock_timeout", "100ms"}});
-  auto a = Session(server);
-  auto b = Session(server);
-  auto obs = Session(server);
-  MakeTable(*a);
+  Sessions f(Settings{{"deadlock_timeout", "100ms"}});
+  auto& [a, b, obs] = f.conns;
   Ok(*a, "begin");
   Ok(*b, "begin");
   Ok(*a, "select * from t where k = 1 for update");  // also RowShareLock on t
