@@ -67,11 +67,5 @@ for r in $(seq 1 "$runs"); do
   run_suite "$pport" hearth "$work/p"
 done
 
-printf '%-22s %12s %12s %8s\n' test hearthd_s postgres_s ratio
-for t in "${tests[@]}"; do
-  h=$(bench_median $(cat "$work/h.$t"))
-  p=$(bench_median $(cat "$work/p.$t"))
-  ratio=$(awk -v h="$h" -v p="$p" 'BEGIN { if (h == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
-  printf '%-22s %12s %12s %8s\n' "$t" "$h" "$p" "$ratio"
-done
+bench_table hearthd_s postgres_s "$work/h" "$work/p" "${tests[@]}"
 echo "shared_buffers=$sb runs=$runs machine=$(nproc) cores $(date -u +%F)"

@@ -10,6 +10,9 @@
 #       run_point PORT N PREFIX{h,p} for every run and client count, hearthd first
 #   bench_pgbench PORT N LOG [pgbench args]   one pgbench -n run of N clients;
 #       sets BENCH_TPS and BENCH_TXNS (false and NaN/0 when it failed)
+#   bench_table HCOL PCOL HPREFIX PPREFIX TEST...
+#                            per test the medians of HPREFIX.TEST and
+#                            PPREFIX.TEST (one figure a line) and hearthd/PostgreSQL
 set -u
 BENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HEARTHD="${HEARTHD:-$BENCH_ROOT/build/hearthd}"
@@ -58,6 +61,18 @@ bench_stop_all() {
   for d in "${BENCH_PG_DIRS[@]}"; do $as "$PGBIN/pg_ctl" -D "$d" -m fast stop >/dev/null 2>&1; done
   BENCH_PIDS=()
   BENCH_PG_DIRS=()
+}
+
+bench_table() {
+  local hcol="$1" pcol="$2" hpre="$3" ppre="$4" t h p ratio
+  shift 4
+  printf '%-22s %12s %12s %8s\n' test "$hcol" "$pcol" ratio
+  for t in "$@"; do
+    h=$(bench_median $(cat "$hpre.$t"))
+    p=$(bench_median $(cat "$ppre.$t"))
+    ratio=$(awk -v h="$h" -v p="$p" 'BEGIN { if (h == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+    printf '%-22s %12s %12s %8s\n' "$t" "$h" "$p" "$ratio"
+  done
 }
 
 bench_median() {

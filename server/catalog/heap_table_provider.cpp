@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <span>
 
+#include "access/heap/heap_lock.h"
 #include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
 #include "access/transam/xact.h"
@@ -156,7 +157,8 @@ ModifyResult MapResult(access::TmResult r) {
       if (rr) throw DbError("40001", "could not serialize access due to concurrent update");
       return r == access::TmResult::kUpdated ? ModifyResult::kConcurrentlyUpdated : ModifyResult::kConcurrentlyDeleted;
     case access::TmResult::kInvisible: return ModifyResult::kNotFound;
-    case access::TmResult::kBeingModified: break;
+    case access::TmResult::kBeingModified:
+    case access::TmResult::kWouldBlock: break;
   }
   throw DbError("XX000", "unexpected heap result while modifying a row");
 }
@@ -184,10 +186,11 @@ class HeapTableModifier final : public executor::TableModifier {
     return MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd));
   }
 
-  ModifyResult Update(RowId rid, const executor::Row& row, RowId* new_rid) override {
+  ModifyResult Update(RowId rid, const executor::Row& row, RowId* new_rid, bool key_update) override {
     heap::TmFailureData fd;
     heap::ItemPointer new_tid;
     heap::HotUpdate hot{indexed_attrs_};
+    opts_.key_update = key_update;
     access::TmResult r = heap::HeapUpdate(rel_->rel, heap::ItemPointerFromU64(rid), rel_->desc, row, xid_, cid_,
                                           nullptr, true, &fd, &new_tid, opts_, &hot);
     ModifyResult m = MapResult(r);
@@ -216,6 +219,58 @@ class HeapTableModifier final : public executor::TableModifier {
   heap::HeapInsertOptions opts_;
   std::vector<types::Value> key_scratch_;
   std::vector<int> indexed_attrs_;  // every column some index covers (HOT check)
+};
+
+// SELECT ... FOR <strength>: row locks in the tuple headers (heap_lock.h),
+// with the Read Committed "follow the update chain and lock the newest
+// version" loop; Repeatable Read conflicts are 40001 (MapResult).
+class HeapRowLocker final : public executor::TableRowLocker {
+ public:
+  HeapRowLocker(RelationRef rel, std::string name, executor::RowLockStrength strength, executor::RowLockPolicy policy)
+      : rel_(std::move(rel)),
+        name_(std::move(name)),
+        mode_(static_cast<access::RowLockMode>(strength)),
+        wait_(policy == executor::RowLockPolicy::kBlock        ? heap::RowLockWait::kBlock
+              : policy == executor::RowLockPolicy::kSkipLocked ? heap::RowLockWait::kSkip
+                                                               : heap::RowLockWait::kError),
+        cid_(access::GetCurrentCommandId(false)) {}
+
+  executor::LockRowResult Lock(RowId rid, executor::Row* row, RowId* latest) override {
+    // The xid is assigned with the first row locked (as PostgreSQL): a
+    // locking query that returns nothing leaves the transaction read-only.
+    if (!access::TransactionIdIsValid(xid_)) xid_ = access::GetCurrentTransactionId();
+    heap::ItemPointer tid = heap::ItemPointerFromU64(rid);
+    for (;;) {
+      heap::TmFailureData fd;
+      const access::TmResult r = heap::HeapLockRow(rel_->rel, tid, xid_, cid_, mode_, wait_, &fd);
+      if (r == access::TmResult::kWouldBlock) {
+        if (wait_ == heap::RowLockWait::kSkip) return executor::LockRowResult::kSkipped;
+        throw DbError(sqlstate::kLockNotAvailable, "could not obtain lock on row in relation \"" + name_ + "\"");
+      }
+      switch (MapResult(r)) {  // 40001 under Repeatable Read
+        case ModifyResult::kOk:
+          if (heap::ItemPointerToU64(tid) == rid) return executor::LockRowResult::kLocked;
+          *latest = heap::ItemPointerToU64(tid);
+          return executor::LockRowResult::kUpdated;
+        case ModifyResult::kConcurrentlyUpdated:
+          // Read Committed: lock the newest committed version instead.
+          if (!heap::HeapGetLatestVersion(rel_->rel, rel_->desc, fd.ctid, access::GetLatestSnapshot(), xid_, &tid,
+                                          row)) {
+            return executor::LockRowResult::kGone;
+          }
+          break;
+        default: return executor::LockRowResult::kGone;
+      }
+    }
+  }
+
+ private:
+  RelationRef rel_;
+  std::string name_;
+  access::RowLockMode mode_;
+  heap::RowLockWait wait_;
+  access::TransactionId xid_ = access::kInvalidTransactionId;
+  access::CommandId cid_;
 };
 
 // A batch is written when it holds this many rows or bytes of values.
@@ -316,6 +371,12 @@ std::unique_ptr<executor::TableModifier> HeapTableProvider::OpenModifier(const e
   RelationRef e = Open(table, storage::LockMode::kRowExclusive);
   if (e->relkind == 'S') throw DbError("42809", "cannot change sequence \"" + e->info.name + "\"");
   return std::make_unique<HeapTableModifier>(std::move(e));
+}
+
+std::unique_ptr<executor::TableRowLocker> HeapTableProvider::OpenRowLocker(const executor::TableInfo& table,
+                                                                           executor::RowLockStrength strength,
+                                                                           executor::RowLockPolicy policy) {
+  return std::make_unique<HeapRowLocker>(Open(table, storage::LockMode::kRowShare), table.name, strength, policy);
 }
 
 std::unique_ptr<BulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {

@@ -84,6 +84,11 @@ class HeapTableProvider : public executor::TableProvider {
   std::optional<executor::TableInfo> Lookup(const std::string& schema, const std::string& name) override;
   std::unique_ptr<executor::TableScan> OpenScan(const executor::TableInfo& table, bool bulk) override;
   std::unique_ptr<executor::TableModifier> OpenModifier(const executor::TableInfo& table) override;
+  // SELECT ... FOR UPDATE/SHARE: RowShareLock on the table, row locks in
+  // the tuple headers (access/heap/heap_lock.h).
+  std::unique_ptr<executor::TableRowLocker> OpenRowLocker(const executor::TableInfo& table,
+                                                          executor::RowLockStrength strength,
+                                                          executor::RowLockPolicy policy) override;
   // B-tree scan (AccessShareLock on the table): the rows visible to the
   // statement snapshot, in index order. Throws XX000 if the index is gone.
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table,

@@ -4,6 +4,7 @@
 #include "catalog/system_views.h"
 
 #include "common/error/db_error.h"
+#include "storage/lmgr/lock.h"
 #include "common/error/sqlstate.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
@@ -18,6 +19,7 @@ namespace {
 constexpr types::Oid kPgStatBgwriterOid = 12001;
 constexpr types::Oid kPgStatWalOid = 12002;
 constexpr types::Oid kHearthStatCommitOid = 12003;
+constexpr types::Oid kPgLocksOid = 12006;  // 12004-12005: monitoring_views.cpp
 
 class RowsScan : public executor::TableScan {
  public:
@@ -146,6 +148,58 @@ void AddHearthStatCommit(SystemViewProvider& p) {
   });
 }
 
+// pg_locks: the heavyweight lock table (PostgreSQL 15's columns minus
+// virtualxid/virtualtransaction/waitstart; transactionid is int8 here).
+// Row locks live in tuple headers, so a row-lock waiter shows as an
+// ungranted ShareLock on the holder's transactionid, as in PostgreSQL.
+void AddPgLocks(SystemViewProvider& p) {
+  executor::TableInfo info;
+  info.oid = kPgLocksOid;
+  info.schema = "pg_catalog";
+  info.name = "pg_locks";
+  using namespace types;
+  info.columns.push_back(Col("locktype", kTextOid));
+  info.columns.push_back(Col("database", kOidOid));
+  info.columns.push_back(Col("relation", kOidOid));
+  info.columns.push_back(Col("page", kInt4Oid));
+  info.columns.push_back(Col("tuple", kInt2Oid));
+  info.columns.push_back(Col("transactionid", kInt8Oid));
+  info.columns.push_back(Col("classid", kOidOid));
+  info.columns.push_back(Col("objid", kOidOid));
+  info.columns.push_back(Col("pid", kInt4Oid));
+  info.columns.push_back(Col("mode", kTextOid));
+  info.columns.push_back(Col("granted", kBoolOid));
+  info.columns.push_back(Col("fastpath", kBoolOid));
+  p.AddView(std::move(info), [] {
+    std::vector<executor::Row> rows;
+    for (const storage::LockInstance& l : storage::GetLockInstances()) {
+      const storage::LockTag& t = l.tag;
+      auto oid = [](uint32_t v) { return types::Value::Int(types::kOidOid, v); };
+      auto null = [](types::Oid ty) { return types::Value::Null(ty); };
+      const bool rel = t.type == storage::LockTagType::kRelation || t.type == storage::LockTagType::kTuple;
+      const char* type = t.type == storage::LockTagType::kRelation      ? "relation"
+                         : t.type == storage::LockTagType::kTransaction ? "transactionid"
+                         : t.type == storage::LockTagType::kTuple       ? "tuple"
+                                                                        : "object";
+      executor::Row r = {
+          types::Value::Text(type),
+          rel ? oid(t.field1) : null(types::kOidOid),
+          rel ? oid(t.field2) : null(types::kOidOid),
+          t.type == storage::LockTagType::kTuple ? types::Value::Int4(static_cast<int32_t>(t.field3)) : null(types::kInt4Oid),
+          t.type == storage::LockTagType::kTuple ? types::Value::Int(types::kInt2Oid, t.field4) : null(types::kInt2Oid),
+          t.type == storage::LockTagType::kTransaction ? types::Value::Int8(t.field1) : null(types::kInt8Oid),
+          t.type == storage::LockTagType::kObject ? oid(t.field1) : null(types::kOidOid),
+          t.type == storage::LockTagType::kObject ? oid(t.field2) : null(types::kOidOid),
+          types::Value::Int4(l.pid),
+          types::Value::Text(storage::LockModeName(l.mode)),
+          types::Value::Bool(l.granted),
+          types::Value::Bool(false)};
+      rows.push_back(std::move(r));
+    }
+    return rows;
+  });
+}
+
 }  // namespace
 
 SystemViewProvider::SystemViewProvider(executor::TableProvider& tables) : tables_(tables) {}
@@ -197,12 +251,22 @@ std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const 
   return tables_.OpenModifier(table);
 }
 
+std::unique_ptr<executor::TableRowLocker> SystemViewProvider::OpenRowLocker(const executor::TableInfo& table,
+                                                                           executor::RowLockStrength strength,
+                                                                           executor::RowLockPolicy policy) {
+  if (FindByOid(table.oid) != nullptr) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot lock rows in view \"" + table.name + "\"");
+  }
+  return tables_.OpenRowLocker(table, strength, policy);
+}
+
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);
   AddPgStatWal(*p);
   AddHearthStatCommit(*p);
   AddMonitoringViews(*p);
+  AddPgLocks(*p);
   return p;
 }
 

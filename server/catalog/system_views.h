@@ -2,7 +2,8 @@
 //
 // Read-only system views computed from shared-memory counters, visible to
 // the planner like tables: pg_stat_bgwriter and pg_stat_wal (PostgreSQL 15's
-// columns) and hearth_stat_commit (group commit counters). SystemViewProvider wraps the
+// columns), pg_locks (the heavyweight lock table) and hearth_stat_commit
+// (group commit counters). SystemViewProvider wraps the
 // session's real provider: names it does not know go to the wrapped one.
 // Per backend; not thread-safe.
 #pragma once
@@ -26,6 +27,10 @@ class SystemViewProvider : public executor::TableProvider {
   // Views are read-only: 55000-style error as PostgreSQL's
   // "cannot change view" (SQLSTATE 0A000 here).
   std::unique_ptr<executor::TableModifier> OpenModifier(const executor::TableInfo& table) override;
+  // Views' rows cannot be locked (0A000); tables go to the wrapped provider.
+  std::unique_ptr<executor::TableRowLocker> OpenRowLocker(const executor::TableInfo& table,
+                                                          executor::RowLockStrength strength,
+                                                          executor::RowLockPolicy policy) override;
   // Views have no indexes: index scans always go to the wrapped provider.
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table, const executor::IndexInfo& index,
                                                      const executor::IndexScanRequest& req) override {

@@ -44,7 +44,7 @@ class MemModifier : public TableModifier {
     t_->rows[rid].reset();
     return ModifyResult::kOk;
   }
-  ModifyResult Update(RowId rid, const Row& row, RowId* new_rid) override {
+  ModifyResult Update(RowId rid, const Row& row, RowId* new_rid, bool /*key_update*/) override {
     if (rid >= t_->rows.size() || !t_->rows[rid]) return ModifyResult::kNotFound;
     *t_->rows[rid] = row;
     if (new_rid) *new_rid = rid;
@@ -116,6 +116,17 @@ InMemoryCatalog::Table* InMemoryCatalog::Find(types::Oid oid) {
 
 std::unique_ptr<TableScan> InMemoryCatalog::OpenScan(const TableInfo& table, bool /*bulk*/) {
   return std::make_unique<MemScan>(Find(table.oid));
+}
+
+namespace {
+class InMemoryRowLocker final : public TableRowLocker {
+ public:
+  LockRowResult Lock(RowId, Row*, RowId*) override { return LockRowResult::kLocked; }
+};
+}  // namespace
+
+std::unique_ptr<TableRowLocker> InMemoryCatalog::OpenRowLocker(const TableInfo&, RowLockStrength, RowLockPolicy) {
+  return std::make_unique<InMemoryRowLocker>();
 }
 
 std::unique_ptr<TableModifier> InMemoryCatalog::OpenModifier(const TableInfo& table) {

@@ -34,6 +34,9 @@ class InMemoryCatalog : public TableProvider {
   std::optional<TableInfo> Lookup(const std::string& schema, const std::string& name) override;
   std::unique_ptr<TableScan> OpenScan(const TableInfo& table, bool bulk) override;
   std::unique_ptr<TableModifier> OpenModifier(const TableInfo& table) override;
+  // One process, no concurrency: every row is reported locked as scanned.
+  std::unique_ptr<TableRowLocker> OpenRowLocker(const TableInfo& table, RowLockStrength strength,
+                                                RowLockPolicy policy) override;
 
   // Internal storage of one table; public for the scan/modifier classes.
   struct Table {

@@ -122,13 +122,36 @@ class TableModifier {
   // Deletes the row `rid`.
   virtual ModifyResult Delete(RowId rid) = 0;
   // Replaces row `rid` by `row`; on kOk `*new_rid` (if not null) receives
-  // the new version's id (may equal rid).
-  virtual ModifyResult Update(RowId rid, const Row& row, RowId* new_rid) = 0;
+  // the new version's id (may equal rid). `key_update`: some unique-index
+  // column changes (the row lock strength taken: FOR UPDATE, else FOR NO
+  // KEY UPDATE, which FOR KEY SHARE holders do not block).
+  virtual ModifyResult Update(RowId rid, const Row& row, RowId* new_rid, bool key_update) = 0;
   // Read Committed re-check: after Update/Delete of `rid` returned
   // kConcurrentlyUpdated, follows the update chain to the newest committed
   // version (waiting for an in-progress updater), stores it in *row and its
   // id in *latest, and returns true; false if that version is deleted.
   virtual bool FetchLatestVersion(RowId rid, Row* row, RowId* latest) = 0;
+};
+
+// SELECT ... FOR <strength> [NOWAIT | SKIP LOCKED]: PostgreSQL's four row
+// lock strengths, weakest first, and what to do when a row is locked.
+enum class RowLockStrength : uint8_t { kKeyShare, kShare, kNoKeyUpdate, kUpdate };
+enum class RowLockPolicy : uint8_t { kBlock, kSkipLocked, kNoWait };  // stricter later (PostgreSQL's merge order)
+
+// Outcome of TableRowLocker::Lock. kLocked: the row as scanned is locked.
+// kUpdated (Read Committed): the row had been replaced by a committed
+// transaction; its newest version is now locked and returned (the executor
+// re-checks the WHERE clause on it). kSkipped: SKIP LOCKED met a lock.
+// kGone: deleted meanwhile (or changed by this very statement): skip it.
+// Repeatable Read conflicts throw 40001, NOWAIT throws 55P03.
+enum class LockRowResult : uint8_t { kLocked, kUpdated, kSkipped, kGone };
+
+// Row locks on one table for the current transaction.
+class TableRowLocker {
+ public:
+  virtual ~TableRowLocker() = default;
+  // Locks row `rid`; on kUpdated fills *row and *latest with the version locked.
+  virtual LockRowResult Lock(RowId rid, Row* row, RowId* latest) = 0;
 };
 
 // The catalog as the planner and executor see it.
@@ -143,6 +166,9 @@ class TableProvider {
   virtual std::unique_ptr<TableScan> OpenScan(const TableInfo& table, bool bulk) = 0;
   // Opens a modifier for INSERT/UPDATE/DELETE on `table`.
   virtual std::unique_ptr<TableModifier> OpenModifier(const TableInfo& table) = 0;
+  // Opens a row locker for SELECT ... FOR <strength> on `table`.
+  virtual std::unique_ptr<TableRowLocker> OpenRowLocker(const TableInfo& table, RowLockStrength strength,
+                                                        RowLockPolicy policy) = 0;
   // Opens a scan of `table` through `index` (one of table.indexes): yields
   // the rows visible to the statement's snapshot whose first key column
   // satisfies `req`, in index order (or reverse). RowIds as OpenScan. The

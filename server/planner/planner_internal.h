@@ -13,6 +13,7 @@
 
 #include "executor/exec_node.h"
 #include "executor/expr/bind_context.h"
+#include "executor/nodes/lock_rows_node.h"
 #include "executor/planned_statement.h"
 #include "executor/table_access.h"
 #include "parser/ast.h"
@@ -101,6 +102,20 @@ struct PlannedQuery {
   std::vector<OutputColumn> columns;
 };
 
+// Row locking (locking.cpp). A locked table's scan emits its RowId as one
+// more column, named kLockRowIdColumn and hidden (never matched by a name,
+// '*' or NATURAL).
+inline constexpr const char* kLockRowIdColumn = "\x01rowid";
+struct LockSpec {
+  executor::RowLockStrength strength = executor::RowLockStrength::kUpdate;
+  executor::RowLockPolicy policy = executor::RowLockPolicy::kBlock;
+};
+// "FOR UPDATE", "FOR NO KEY UPDATE", ... (PostgreSQL's spelling in messages).
+const char* LockingClauseName(parser::LockStrength s);
+// PostgreSQL's 0A000 restrictions of FOR UPDATE/SHARE (set operations,
+// VALUES, DISTINCT, GROUP BY, HAVING, aggregates). No-op without locking.
+void CheckSelectLocking(const parser::SelectStmt& s, bool has_aggregates);
+
 // One select-list entry after '*' expansion.
 struct TargetSpec {
   const parser::Expr* expr = nullptr;
@@ -143,6 +158,42 @@ class QueryPlanner {
   BoundExprPtr HiddenParam(types::Oid type, int32_t typmod, int slot);
   // Rewrites outer-column references (kOuterRefBase) into hidden params.
   void ConvertOuterRefs(BoundExpr& e);
+
+  // ---- FOR UPDATE/SHARE (locking.cpp)
+  // Reads the locking clauses of `s` (per-table strength and wait policy).
+  void SetUpLocking(const parser::SelectStmt& s);
+  // The lock a FROM table known as `alias` gets, if any (marks OF names used).
+  std::optional<LockSpec> LockSpecFor(const std::string& alias);
+  // 42P01 for an OF name that matched no table of this query level (0A000
+  // for a join alias, as PostgreSQL, or a subquery: not supported yet).
+  void CheckLockTargetsFound(const parser::SelectStmt& s, const Scope& scope);
+  // 0A000 when a locked table is on the nullable side of an outer join.
+  void CheckNullableSideUnlocked(parser::JoinType type, const std::vector<RangeEntry>& left,
+                                 const std::vector<RangeEntry>& right);
+  // The locked tables with their FROM-row positions (after FROM planning).
+  std::vector<executor::LockedTable> LockedTables(const Scope& scope);
+  // Adds the LockRows node for a locking query: `exprs` get the FROM row
+  // after the outputs; returns its width (0 without locking).
+  int AddLockColumns(const parser::SelectStmt& s, const Scope& scope, std::vector<PlanExpr>* exprs);
+  ExecNodePtr AddLockRows(ExecNodePtr node, const parser::SelectStmt& s, const Scope& scope,
+                          const std::vector<TargetSpec>& targets, const std::vector<OutputColumn>& columns,
+                          int from_width);
+
+  struct NamedLock {
+    std::string name;
+    std::optional<LockSpec> spec;
+    const char* clause;
+    int location;
+    bool matched;
+  };
+  struct PendingLock {
+    std::string alias;
+    executor::TableInfo table;
+    LockSpec spec;
+  };
+  std::optional<LockSpec> lock_all_;       // clauses without OF
+  std::vector<NamedLock> lock_named_;      // OF names
+  std::vector<PendingLock> pending_locks_;  // locked tables met while planning FROM
 
   PlannerState& st_;
   const Scope* outer_;

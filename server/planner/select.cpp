@@ -356,7 +356,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
   // '*' shows a USING column once (the left copy); 't.*' shows all of t.
   auto expand_entry = [&](const RangeEntry& e, int location, bool skip_hidden) {
     for (int i = 0; i < e.width(); ++i) {
-      if (skip_hidden && e.hidden[static_cast<size_t>(i)]) continue;
+      if ((skip_hidden && e.hidden[static_cast<size_t>(i)]) || e.names[static_cast<size_t>(i)] == kLockRowIdColumn) continue;
       auto ref = std::make_unique<parser::ColumnRefExpr>();
       if (!e.alias.empty()) ref->fields.push_back(e.alias);
       ref->fields.push_back(e.names[static_cast<size_t>(i)]);
@@ -419,7 +419,16 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
         e.typmods.push_back(c.typmod);
         e.hidden.push_back(false);
       }
-      r.node = std::make_unique<executor::SeqScanNode>(*info, t.alias.name, PlanExpr{}, false);
+      // FOR UPDATE/SHARE: the scan also emits the RowId (locking.cpp).
+      const std::optional<LockSpec> lock = LockSpecFor(e.alias);
+      if (lock) {
+        e.names.push_back(kLockRowIdColumn);
+        e.types.push_back(types::kInt8Oid);
+        e.typmods.push_back(types::kNoTypmod);
+        e.hidden.push_back(true);
+        pending_locks_.push_back(PendingLock{e.alias, *info, *lock});
+      }
+      r.node = std::make_unique<executor::SeqScanNode>(*info, t.alias.name, PlanExpr{}, lock.has_value());
       r.entries.push_back(std::move(e));
       return r;
     }
@@ -428,6 +437,11 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
       if (sq.alias.name.empty()) {
         ThrowAt(DbError(sqlstate::kSyntaxError, "subquery in FROM must have an alias")
                     .WithHint("For example, FROM (SELECT ...) [AS] foo."),
+                item.location);
+      }
+      if (lock_all_) {
+        // PostgreSQL locks the subquery's tables; never leave them unlocked silently.
+        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "FOR UPDATE/SHARE of a subquery in FROM is not supported yet"),
                 item.location);
       }
       QueryPlanner sub(st_, outer_);
@@ -457,6 +471,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
 QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
   FromResult l = PlanFromItem(*j.left);
   FromResult r = PlanFromItem(*j.right);
+  CheckNullableSideUnlocked(j.join_type, l.entries, r.entries);
   int split = 0;
   for (const RangeEntry& e : l.entries) split = std::max(split, e.offset + e.width());
   Scope local;
@@ -479,7 +494,8 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
     for (const RangeEntry& le : l.entries) {
       for (int i = 0; i < le.width(); ++i) {
         for (const RangeEntry& re : r.entries) {
-          if (std::find(re.names.begin(), re.names.end(), le.names[static_cast<size_t>(i)]) != re.names.end()) {
+          if (le.names[static_cast<size_t>(i)] != kLockRowIdColumn &&
+              std::find(re.names.begin(), re.names.end(), le.names[static_cast<size_t>(i)]) != re.names.end()) {
             using_cols.push_back(le.names[static_cast<size_t>(i)]);
           }
         }
@@ -560,6 +576,7 @@ PlannedQuery QueryPlanner::PlanSelect(const parser::SelectStmt& s) {
   if (!s.with.empty()) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
   }
+  if (s.set_op != parser::SetOpKind::kNone || !s.values_lists.empty()) CheckSelectLocking(s, false);
   if (s.set_op != parser::SetOpKind::kNone) return PlanSetOp(s);
   if (!s.values_lists.empty()) {
     PlannedQuery q = PlanValues(s);
@@ -736,6 +753,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   if (!s.distinct_on.empty()) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "SELECT DISTINCT ON is not supported yet"), s.location);
   }
+  SetUpLocking(s);
   // ---- FROM: plan each item, then join left-deep in the order written.
   Scope scope;
   scope.parent = outer_;
@@ -759,6 +777,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     items.push_back(std::move(r.node));
     ranges.emplace_back(off, off + w);
   }
+  CheckLockTargetsFound(s, scope);
 
   // Set when the single table is read through an index in ORDER BY order.
   WantedOrder wanted_order;
@@ -811,8 +830,9 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
         const WantedOrder* want = nullptr;
         if (items.size() == 1 && entry != nullptr && WantedOrderOf(s, *entry, &wanted_order)) want = &wanted_order;
         bool ordered = false;
+        const bool locked = entry != nullptr && entry->names.back() == kLockRowIdColumn;
         item = PlanIndexScan(seq->table(), entry != nullptr ? entry->alias : "", &item_conds, want,
-                             /*emit_rid=*/false, &ordered);
+                             /*emit_rid=*/locked, &ordered);
         index_ordered = item != nullptr && ordered;
       }
       if (!item) item = AddFilter(std::move(items[k]), std::move(item_conds));
@@ -854,6 +874,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   for (const TargetSpec& t : targets) scan(*t.expr, false, nullptr);
   if (s.having) scan(*s.having, false, nullptr);
   for (const parser::SortBy& sb : s.order_by) scan(*sb.expr, false, nullptr);
+  CheckSelectLocking(s, has_agg);
 
   std::vector<PlanExpr> exprs;        // project list: targets then junk sort columns
   std::vector<OutputColumn> columns;  // visible outputs
@@ -972,6 +993,9 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     exprs.push_back(PlanExpr{std::move(b), Deparse(*t.expr, scope.Namer())});
   }
 
+  // FOR UPDATE/SHARE: the FROM row rides along after the outputs up to LockRows.
+  const int lock_width = AddLockColumns(s, scope, &exprs);
+
   PlanExpr having;
   if (s.having) {
     if (BoundExprPtr m = match_group(*s.having)) {
@@ -1042,7 +1066,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     }
     if (same) {
       keys.clear();
-      exprs.resize(columns.size());  // junk columns existed only for the Sort
+      exprs.resize(columns.size() + static_cast<size_t>(lock_width));  // sort junk existed only for the Sort
     }
   }
 
@@ -1063,7 +1087,11 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   for (size_t i = columns.size(); i < exprs.size(); ++i) proj_cols.push_back(Describe("?sort?", *exprs[i].expr));
   node = std::make_unique<executor::ProjectNode>(std::move(node), std::move(exprs), proj_cols, agg_base);
   if (s.distinct) node = std::make_unique<executor::DistinctNode>(std::move(node));
-  if (!keys.empty()) node = std::make_unique<executor::SortNode>(std::move(node), std::move(keys), columns.size());
+  if (!keys.empty()) {
+    node = std::make_unique<executor::SortNode>(std::move(node), std::move(keys),
+                                                columns.size() + static_cast<size_t>(lock_width));
+  }
+  node = AddLockRows(std::move(node), s, scope, targets, columns, lock_width);
   PlannedQuery q;
   q.node = std::move(node);
   q.columns = std::move(columns);

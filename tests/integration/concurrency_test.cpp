@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "session_helpers.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -31,39 +32,10 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// A started session (fails the test case if startup failed).
-std::unique_ptr<RawConn> Session(const TestServer& server) {
-  auto c = std::make_unique<RawConn>(server.port());
-  REQUIRE(c->ok());
-  auto msgs = c->Startup();
-  REQUIRE(LastStatus(msgs) == 'I');
-  return c;
-}
-
-// Runs sql and requires it to succeed (no ErrorResponse).
-std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql, kReplyMs);
-  INFO("statement: " << sql << "  error: " << FirstSqlstate(msgs));
-  REQUIRE(LastStatus(msgs) != 0);
-  REQUIRE(First(msgs, 'E') == nullptr);
-  return msgs;
-}
-
-// The single value of a one-row, one-column query.
-std::string Value(RawConn& c, const std::string& sql) {
-  auto col = FirstColumn(Ok(c, sql));
-  INFO("statement: " << sql);
-  REQUIRE(col.size() == 1);
-  return col[0];
-}
-
-// The CommandComplete tag of the last command in msgs ("" when none).
-std::string Tag(const std::vector<RawMessage>& msgs) {
-  std::string tag;
-  for (const auto& m : msgs)
-    if (m.type == 'C') tag = CommandTag(m);
-  return tag;
-}
+std::unique_ptr<RawConn> Session(const TestServer& server) { return StartedSession(server); }
+std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) { return QueryOk(c, sql, kReplyMs); }
+std::string Value(RawConn& c, const std::string& sql) { return SingleValue(c, sql, kReplyMs); }
+std::string Tag(const std::vector<RawMessage>& msgs) { return LastCommandTag(msgs); }
 
 // True if nothing arrives on c for `ms`: the statement sent is still waiting.
 bool StillBlocked(RawConn& c, int ms = kQuietMs) {

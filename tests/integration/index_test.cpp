@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "session_helpers.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -46,23 +47,8 @@ bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-// A started session (fails the test case if startup failed).
-std::unique_ptr<RawConn> Session(const TestServer& server) {
-  auto c = std::make_unique<RawConn>(server.port());
-  REQUIRE(c->ok());
-  auto msgs = c->Startup();
-  REQUIRE(LastStatus(msgs) == 'I');
-  return c;
-}
-
-// Runs sql and requires it to succeed.
-std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql, kReplyMs);
-  INFO("statement: " << sql << "  error: " << FirstSqlstate(msgs));
-  REQUIRE(LastStatus(msgs) != 0);
-  REQUIRE(First(msgs, 'E') == nullptr);
-  return msgs;
-}
+std::unique_ptr<RawConn> Session(const TestServer& server) { return StartedSession(server); }
+std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) { return QueryOk(c, sql, kReplyMs); }
 
 // True if nothing arrives on c for `ms`: the statement sent is still waiting.
 bool StillBlocked(RawConn& c, int ms = kQuietMs) {

@@ -11,8 +11,10 @@
 
 #include <stdexcept>
 
+#include "access/heap/heap_lock.h"
 #include "access/heap/heap_wal.h"
 #include "access/heap/pruneheap.h"
+#include "access/heap/heapam_internal.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -86,8 +88,9 @@ void FillFailure(TmFailureData* fd, const HeapTupleHeaderData* tup, ItemPointer 
 // page exclusively locked and TupleSatisfiesUpdate said kOk.
 void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, OffsetNumber off, TransactionId xid, CommandId cid) {
   if (tup->t_xmax == xid && (tup->t_infomask & kHeapXmaxLockOnly) != 0 &&
-      (tup->t_infomask & kHeapXmaxInvalid) == 0) {
-    return;  // already ours
+      (tup->t_infomask & (kHeapXmaxInvalid | access::kHeapXmaxKeyShrLock | access::kHeapXmaxExclLock |
+                          access::kHeapXmaxIsMulti)) == 0) {
+    return;  // already ours, FOR UPDATE strength (heap_lock.h encoding)
   }
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/true);
   buf.MarkDirty();
@@ -98,13 +101,12 @@ void MarkTupleLocked(PinnedBuffer& buf, HeapTupleHeaderData* tup, OffsetNumber o
   rec.Insert(xid);
 }
 
-// The modify prologue. Pins and exclusively locks the tuple's page into *buf
-// and returns TupleSatisfiesUpdate's verdict (after waiting, with `wait`, for
-// running modifiers); *tup_out is the tuple (nullptr for kInvisible on a
-// missing item). On return the page is locked whatever the result.
+}  // namespace
+
+// The modify prologue (heapam_internal.h).
 TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
-                       const Snapshot* crosscheck, bool wait, PinnedBuffer* buf, HeapTupleHeaderData** tup_out,
-                       TmFailureData* fd) {
+                       const Snapshot* crosscheck, access::RowLockMode mode, bool wait, PinnedBuffer* buf,
+                       HeapTupleHeaderData** tup_out, TmFailureData* fd) {
   *tup_out = nullptr;
   if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) {
     FillFailure(fd, nullptr, tid, TmResult::kInvisible);
@@ -121,8 +123,12 @@ TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
     bool hints = false;
     TmResult r = TupleSatisfiesUpdate(*tup, cid, xid, &hints);
     if (hints) buf->MarkDirtyHint();
+    TransactionId xwait = tup->t_xmax;
+    // Row locks (heap_lock.h): only a holder of a conflicting mode blocks.
+    if (LockersDecide(*tup, r)) {
+      r = RowLockConflicts(*tup, xid, mode, &xwait) ? TmResult::kBeingModified : TmResult::kOk;
+    }
     if (r == TmResult::kBeingModified && wait) {
-      const TransactionId xwait = tup->t_xmax;
       buf->Unlock();  // never sleep on a lock while holding a content lock
       storage::XactLockTableWait(xwait);
       continue;
@@ -132,11 +138,10 @@ TmResult LockForModify(RelFileLocator rel, ItemPointer tid, TransactionId xid, C
     }
     *tup_out = tup;
     if (r != TmResult::kOk) FillFailure(fd, tup, tid, r);
+    if (r == TmResult::kBeingModified && fd != nullptr) fd->xmax = xwait;
     return r;
   }
 }
-
-}  // namespace
 
 ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row, TransactionId xid, CommandId cid,
                        const HeapInsertOptions& opts) {
@@ -204,7 +209,7 @@ TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, Comm
                     const Snapshot* crosscheck, bool wait, TmFailureData* fd) {
   PinnedBuffer buf;
   HeapTupleHeaderData* tup = nullptr;
-  TmResult r = LockForModify(rel, tid, xid, cid, crosscheck, wait, &buf, &tup, fd);
+  TmResult r = LockForModify(rel, tid, xid, cid, crosscheck, access::RowLockMode::kUpdate, wait, &buf, &tup, fd);
   if (r != TmResult::kOk) return r;
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/false);
   tup->set_ctid(tid);  // a delete ends the chain here
@@ -227,8 +232,11 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   StampInsert(Header(t), xid, cid);
   PinnedBuffer obuf;
   HeapTupleHeaderData* old = nullptr;
-  TmResult r = LockForModify(rel, otid, xid, cid, crosscheck, wait, &obuf, &old, fd);
+  const access::RowLockMode mode = opts.key_update ? access::RowLockMode::kUpdate : access::RowLockMode::kNoKeyUpdate;
+  TmResult r = LockForModify(rel, otid, xid, cid, crosscheck, mode, wait, &obuf, &old, fd);
   if (r != TmResult::kOk) return r;
+  KeyShareLockers key_share;  // FOR KEY SHARE holders a non-key update lets stay
+  key_share.Collect(*old, xid, Header(t));
 
   // Where the new version goes: the old page when it fits there (fillfactor is
   // not applied: keeping versions together is what it reserved room for),
@@ -266,6 +274,7 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
     old->t_infomask2 &= static_cast<uint16_t>(~access::kHeapHotUpdated);
   }
   if (hot != nullptr) hot->was_hot = is_hot;
+  key_share.KeepOnOldVersion(*old, xid, cid);
   NotePrunable(obuf.page(), xid);
   obuf.MarkDirty();
   if (nbuf != &obuf) nbuf->MarkDirty();
@@ -285,12 +294,9 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
 
 TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, bool wait,
                        TmFailureData* fd) {
-  PinnedBuffer buf;
-  HeapTupleHeaderData* tup = nullptr;
-  TmResult r = LockForModify(rel, tid, xid, cid, nullptr, wait, &buf, &tup, fd);
-  if (r != TmResult::kOk) return r;
-  MarkTupleLocked(buf, tup, tid.offset, xid, cid);
-  return TmResult::kOk;
+  TmResult r = HeapLockRow(rel, tid, xid, cid, access::RowLockMode::kUpdate,
+                           wait ? RowLockWait::kBlock : RowLockWait::kError, fd);
+  return r == TmResult::kWouldBlock ? TmResult::kBeingModified : r;
 }
 
 bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const Snapshot& snap,

@@ -43,6 +43,10 @@ inline ItemPointer ItemPointerFromU64(uint64_t v) {
 struct HeapInsertOptions {
   int fillfactor = 100;              // 10..100: leave this much of each page for later updates
   BulkInsertState* bulk = nullptr;   // COPY/bulk loads: BULKWRITE ring and a kept target pin
+  // HeapUpdate: false when no unique-index column changes, so the update
+  // takes FOR NO KEY UPDATE strength and does not wait for FOR KEY SHARE
+  // holders (heap_lock.h); true (the safe default) = FOR UPDATE strength.
+  bool key_update = true;
 };
 
 // What a failed delete/update/lock met (PostgreSQL's TM_FailureData).
@@ -95,9 +99,8 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
                     CommandId cid, const Snapshot* crosscheck, bool wait, TmFailureData* fd, ItemPointer* new_tid,
                     const HeapInsertOptions& opts = {}, HotUpdate* hot = nullptr);
 
-// SELECT ... FOR UPDATE: marks the version row-locked by xid (xmax with
-// kHeapXmaxLockOnly) so updaters/deleters/lockers wait for this
-// transaction. Results as HeapDelete (kOk also when already locked by xid).
+// FOR UPDATE strength row lock (heap_lock.h HeapLockRow has every mode and
+// wait policy): results as HeapDelete (kOk also when already locked by xid).
 TmResult HeapLockTuple(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid, bool wait,
                        TmFailureData* fd);
 

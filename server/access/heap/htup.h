@@ -32,7 +32,9 @@ namespace hearth::access {
 inline constexpr uint16_t kHeapHasNull = 0x0001;      // null bitmap present
 inline constexpr uint16_t kHeapHasVarWidth = 0x0002;  // has variable-width attributes
 inline constexpr uint16_t kHeapComboCid = 0x0020;     // t_cid is a combo id (see combocid.h)
-inline constexpr uint16_t kHeapXmaxLockOnly = 0x0080;  // xmax only row-locks (FOR UPDATE), no delete
+inline constexpr uint16_t kHeapXmaxKeyShrLock = 0x0010;  // lock-only xmax: FOR KEY SHARE (with EXCL: FOR SHARE)
+inline constexpr uint16_t kHeapXmaxExclLock = 0x0040;    // lock-only xmax: FOR NO KEY UPDATE (with KEYSHR: FOR SHARE)
+inline constexpr uint16_t kHeapXmaxLockOnly = 0x0080;  // xmax only row-locks, no delete (no strength bit: FOR UPDATE)
 inline constexpr uint16_t kHeapXminCommitted = 0x0100;  // hint: xmin committed
 inline constexpr uint16_t kHeapXminInvalid = 0x0200;    // hint: xmin aborted (tuple never existed)
 inline constexpr uint16_t kHeapXmaxCommitted = 0x0400;  // hint: xmax committed
@@ -40,6 +42,13 @@ inline constexpr uint16_t kHeapXmaxInvalid = 0x0800;    // hint: xmax aborted or
 // xmax replaced this version by an UPDATE: t_ctid points to the newer
 // version (otherwise a committed xmax means DELETE). Set together with xmax.
 inline constexpr uint16_t kHeapUpdated = 0x2000;
+// t_xmax is a multixact id (access/transam/multixact.h), always lock-only.
+inline constexpr uint16_t kHeapXmaxIsMulti = 0x1000;
+// t_xmax is a non-key updater and t_cid a multixact id naming the FOR KEY
+// SHARE holders it let stay (they hold again if it aborts) and its cmax.
+inline constexpr uint16_t kHeapXmaxHasLockers = 0x0008;
+inline constexpr uint16_t kHeapXmaxLockBits =
+    kHeapXmaxKeyShrLock | kHeapXmaxExclLock | kHeapXmaxLockOnly | kHeapXmaxIsMulti | kHeapXmaxHasLockers;
 inline constexpr uint16_t kHeapXminFrozen = kHeapXminCommitted | kHeapXminInvalid;  // both = frozen
 inline constexpr uint16_t kHeapHintBits = kHeapXminCommitted | kHeapXminInvalid | kHeapXmaxCommitted | kHeapXmaxInvalid;
 

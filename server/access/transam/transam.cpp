@@ -33,6 +33,7 @@ void TransamStartup(const std::string& datadir) {
   shared->xid.gen_lock.Init();
   shared->clog.lock.Init();
   shared->clog.lru_clock.store(0);
+  transam_internal::MultiXactStartup(&shared->multixact);
   g_shared = shared;
   g_datadir = datadir;
   transam_internal::XidCounterStartup(datadir);

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "access/transam/multixact.h"
 #include "access/transam/transam.h"
 #include "storage/lmgr/lwlock.h"
 
@@ -49,9 +50,25 @@ struct ClogShared {
   alignas(4096) uint8_t pages[kClogBuffers][kClogPageBytes];
 };
 
+// The multixact table (multixact.cpp): slot id 0 = empty, 1 = tombstone.
+struct MultiXactSlot {
+  TransactionId id;
+  uint8_t nmembers;
+  TransactionId updater;  // beside-an-updater multixacts: the updater (keeps the entry alive), else 0
+  CommandId cmax;         // ... and its cmax
+  RowLocker members[kMultiXactMaxMembers];
+};
+
+struct MultiXactShared {
+  storage::LWLock lock;
+  MultiXactSlot slots[kMultiXactSlots];
+};
+void MultiXactStartup(MultiXactShared* shared);
+
 struct TransamShared {
   XidCounterShared xid;
   ClogShared clog;
+  MultiXactShared multixact;
 };
 static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaBytes");
 

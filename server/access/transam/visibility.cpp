@@ -19,6 +19,7 @@
 
 #include "access/transam/clog.h"
 #include "access/transam/combocid.h"
+#include "access/transam/multixact.h"
 
 namespace hearth::access {
 
@@ -50,6 +51,18 @@ bool XmaxAbsent(const HeapTupleHeaderData& tup, uint16_t mask) {
 }
 bool LockOnly(uint16_t mask) { return (mask & kHeapXmaxLockOnly) != 0; }
 
+// True when a lock-only xmax still has a running locker other than my_xid
+// (a multixact: any such member; unknown multixacts have none).
+bool LockerRunning(const HeapTupleHeaderData& tup, uint16_t mask, TransactionId my_xid) {
+  if ((mask & kHeapXmaxIsMulti) == 0) return !IsCurrent(tup.t_xmax, my_xid) && TransactionIdIsInProgress(tup.t_xmax);
+  RowLocker members[kMultiXactMaxMembers];
+  const int n = MultiXactGetMembers(tup.t_xmax, members);
+  for (int i = 0; i < n; ++i) {
+    if (!IsCurrent(members[i].xid, my_xid) && TransactionIdIsInProgress(members[i].xid)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 CommandId HeapTupleHeaderGetCmin(const HeapTupleHeaderData& tup) {
@@ -57,6 +70,7 @@ CommandId HeapTupleHeaderGetCmin(const HeapTupleHeaderData& tup) {
 }
 
 CommandId HeapTupleHeaderGetCmax(const HeapTupleHeaderData& tup) {
+  if ((tup.t_infomask & kHeapXmaxHasLockers) != 0) return MultiXactGetCmax(tup.t_cid);
   return (tup.t_infomask & kHeapComboCid) != 0 ? ComboCommandIdGetCmax(tup.t_cid) : tup.t_cid;
 }
 
@@ -119,12 +133,16 @@ TmResult TupleSatisfiesUpdate(HeapTupleHeaderData& tup, CommandId curcid, Transa
   const TransactionId xmax = tup.t_xmax;
   const TmResult gone = (mask & kHeapUpdated) != 0 ? TmResult::kUpdated : TmResult::kDeleted;
   if ((mask & kHeapXmaxCommitted) != 0) return LockOnly(mask) ? TmResult::kOk : gone;
-  if (IsCurrent(xmax, my_xid)) {
-    if (LockOnly(mask)) return TmResult::kOk;  // we hold the row lock ourselves
-    return HeapTupleHeaderGetCmax(tup) >= curcid ? TmResult::kSelfUpdated : TmResult::kInvisible;
+  if (LockOnly(mask)) {
+    // Row locks: the caller decides whether the lock modes conflict.
+    if (LockerRunning(tup, mask, my_xid)) return TmResult::kBeingModified;
+    if (IsCurrent(xmax, my_xid)) return TmResult::kOk;  // we hold the row lock ourselves
+    if (!LockerRunning(tup, mask, kInvalidTransactionId)) SetHint(tup, kHeapXmaxInvalid, kInvalidTransactionId, hints_set);
+    return TmResult::kOk;
   }
+  if (IsCurrent(xmax, my_xid)) return HeapTupleHeaderGetCmax(tup) >= curcid ? TmResult::kSelfUpdated : TmResult::kInvisible;
   if (TransactionIdIsInProgress(xmax)) return TmResult::kBeingModified;
-  if (LockOnly(mask) || !TransactionIdDidCommit(xmax)) {
+  if (!TransactionIdDidCommit(xmax)) {
     // A finished locker's lock, or an aborted/crashed deleter, is no more.
     SetHint(tup, kHeapXmaxInvalid, kInvalidTransactionId, hints_set);
     return TmResult::kOk;
@@ -152,7 +170,7 @@ VacuumResult TupleSatisfiesVacuum(HeapTupleHeaderData& tup, TransactionId oldest
   if (XmaxAbsent(tup, mask)) return VacuumResult::kLive;
   const TransactionId xmax = tup.t_xmax;
   if (LockOnly(mask)) {
-    if (!TransactionIdIsInProgress(xmax)) SetHint(tup, kHeapXmaxInvalid, kInvalidTransactionId, hints_set);
+    if (!LockerRunning(tup, mask, kInvalidTransactionId)) SetHint(tup, kHeapXmaxInvalid, kInvalidTransactionId, hints_set);
     return VacuumResult::kLive;
   }
   if ((mask & kHeapXmaxCommitted) == 0) {
@@ -169,7 +187,7 @@ VacuumResult TupleSatisfiesVacuum(HeapTupleHeaderData& tup, TransactionId oldest
 
 void HeapTupleHeaderSetXmax(HeapTupleHeaderData& tup, TransactionId my_xid, CommandId cmax, bool is_update, bool lock_only) {
   uint16_t mask = tup.t_infomask;
-  mask &= static_cast<uint16_t>(~(kHeapXmaxCommitted | kHeapXmaxInvalid | kHeapXmaxLockOnly | kHeapUpdated));
+  mask &= static_cast<uint16_t>(~(kHeapXmaxCommitted | kHeapXmaxInvalid | kHeapXmaxLockBits | kHeapUpdated));
   if (lock_only) {
     mask |= kHeapXmaxLockOnly;  // t_cid keeps cmin: a lock has no cmax
   } else {
@@ -196,6 +214,7 @@ const char* TmResultName(TmResult r) {
     case TmResult::kUpdated: return "Updated";
     case TmResult::kDeleted: return "Deleted";
     case TmResult::kBeingModified: return "BeingModified";
+    case TmResult::kWouldBlock: return "WouldBlock";
   }
   return "?";
 }

@@ -34,11 +34,13 @@ enum class TmResult : uint8_t {
   kUpdated,        // updated by a committed transaction: follow t_ctid to the newer version
   kDeleted,        // deleted by a committed transaction
   kBeingModified,  // xmax is a running transaction (update, delete or row lock): wait on it
+  kWouldBlock,     // row lock without waiting (NOWAIT / SKIP LOCKED): a conflicting holder runs
 };
 const char* TmResultName(TmResult r);
 
 // Decides whether the caller (my_xid, current command curcid) may modify the
-// version now. Uses the live proc array and clog, not a snapshot: a
+// version now. A lock-only xmax gives kBeingModified while a locker other
+// than my_xid runs (whatever the modes: heap/heap_lock.h decides conflicts). Uses the live proc array and clog, not a snapshot: a
 // Repeatable Read caller must itself turn kUpdated/kDeleted by a transaction
 // its snapshot does not see into 40001.
 TmResult TupleSatisfiesUpdate(HeapTupleHeaderData& tup, CommandId curcid, TransactionId my_xid, bool* hints_set);

@@ -7,6 +7,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "utils/adt/compare.h"
 #include "utils/adt/text_io.h"
 
 namespace hearth::executor {
@@ -32,6 +33,25 @@ void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
   out_.push_back(std::move(r));
 }
 
+namespace {
+
+// True when the update changes a column of some unique index (PostgreSQL's
+// "key" columns): the update then needs FOR UPDATE strength, else only FOR
+// NO KEY UPDATE, which FOR KEY SHARE holders do not block.
+bool ChangesKey(const TableInfo& table, const Row& old_row, const Row& new_row) {
+  for (const IndexInfo& ix : table.indexes) {
+    if (!ix.unique) continue;
+    for (int c : ix.columns) {
+      const types::Value& a = old_row[static_cast<size_t>(c)];
+      const types::Value& b = new_row[static_cast<size_t>(c)];
+      if (a.is_null != b.is_null || (!a.is_null && types::CompareValues(a, b) != 0)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval) {
   size_t ncols = table_.columns.size();
   for (;;) {
@@ -43,7 +63,7 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
       scratch_.resize(ncols);
       for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*new_row_[c].expr, eval);
       CheckNotNull(table_, scratch_);
-      r = mod.Update(rid, scratch_, nullptr);
+      r = mod.Update(rid, scratch_, nullptr, ChangesKey(table_, old_row, scratch_));
     } else {
       r = mod.Delete(rid);
     }

@@ -657,6 +657,33 @@ void SetLockTimeouts(int deadlock_timeout_ms, int lock_timeout_ms) {
 
 void SetLockWaitInterruptHook(void (*hook)()) { g_interrupt_hook = hook; }
 
+std::vector<LockInstance> GetLockInstances() {
+  std::vector<LockInstance> out;
+  if (g_view.shared == nullptr) return out;
+  std::vector<LWLockGuard> guards;
+  guards.reserve(kLockPartitions);
+  for (int p = 0; p < kLockPartitions; ++p) guards.emplace_back(PartitionLock(p), LWLockMode::kShared);
+  auto pid_of = [](int32_t proc) {
+    ProcArrayShared* pa = ProcArray();
+    return pa != nullptr && proc >= 0 && proc < pa->nslots ? pa->slots[proc].pid.load(std::memory_order_relaxed) : 0;
+  };
+  for (int32_t b = 0; b < g_view.shared->nbuckets; ++b) {
+    for (int32_t li = g_view.buckets[b]; li != kNil; li = g_view.locks[li].next_in_bucket) {
+      const LockObject& lock = g_view.locks[li];
+      for (int32_t h = lock.holders_head; h != kNil; h = g_view.holders[h].next) {
+        for (int m = 1; m <= kMaxLockMode; ++m) {
+          if ((g_view.holders[h].held_mask & ModeBit(m)) == 0) continue;
+          out.push_back(LockInstance{lock.tag, static_cast<LockMode>(m), true, pid_of(g_view.holders[h].proc)});
+        }
+      }
+      for (int32_t p = lock.wait_head; p != kNil; p = g_view.procs[p].next_waiter) {
+        out.push_back(LockInstance{lock.tag, static_cast<LockMode>(g_view.procs[p].wait_mode), false, pid_of(p)});
+      }
+    }
+  }
+  return out;
+}
+
 LockStatus GetLockStatus(const LockTag& tag) {
   LockStatus st;
   if (g_view.shared == nullptr) return st;

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "storage/ipc/shmem.h"
 #include "storage/lmgr/proc_array.h"
@@ -133,5 +134,17 @@ struct LockStatus {
   int waiters = 0;
 };
 LockStatus GetLockStatus(const LockTag& tag);
+
+// One held or awaited mode (pg_locks): a holder gives one entry per mode it
+// holds (granted), a waiter one entry for the mode it waits for.
+struct LockInstance {
+  LockTag tag;
+  LockMode mode;
+  bool granted;
+  int32_t pid;
+};
+// Every held and awaited lock, consistent (all partitions locked in index
+// order, as the deadlock checker does).
+std::vector<LockInstance> GetLockInstances();
 
 }  // namespace hearth::storage

@@ -4,6 +4,7 @@
 
 #include "access/transam/clog.h"
 #include "access/transam/combocid.h"
+#include "access/transam/multixact.h"
 #include "access/transam/visibility.h"
 #include "access_test_util.h"
 
@@ -208,6 +209,58 @@ TEST_CASE("SetXmax stamps deletes, updates and locks with combo ids for own tupl
   CHECK(TupleSatisfiesMVCC(locked, WorldSnapshot(), kMe, nullptr));
   CHECK(TupleSatisfiesUpdate(locked, kCurCid, kMe, nullptr) == TmResult::kOk);
   AtEOXactComboCid();
+  hearth::storage::ProcArray()->slots[1].xid = 0;
+  hearth::storage::MyProc()->xid = 0;
+}
+
+TEST_CASE("Lock-only xmax: multixacts, unknown ids and crashed lockers never hide a row", "[visibility]") {
+  TransamCluster cluster;
+  SetUpWorld();
+  Snapshot snap = WorldSnapshot();
+  auto locked_by = [](TransactionId xmax, uint16_t extra) {
+    HeapTupleHeaderData t = MakeTuple(kCases[0]);  // inserted by a committed xact
+    t.t_xmax = xmax;
+    t.t_infomask = static_cast<uint16_t>((t.t_infomask & ~kHeapXmaxInvalid) | kHeapXmaxLockOnly | extra);
+    return t;
+  };
+  // A running member other than the caller: kBeingModified (the heap then
+  // compares lock modes); visible to readers either way.
+  const RowLocker live[] = {{kRunning, RowLockMode::kKeyShare}, {kMe, RowLockMode::kShare}};
+  HeapTupleHeaderData shared = locked_by(MultiXactCreate(live), kHeapXmaxIsMulti);
+  CHECK(TupleSatisfiesMVCC(shared, snap, kMe, nullptr));
+  CHECK(TupleSatisfiesUpdate(shared, kCurCid, kMe, nullptr) == TmResult::kBeingModified);
+  CHECK(TupleSatisfiesVacuum(shared, kOldestXmin, nullptr) == VacuumResult::kLive);
+  CHECK((shared.t_infomask & kHeapXmaxInvalid) == 0);
+  RowLocker members[kMultiXactMaxMembers];
+  REQUIRE(MultiXactGetMembers(shared.t_xmax, members) == 2);
+  CHECK(members[0].xid == kRunning);
+  CHECK(members[1].mode == RowLockMode::kShare);
+  // Only finished members, an id nobody knows (after a restart), a crashed
+  // single locker: the lock is gone, the row alive, the xmax hinted invalid.
+  const RowLocker done[] = {{kAborted, RowLockMode::kUpdate}, {kCommittedOld2, RowLockMode::kShare}};
+  for (HeapTupleHeaderData t : {locked_by(MultiXactCreate(done), kHeapXmaxIsMulti),
+                                locked_by(kFuture + 1000, kHeapXmaxIsMulti), locked_by(kCrashed, kHeapXmaxExclLock)}) {
+    CHECK(TupleSatisfiesMVCC(t, snap, kMe, nullptr));
+    CHECK(TupleSatisfiesUpdate(t, kCurCid, kMe, nullptr) == TmResult::kOk);
+    CHECK((t.t_infomask & kHeapXmaxInvalid) != 0);
+    CHECK(TupleSatisfiesVacuum(t, kOldestXmin, nullptr) == VacuumResult::kLive);
+  }
+  // Key-share holders beside a non-key updater: t_cid names them and the
+  // updater's cmax; the updater (xmax) decides visibility as usual.
+  HeapTupleHeaderData beside = MakeTuple(kCases[0]);
+  HeapTupleHeaderSetXmax(beside, kMe, 7, /*is_update=*/true, false);
+  const RowLocker ks[] = {{kRunning, RowLockMode::kKeyShare}};
+  beside.t_cid = MultiXactCreate(ks, kMe, 7);
+  beside.t_infomask |= kHeapXmaxHasLockers;
+  CHECK(HeapTupleHeaderGetCmax(beside) == 7);
+  CHECK(TupleSatisfiesMVCC(beside, snap, kMe, nullptr));  // curcid 5: updated by a later command
+  Snapshot later = snap;
+  later.curcid = 8;
+  CHECK_FALSE(TupleSatisfiesMVCC(beside, later, kMe, nullptr));
+  CHECK(TupleSatisfiesMVCC(beside, snap, kCommittedOld, nullptr));  // others: the updater still runs
+  // A delete stamps over the lock bits.
+  HeapTupleHeaderSetXmax(shared, kMe, 4, false, false);
+  CHECK((shared.t_infomask & kHeapXmaxLockBits) == 0);
   hearth::storage::ProcArray()->slots[1].xid = 0;
   hearth::storage::MyProc()->xid = 0;
 }

@@ -177,7 +177,7 @@ TEST_CASE("Concurrent update: Read Committed gets kConcurrentlyUpdated, Repeatab
       executor::RowId rid = FirstRid(prov, "cu", &row);
       row[0].i += 10;
       auto mod = prov.OpenModifier(*prov.Lookup("", "cu"));
-      me.Send(mod->Update(rid, row, nullptr) == ModifyResult::kOk ? 'k' : 'x');
+      me.Send(mod->Update(rid, row, nullptr, true) == ModifyResult::kOk ? 'k' : 'x');
       access::CommitTransaction();
     }
   });
@@ -194,7 +194,7 @@ TEST_CASE("Concurrent update: Read Committed gets kConcurrentlyUpdated, Repeatab
   prov.StartStatement();
   {
     auto mod = prov.OpenModifier(*prov.Lookup("", "cu"));
-    RequireDbError([&] { mod->Update(rid, Row{Value::Int4(5)}, nullptr); }, "40001",
+    RequireDbError([&] { mod->Update(rid, Row{Value::Int4(5)}, nullptr, true); }, "40001",
                    "could not serialize access due to concurrent update");
   }
   access::AbortTransaction();
@@ -207,13 +207,13 @@ TEST_CASE("Concurrent update: Read Committed gets kConcurrentlyUpdated, Repeatab
   REQUIRE(updater.Hear() == 'k');
   prov.StartStatement();
   auto mod = prov.OpenModifier(*prov.Lookup("", "cu"));
-  CHECK(mod->Update(rid, Row{Value::Int4(5)}, nullptr) == ModifyResult::kConcurrentlyUpdated);
+  CHECK(mod->Update(rid, Row{Value::Int4(5)}, nullptr, true) == ModifyResult::kConcurrentlyUpdated);
   Row latest_row;
   executor::RowId latest = executor::kInvalidRowId;
   REQUIRE(mod->FetchLatestVersion(rid, &latest_row, &latest));
   CHECK(latest_row[0].i == 21);
   CHECK(latest != rid);
-  CHECK(mod->Update(latest, Row{Value::Int4(5)}, nullptr) == ModifyResult::kOk);
+  CHECK(mod->Update(latest, Row{Value::Int4(5)}, nullptr, true) == ModifyResult::kOk);
   mod.reset();
   access::CommitTransaction();
   updater.Tell('q');

@@ -268,7 +268,7 @@ TEST_CASE("index maintenance on UPDATE and bulk insert", "[catalog][index]") {
     auto mod = prov.OpenModifier(*info);
     row[0] = Value::Int4(10005);
     executor::RowId new_rid;
-    CHECK(mod->Update(rid, row, &new_rid) == executor::ModifyResult::kOk);
+    CHECK(mod->Update(rid, row, &new_rid, true) == executor::ModifyResult::kOk);
   });
   InTransaction([&] {
     CHECK(IndexScanInts("m", "m_pkey", Bound(executor::IndexScanOp::kEq, 5)).empty());

@@ -52,7 +52,7 @@ TEST_CASE("Provider: create, look up, insert, scan back, update and delete", "[c
     row[1] = Value::Text("two hundred");
     row[2] = Value::Float8(0);
     executor::RowId new_rid = executor::kInvalidRowId;
-    CHECK(mod->Update(rids[1], row, &new_rid) == ModifyResult::kOk);
+    CHECK(mod->Update(rids[1], row, &new_rid, true) == ModifyResult::kOk);
     CHECK(new_rid != executor::kInvalidRowId);
     CHECK(mod->Delete(rids[3]) == ModifyResult::kOk);
     // Already changed by this statement.

@@ -119,6 +119,11 @@ class RacyProvider : public hearth::executor::TableProvider {
   std::unique_ptr<hearth::executor::TableScan> OpenScan(const hearth::executor::TableInfo& t, bool b) override {
     return inner_.OpenScan(t, b);
   }
+  std::unique_ptr<hearth::executor::TableRowLocker> OpenRowLocker(const hearth::executor::TableInfo& t,
+                                                                  hearth::executor::RowLockStrength s,
+                                                                  hearth::executor::RowLockPolicy w) override {
+    return inner_.OpenRowLocker(t, s, w);
+  }
   std::unique_ptr<hearth::executor::TableModifier> OpenModifier(const hearth::executor::TableInfo& t) override {
     struct Mod : hearth::executor::TableModifier {
       RacyProvider* p;
@@ -131,13 +136,13 @@ class RacyProvider : public hearth::executor::TableProvider {
         }
         return in->Delete(rid);
       }
-      hearth::executor::ModifyResult Update(hearth::executor::RowId rid, const Row& r,
-                                            hearth::executor::RowId* nr) override {
+      hearth::executor::ModifyResult Update(hearth::executor::RowId rid, const Row& r, hearth::executor::RowId* nr,
+                                            bool key_update) override {
         if (rid == 0 && !p->raced_) {
           p->raced_ = true;
           return p->result_;
         }
-        return in->Update(rid, r, nr);
+        return in->Update(rid, r, nr, key_update);
       }
       bool FetchLatestVersion(hearth::executor::RowId rid, Row* row, hearth::executor::RowId* latest) override {
         ++p->fetches_;

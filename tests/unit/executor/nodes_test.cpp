@@ -64,7 +64,7 @@ TEST_CASE("in-memory catalog: scan, modify, halloween safety", "[executor][table
   std::vector<int64_t> seen;
   while (scan->Next(row, &rid)) {
     seen.push_back(row[0].i);
-    CHECK(mod->Update(rid, {Value::Int4(static_cast<int32_t>(row[0].i * 10))}, nullptr) == ModifyResult::kOk);
+    CHECK(mod->Update(rid, {Value::Int4(static_cast<int32_t>(row[0].i * 10))}, nullptr, true) == ModifyResult::kOk);
   }
   CHECK(seen == std::vector<int64_t>{1, 2});
   CHECK(mod->Delete(r0) == ModifyResult::kOk);
