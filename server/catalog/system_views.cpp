@@ -192,6 +192,13 @@ std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const 
   return tables_.OpenModifier(table);
 }
 
+std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserter(const executor::TableInfo& table) {
+  if (FindByOid(table.oid) != nullptr) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
+  }
+  return tables_.OpenBulkInserter(table);
+}
+
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);

@@ -26,6 +26,7 @@ class SystemViewProvider : public executor::TableProvider {
   // Views are read-only: 55000-style error as PostgreSQL's
   // "cannot change view" (SQLSTATE 0A000 here).
   std::unique_ptr<executor::TableModifier> OpenModifier(const executor::TableInfo& table) override;
+  std::unique_ptr<executor::TableBulkInserter> OpenBulkInserter(const executor::TableInfo& table) override;
   // Views have no indexes: index scans always go to the wrapped provider.
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table, const executor::IndexInfo& index,
                                                      const executor::IndexScanRequest& req) override {

@@ -149,7 +149,7 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
   // WAL: insert (one tuple).
   {
     HeapWalRecord rec(kHeapInfoInsert);
-    rec.Block(target.buf);
+    rec.Block(target.buf, /*force_image=*/target.fresh);
     rec.PutTuple(off);
     rec.Insert(xid);
   }
@@ -163,30 +163,40 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
   // Form everything first (an oversized row fails before anything is written).
   static std::vector<char> arena;
   static std::vector<size_t> starts;
-  static std::vector<size_t> lens;
+  static std::vector<std::span<char>> tuples;
   arena.clear();
   starts.clear();
-  lens.clear();
+  tuples.clear();
   std::vector<char>& t = FormScratch();
+  static std::vector<size_t> lens;
+  lens.clear();
   for (const Row& row : rows) {
     HeapFormTuple(desc, row, &t);
-    StampInsert(Header(t), xid, cid);
     starts.push_back(arena.size());
     lens.push_back(t.size());
     // Keep each tuple 8-aligned in the arena so its header can be used in place.
     arena.insert(arena.end(), t.begin(), t.end());
     arena.resize(access::MaxAlign(arena.size()));
   }
+  for (size_t i = 0; i < starts.size(); ++i) tuples.emplace_back(arena.data() + starts[i], lens[i]);
+  HeapMultiInsertFormed(rel, tuples, xid, cid, opts, tids);
+}
+
+void HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
+                           CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids) {
+  if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapMultiInsert: no transaction id");
+  for (const std::span<char>& tup : tuples) StampInsert(reinterpret_cast<HeapTupleHeaderData*>(tup.data()), xid, cid);
   const size_t reserve = FillfactorReserve(opts.fillfactor);
   size_t i = 0;
-  const size_t n = rows.size();
+  const size_t n = tuples.size();
   while (i < n) {
-    TargetBuffer target = GetBufferForTuple(rel, lens[i], opts.fillfactor, opts.bulk);
+    TargetBuffer target = GetBufferForTuple(rel, tuples[i].size(), opts.fillfactor, opts.bulk);
     HeapWalRecord rec(kHeapInfoMultiInsert);
-    rec.Block(target.buf);
+    // A page formatted just now goes into the record whole (no init record).
+    rec.Block(target.buf, /*force_image=*/target.fresh);
     bool first = true;
-    while (i < n && (first || PageHasRoomFor(target.buf.page(), lens[i], reserve))) {
-      const OffsetNumber off = PutTuple(target.buf, arena.data() + starts[i], lens[i]);
+    while (i < n && (first || PageHasRoomFor(target.buf.page(), tuples[i].size(), reserve))) {
+      const OffsetNumber off = PutTuple(target.buf, tuples[i].data(), tuples[i].size());
       rec.PutTuple(off);
       if (tids != nullptr) tids->push_back(ItemPointer{target.buf.block(), off});
       first = false;

@@ -62,6 +62,11 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
 void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const Row> rows, TransactionId xid,
                      CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids);
 
+// HeapMultiInsert of tuples the caller formed (HeapFormTuple) and keeps
+// 8-aligned: the MVCC header of each is stamped in place.
+void HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
+                           CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids);
+
 // Deletes the version at `tid` (sets xmax). Results:
 //   kOk            deleted.
 //   kSelfUpdated   already changed by this transaction's command >= cid (fd.cmax set).

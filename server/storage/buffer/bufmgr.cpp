@@ -640,6 +640,14 @@ PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStr
   return buf;
 }
 
+BlockNumber ExtendRelationBy(RelFileLocator rel, ForkNumber fork, BlockNumber count) {
+  LWLockGuard ext(ExtensionLockFor(rel, fork), LWLockMode::kExclusive);
+  const BlockNumber first = SmgrNblocks(rel, fork);
+  Status s = SmgrExtendZeros(rel, fork, first, count);
+  if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+  return first;
+}
+
 bool ConditionalLockBufferForCleanup(PinnedBuffer& buf) {
   if (!buf.TryLock(LWLockMode::kExclusive)) return false;
   uint32_t st = GetBufferDesc(buf.id()).state.load(std::memory_order_acquire);

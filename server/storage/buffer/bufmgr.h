@@ -156,6 +156,13 @@ PinnedBuffer ReadBuffer(RelFileLocator rel, ForkNumber fork, BlockNumber block, 
 // and marks it dirty.
 PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStrategy* strategy = nullptr);
 
+// Adds `count` zeroed blocks at the end of the fork in one file write under
+// the relation's extension lock, without loading them into the pool, and
+// returns the first one. The caller reads and initialises each later (an
+// all-zero page is new: another process may take and initialise it first,
+// e.g. VACUUM, so the caller re-checks under the content lock).
+BlockNumber ExtendRelationBy(RelFileLocator rel, ForkNumber fork, BlockNumber count);
+
 // Conveniences.
 inline ReadPageGuard ReadPageShared(RelFileLocator rel, ForkNumber fork, BlockNumber block,
                                     BufferAccessStrategy* strategy = nullptr) {
