@@ -103,7 +103,7 @@ void BulkInsertState::Finish() {
 // assumed zero, and a used page is taken only when the tuple fits.
 TargetBuffer HioAccess::FromRun(RelFileLocator rel, size_t len, size_t reserve, BulkInsertState& b) {
   constexpr BlockNumber kFirstRun = 8;
-  constexpr BlockNumber kMaxRun = 256;
+  constexpr BlockNumber kMaxRun = 64;
   for (;;) {
     if (!HasRun(b, rel)) {
       b.extend_by_ = b.run_rel_ == rel ? std::min(kMaxRun, std::max(kFirstRun, b.extend_by_ * 2)) : kFirstRun;

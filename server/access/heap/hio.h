@@ -27,7 +27,7 @@ using storage::RelFileLocator;
 // ring so the load cannot push the whole pool out, the current target page
 // kept pinned (unlocked) between batches, and a run of blocks the load
 // extended the relation by in one write (ExtendRelationBy) and has not used
-// yet. The run grows 8, 16, ... up to 256 blocks per extension, so a load
+// yet. The run grows 8, 16, 32, 64 blocks per extension, so a load
 // neither asks for the relation size nor extends the file per page.
 // Private to one process.
 class BulkInsertState {
