@@ -40,7 +40,10 @@ struct XLogOptions {
   bool track_io_timing = true;    // fill wal_write_time / wal_sync_time
   int prealloc_segments = 1;      // segments kept created ahead of the insert position
   int max_recycled_segments = 8;  // future segments RemoveOldSegments may keep (min_wal_size)
-  int insert_slots = 1;           // WAL insertion slots (1 = one insert lock; at most 8)
+  // WAL insertion slots (PostgreSQL's NUM_XLOGINSERT_LOCKS): inserters
+  // reserve space under one spinlock and copy in parallel, one per slot;
+  // 1 = a single insert lock (tests); at most 8.
+  int insert_slots = 8;
 };
 
 // Bytes the wal area needs for `wal_buffers` pages. Equals
