@@ -4,12 +4,11 @@
 // naming the right input line, and nothing of a failed load visible.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-#include <sys/stat.h>
 
 #include <cstdint>
 #include <string>
 
+#include "crash_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -17,13 +16,6 @@ using namespace hearth::testing;
 namespace {
 
 bool Contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-int64_t Value(const TestServer& server, const std::string& sql) {
-  const std::string v = server.PsqlValue(sql);
-  INFO(sql << " -> " << v);
-  REQUIRE(!v.empty());
-  return std::stoll(v);
-}
 
 // Rows shaped like pgbench_accounts: aid, bid, abalance, filler char(84).
 std::string AccountRows(int from, int to) {
@@ -39,35 +31,20 @@ CommandResult Run(const TestServer& server, const std::string& sql, const std::s
   return r;
 }
 
-// Size in bytes of the largest plain data file under base/ (the loaded table).
-int64_t LargestRelationFile(const std::string& datadir) {
-  int64_t best = 0;
-  DIR* d = opendir((datadir + "/base").c_str());
-  REQUIRE(d != nullptr);
-  while (dirent* e = readdir(d)) {
-    const std::string n = e->d_name;
-    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) continue;
-    struct stat st {};
-    if (stat((datadir + "/base/" + n).c_str(), &st) == 0 && st.st_size > best) best = st.st_size;
-  }
-  closedir(d);
-  return best;
-}
-
 }  // namespace
 
 TEST_CASE("copy_load: COPY logs one WAL record per page and no more WAL than the heap", "[copy_load_test]") {
   TestServer server;
   REQUIRE(Run(server, "create table acc (aid int not null, bid int, abalance int, filler char(84))").exit_code == 0);
-  const int64_t rec0 = Value(server, "select wal_records from pg_stat_wal");
-  const int64_t bytes0 = Value(server, "select wal_bytes from pg_stat_wal");
+  const int64_t rec0 = PsqlInt(server, "select wal_records from pg_stat_wal");
+  const int64_t bytes0 = PsqlInt(server, "select wal_bytes from pg_stat_wal");
   constexpr int kRows = 30000;
   CommandResult r = Run(server, "copy acc from stdin", AccountRows(1, kRows + 1));
   REQUIRE(r.exit_code == 0);
   CHECK(Contains(r.out, "COPY 30000"));
-  const int64_t records = Value(server, "select wal_records from pg_stat_wal") - rec0;
-  const int64_t wal = Value(server, "select wal_bytes from pg_stat_wal") - bytes0;
-  const int64_t heap = LargestRelationFile(server.datadir());
+  const int64_t records = PsqlInt(server, "select wal_records from pg_stat_wal") - rec0;
+  const int64_t wal = PsqlInt(server, "select wal_bytes from pg_stat_wal") - bytes0;
+  const int64_t heap = LargestRelationFileBytes(server.datadir());
   const int64_t pages = heap / 8192;
   INFO("records " << records << " wal " << wal << " heap " << heap);
   // ~61 rows a page: row-by-row logging would take 30000 records; a batch
@@ -75,9 +52,9 @@ TEST_CASE("copy_load: COPY logs one WAL record per page and no more WAL than the
   CHECK(pages >= kRows / 70);
   CHECK(records * 10 <= pages * 12);
   CHECK(wal * 10 <= heap * 11);
-  CHECK(Value(server, "select count(*) from acc") == kRows);
-  CHECK(Value(server, "select sum(aid) from acc") == int64_t{kRows} * (kRows + 1) / 2);
-  CHECK(Value(server, "select count(*) from acc where length(filler) = 0 and bid = aid / 1000 + 1") == kRows);
+  CHECK(PsqlInt(server, "select count(*) from acc") == kRows);
+  CHECK(PsqlInt(server, "select sum(aid) from acc") == int64_t{kRows} * (kRows + 1) / 2);
+  CHECK(PsqlInt(server, "select count(*) from acc where length(filler) = 0 and bid = aid / 1000 + 1") == kRows);
 }
 
 TEST_CASE("copy_load: INSERT ... SELECT loads a page per WAL record too", "[copy_load_test]") {
@@ -85,17 +62,17 @@ TEST_CASE("copy_load: INSERT ... SELECT loads a page per WAL record too", "[copy
   REQUIRE(Run(server, "create table src (aid int, bid int, abalance int, filler char(84))").exit_code == 0);
   REQUIRE(Run(server, "copy src from stdin", AccountRows(0, 20000)).exit_code == 0);
   REQUIRE(Run(server, "create table dst (aid int, bid int, abalance int, filler char(84))").exit_code == 0);
-  const int64_t rec0 = Value(server, "select wal_records from pg_stat_wal");
+  const int64_t rec0 = PsqlInt(server, "select wal_records from pg_stat_wal");
   CommandResult r = Run(server, "insert into dst select * from src where aid % 2 = 0");
   REQUIRE(r.exit_code == 0);
   CHECK(Contains(r.out, "INSERT 0 10000"));
-  const int64_t records = Value(server, "select wal_records from pg_stat_wal") - rec0;
+  const int64_t records = PsqlInt(server, "select wal_records from pg_stat_wal") - rec0;
   CHECK(records <= 10000 / 50 + 20);
-  CHECK(Value(server, "select count(*) from dst") == 10000);
-  CHECK(Value(server, "select count(*) from dst join src using (aid, bid, abalance, filler)") == 10000);
+  CHECK(PsqlInt(server, "select count(*) from dst") == 10000);
+  CHECK(PsqlInt(server, "select count(*) from dst join src using (aid, bid, abalance, filler)") == 10000);
   // Inserting a table into itself sees only the rows from before the statement.
   REQUIRE(Run(server, "insert into dst select aid + 1, bid, abalance, filler from dst").exit_code == 0);
-  CHECK(Value(server, "select count(*) from dst") == 20000);
+  CHECK(PsqlInt(server, "select count(*) from dst") == 20000);
 }
 
 TEST_CASE("copy_load: a duplicate key in a later batch names its line and loads nothing", "[copy_load_test]") {
@@ -111,17 +88,17 @@ TEST_CASE("copy_load: a duplicate key in a later batch names its line and loads 
   CHECK(Contains(r.err, "ERROR:  23505: duplicate key value violates unique constraint \"pk_pkey\""));
   CHECK(Contains(r.err, "DETAIL:  Key (aid)=(5) already exists."));
   CHECK(Contains(r.err, "CONTEXT:  COPY pk, line 2700"));
-  CHECK(Value(server, "select count(*) from pk") == 0);
+  CHECK(PsqlInt(server, "select count(*) from pk") == 0);
   // A clean load afterwards goes through both indexes.
   REQUIRE(Run(server, "copy pk from stdin", AccountRows(1, 5001)).exit_code == 0);
-  CHECK(Value(server, "select count(*) from pk where aid = 4321") == 1);
-  CHECK(Value(server, "select count(*) from pk where bid = 3") == 1000);
+  CHECK(PsqlInt(server, "select count(*) from pk where aid = 4321") == 1);
+  CHECK(PsqlInt(server, "select count(*) from pk where bid = 3") == 1000);
   // INSERT ... SELECT into the same index hits the same check.
   r = Run(server, "insert into pk select aid + 4990, bid, abalance, filler from pk where aid <= 20");
   CHECK(r.exit_code != 0);
   CHECK(Contains(r.err, "ERROR:  23505"));
   CHECK(Contains(r.err, "Key (aid)=(4991) already exists."));
-  CHECK(Value(server, "select count(*) from pk") == 5000);
+  CHECK(PsqlInt(server, "select count(*) from pk") == 5000);
 }
 
 TEST_CASE("copy_load: a NOT NULL violation and a bad value name their lines; nothing is visible", "[copy_load_test]") {
@@ -137,8 +114,8 @@ TEST_CASE("copy_load: a NOT NULL violation and a bad value name their lines; not
   CHECK(r.exit_code != 0);
   CHECK(Contains(r.err, "ERROR:  22P02"));
   CHECK(Contains(r.err, "COPY nn, line 1500, column aid: \"12x\""));
-  CHECK(Value(server, "select count(*) from nn") == 0);
+  CHECK(PsqlInt(server, "select count(*) from nn") == 0);
   // The next load fills the pages the failed ones left behind.
   REQUIRE(Run(server, "copy nn from stdin", AccountRows(1, 1001)).exit_code == 0);
-  CHECK(Value(server, "select count(*) from nn") == 1000);
+  CHECK(PsqlInt(server, "select count(*) from nn") == 1000);
 }

@@ -17,29 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "crash_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
 
 namespace {
-
-bool Alive(pid_t p) { return kill(p, 0) == 0; }
-
-// kill -9 of the postmaster and all its children, then a restart on the same
-// data directory (crash recovery runs before it accepts connections).
-void CrashAndRestart(TestServer& server) {
-  const auto children = server.ChildPids();
-  server.Stop(SIGKILL);
-  for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor([&] {
-    for (pid_t p : children) {
-      if (Alive(p)) return false;
-    }
-    return true;
-  }, 10000));
-  KillProcessesMentioning(server.datadir());
-  REQUIRE_NOTHROW(server.Start());
-}
 
 bool Ok(const std::vector<RawMessage>& msgs) { return First(msgs, 'E') == nullptr && LastStatus(msgs) != 0; }
 

@@ -5,14 +5,12 @@
 // replica the same load is logged. minimal refuses max_wal_senders > 0.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <string>
 
+#include "crash_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -23,14 +21,7 @@ const Settings kMinimal{{"wal_level", "minimal"}, {"max_wal_senders", "0"}};
 
 bool Contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-int64_t Value(const TestServer& server, const std::string& sql) {
-  const std::string v = server.PsqlValue(sql);
-  INFO(sql << " -> " << v);
-  REQUIRE(!v.empty());
-  return std::stoll(v);
-}
-
-int64_t WalBytes(const TestServer& server) { return Value(server, "select wal_bytes from pg_stat_wal"); }
+int64_t WalBytes(const TestServer& server) { return PsqlInt(server, "select wal_bytes from pg_stat_wal"); }
 
 // COPY data lines: id, id * 7, 80 characters of padding (~130 bytes a row).
 std::string Rows(int from, int to) {
@@ -45,36 +36,6 @@ void Script(const TestServer& server, const std::string& script) {
   CommandResult r = server.Psql({}, script);
   INFO(script.substr(0, 300) << "\n" << r.out << r.err);
   REQUIRE(r.exit_code == 0);
-}
-
-// Size in bytes of the largest plain data file under base/.
-int64_t LargestRelationFile(const std::string& datadir) {
-  int64_t best = 0;
-  DIR* d = opendir((datadir + "/base").c_str());
-  REQUIRE(d != nullptr);
-  while (dirent* e = readdir(d)) {
-    const std::string n = e->d_name;
-    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) continue;
-    struct stat st {};
-    if (stat((datadir + "/base/" + n).c_str(), &st) == 0 && st.st_size > best) best = st.st_size;
-  }
-  closedir(d);
-  return best;
-}
-
-// kill -9 of the postmaster and its children, then a restart (crash recovery).
-void CrashAndRestart(TestServer& server) {
-  const auto children = server.ChildPids();
-  server.Stop(SIGKILL);
-  for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor([&] {
-    for (pid_t p : children) {
-      if (kill(p, 0) == 0) return false;
-    }
-    return true;
-  }, 10000));
-  KillProcessesMentioning(server.datadir());
-  REQUIRE_NOTHROW(server.Start());
 }
 
 constexpr int kBigRows = 40000;   // ~5 MB of heap: above wal_skip_threshold
@@ -102,11 +63,11 @@ TEST_CASE("wal_bypass: a same-transaction load under minimal writes almost no WA
   Script(server, "begin;\ncreate table big (id int, v int, pad text);\ncopy big from stdin;\n" + Rows(0, kBigRows) +
                      "commit;\n");
   const int64_t wal = WalBytes(server) - w0;
-  const int64_t heap = LargestRelationFile(server.datadir());
+  const int64_t heap = LargestRelationFileBytes(server.datadir());
   INFO("wal " << wal << " heap " << heap);
   CHECK(heap > 4 * 1024 * 1024);
   CHECK(wal * 20 < heap);  // < 5%
-  CHECK(Value(server, "select count(*) from big") == kBigRows);
+  CHECK(PsqlInt(server, "select count(*) from big") == kBigRows);
   // A table from an earlier transaction is logged as usual.
   const int64_t w1 = WalBytes(server);
   Script(server, "copy big from stdin;\n" + Rows(kBigRows, 2 * kBigRows));
@@ -115,7 +76,7 @@ TEST_CASE("wal_bypass: a same-transaction load under minimal writes almost no WA
   const int64_t w2 = WalBytes(server);
   Script(server, "begin;\ntruncate big;\ncopy big from stdin;\n" + Rows(0, kBigRows) + "commit;\n");
   CHECK((WalBytes(server) - w2) * 20 < heap);
-  CHECK(Value(server, "select count(*) from big") == kBigRows);
+  CHECK(PsqlInt(server, "select count(*) from big") == kBigRows);
   // Below wal_skip_threshold the new file is logged whole at commit (~270 kB
   // of pages); with the threshold at 0 it is synced instead.
   const int64_t w3 = WalBytes(server);
@@ -129,7 +90,7 @@ TEST_CASE("wal_bypass: a same-transaction load under minimal writes almost no WA
   Script(server, "set wal_skip_threshold = 0;\nbegin;\ncreate table small2 (id int, v int, pad text);\n"
                  "copy small2 from stdin;\n" + Rows(0, kSmallRows) + "commit;\n");
   CHECK(WalBytes(server) - w4 < 20 * 1024);
-  CHECK(Value(server, "select count(*) from small2") == kSmallRows);
+  CHECK(PsqlInt(server, "select count(*) from small2") == kSmallRows);
 }
 
 TEST_CASE("wal_bypass: replica logs the same-transaction load", "[wal_bypass_test]") {
@@ -137,7 +98,7 @@ TEST_CASE("wal_bypass: replica logs the same-transaction load", "[wal_bypass_tes
   const int64_t w0 = WalBytes(server);
   Script(server, "begin;\ncreate table big (id int, v int, pad text);\ncopy big from stdin;\n" + Rows(0, kBigRows) +
                      "commit;\n");
-  const int64_t heap = LargestRelationFile(server.datadir());
+  const int64_t heap = LargestRelationFileBytes(server.datadir());
   CHECK((WalBytes(server) - w0) * 2 > heap);
 }
 
@@ -157,19 +118,19 @@ TEST_CASE("wal_bypass: kill -9 after the commit keeps every row, before it leave
   REQUIRE(First(open.Query("create table lost (id int, v int, pad text)"), 'E') == nullptr);
   REQUIRE(First(open.Query("insert into lost select id, v, pad from big"), 'E') == nullptr);
   CrashAndRestart(server);
-  CHECK(Value(server, "select count(*) from big") == kBigRows);
-  CHECK(Value(server, "select sum(v) from big") == int64_t{7} * kBigRows * (kBigRows - 1) / 2);
-  CHECK(Value(server, "select count(*) from small") == kSmallRows);
-  CHECK(Value(server, "select count(*) from re") == kSmallRows);
-  CHECK(Value(server, "select count(*) from re where id = 1500") == 1);
-  CHECK(Value(server, "select count(*) from re where id < 1000") == 0);
+  CHECK(PsqlInt(server, "select count(*) from big") == kBigRows);
+  CHECK(PsqlInt(server, "select sum(v) from big") == int64_t{7} * kBigRows * (kBigRows - 1) / 2);
+  CHECK(PsqlInt(server, "select count(*) from small") == kSmallRows);
+  CHECK(PsqlInt(server, "select count(*) from re") == kSmallRows);
+  CHECK(PsqlInt(server, "select count(*) from re where id = 1500") == 1);
+  CHECK(PsqlInt(server, "select count(*) from re where id < 1000") == 0);
   CommandResult lost = server.Psql({"-c", "select count(*) from lost"});
   CHECK(lost.exit_code != 0);
   CHECK(Contains(lost.err, "relation \"lost\" does not exist"));
   // Logged changes after the commit replay onto the synced files.
   Script(server, "update big set v = 0 where id < 100;\ndelete from small where id >= 1000;\n");
   CrashAndRestart(server);
-  CHECK(Value(server, "select count(*) from big where v = 0") == 100);
-  CHECK(Value(server, "select count(*) from small") == 1000);
+  CHECK(PsqlInt(server, "select count(*) from big where v = 0") == 100);
+  CHECK(PsqlInt(server, "select count(*) from small") == 1000);
   Script(server, "create table lost (id int);\n");
 }
