@@ -13,7 +13,10 @@
 # Printed per case, medians over RUNS runs (a fresh table each run):
 # rows/s of both servers and their ratio, WAL bytes per row
 # (pg_stat_wal.wal_bytes delta), and the pool pages the loaded table holds
-# afterwards (pg_buffercache; "n/a" where the server lacks it).
+# afterwards (pg_buffercache; "n/a" where the server lacks it), and for
+# hearthd the loader's waits for a WAL flush before writing a page
+# (hearth_stat_commit.backend_wal_flush_waits delta; PostgreSQL has no such
+# counter).
 #   scripts/bench/copy.sh [RUNS] [ROWS]          (defaults 3 and 1000000)
 #   CASES="narrow btree" HEARTHD=/path/to/hearthd scripts/bench/copy.sh 1 100000
 set -u
@@ -63,6 +66,7 @@ done
 
 q() { psql -X -qAt -h 127.0.0.1 -p "$1" -U hearth -d hearth -c "$2" 2>/dev/null; }
 wal_bytes() { q "$1" 'select wal_bytes from pg_stat_wal'; }
+flush_waits() { q "$1" 'select backend_wal_flush_waits from hearth_stat_commit'; }
 pool_pages() {  # PORT TABLE
   local v
   v=$(q "$1" "select count(*) from pg_buffercache where relfilenode = pg_relation_filenode('$2')")
@@ -82,6 +86,7 @@ run_case() {
     q "$port" "create table t2 ($cols)" >/dev/null
   fi
   w0=$(wal_bytes "$port")
+  f0=$(flush_waits "$port")
   s=$(date +%s.%N)
   case "$c" in
     minimal_same_tx)
@@ -101,10 +106,12 @@ run_case() {
   esac
   e=$(date +%s.%N)
   w1=$(wal_bytes "$port")
+  f1=$(flush_waits "$port")
   if [ -s "$work/err" ]; then echo "  $c on port $port: $(head -c 300 "$work/err")" >&2; fi
   awk -v e="$e" -v s="$s" -v n="$loaded" 'BEGIN { printf "%.0f\n", n / (e - s) }' >>"$out.rps"
   awk -v a="$w0" -v b="$w1" -v n="$loaded" 'BEGIN { printf "%.1f\n", (b - a) / n }' >>"$out.wpr"
   pool_pages "$port" t1 >>"$out.pool"
+  if [ -n "$f0" ] && [ -n "$f1" ]; then echo $((f1 - f0)) >>"$out.fw"; else echo n/a >>"$out.fw"; fi
 }
 
 for r in $(seq 1 "$runs"); do
@@ -117,11 +124,11 @@ for r in $(seq 1 "$runs"); do
 done
 
 med() { if grep -q 'n/a' "$1"; then echo n/a; else bench_median $(cat "$1"); fi; }
-printf '%-16s %12s %12s %6s %10s %10s %10s %10s\n' case hearthd_rps pg15_rps ratio h_walB/r pg_walB/r h_pool pg_pool
+printf '%-16s %12s %12s %6s %10s %10s %8s %8s %8s\n' case hearthd_rps pg15_rps ratio h_walB/r pg_walB/r h_pool pg_pool h_flushw
 for c in $cases; do
   hr=$(med "$work/h.$c.rps"); pr=$(med "$work/p.$c.rps")
   ratio=$(awk -v h="$hr" -v p="$pr" 'BEGIN { if (p == 0) print "n/a"; else printf "%.2f", h / p }')
-  printf '%-16s %12s %12s %6s %10s %10s %10s %10s\n' "$c" "$hr" "$pr" "$ratio" "$(med "$work/h.$c.wpr")" \
-    "$(med "$work/p.$c.wpr")" "$(med "$work/h.$c.pool")" "$(med "$work/p.$c.pool")"
+  printf '%-16s %12s %12s %6s %10s %10s %8s %8s %8s\n' "$c" "$hr" "$pr" "$ratio" "$(med "$work/h.$c.wpr")" \
+    "$(med "$work/p.$c.wpr")" "$(med "$work/h.$c.pool")" "$(med "$work/p.$c.pool")" "$(med "$work/h.$c.fw")"
 done
 echo "rows=$rows per COPY, runs=$runs (medians), machine=$(nproc) cores, $(date -u +%F)"

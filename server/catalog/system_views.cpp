@@ -118,14 +118,16 @@ void AddPgStatWal(SystemViewProvider& p) {
 
 // hearth_stat_commit (Hearth-only): the group-commit counters behind
 // XLogFlushCommit, so tests and benchmarks can see who synced for whom and
-// whether commit_delay was ever slept.
+// whether commit_delay was ever slept; and backend_wal_flush_waits, how often
+// a backend had to wait for a WAL flush before writing a dirty page (a bulk
+// load whose ring outran the walwriter).
 void AddHearthStatCommit(SystemViewProvider& p) {
   executor::TableInfo info;
   info.oid = kHearthStatCommitOid;
   info.schema = "pg_catalog";
   info.name = "hearth_stat_commit";
   for (const char* n : {"commit_requests", "commit_already_flushed", "flush_leader", "flush_follower_waits",
-                        "commit_delays"}) {
+                        "commit_delays", "backend_wal_flush_waits"}) {
     info.columns.push_back(Col(n, types::kInt8Oid));
   }
   info.columns.push_back(Col("stats_reset", types::kTimestampTzOid));
@@ -136,6 +138,7 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                        Count(static_cast<uint64_t>(w.flush_leader)),
                        Count(static_cast<uint64_t>(w.flush_follower_waits)),
                        Count(static_cast<uint64_t>(w.commit_delays)),
+                       Count(storage::GetBgWriterStats().backend_wal_flush_waits),
                        TimestampTzFromUnixMicros(w.stats_reset_us)};
     return std::vector<executor::Row>{std::move(r)};
   });

@@ -121,6 +121,7 @@ void Postmaster::CreateSharedState() {
   access::TransamStartup(opts_.datadir);
   storage::SetXLogFlushHook(access::XLogFlush);
   storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
+  storage::SetXLogRequestFlushHook(access::XLogRequestBackgroundFlush);
   access::SetClogWalFlushHook(access::XLogFlush);
   access::SetCommitHintCheck(access::XactCommitIsDurable);
   heap::RegisterHeapRmgr();

@@ -131,6 +131,16 @@ bool XLogNeedsFlush(XLogRecPtr lsn);
 // segments pre-allocated. Returns true when it flushed something.
 bool XLogBackgroundFlush();
 
+// Asks the walwriter to write and sync everything inserted so far, soon,
+// and returns at once (a bulk load's ring then finds the buffers it reuses
+// flushed). Requests closer than kFlushRequestStep to the last one are
+// dropped, so calling it per page costs an atomic load.
+inline constexpr uint64_t kFlushRequestStep = 1024 * 1024;
+void XLogRequestBackgroundFlush();
+// Walwriter: sleeps up to `max_ms` unless a request beyond the flushed
+// position is pending or arrives; returns whether one is pending.
+bool XLogWaitForFlushRequest(int max_ms);
+
 // Positions (LSNs). Insert = end of all reserved records (where the next
 // record would end up); written/flushed = durable boundaries.
 XLogRecPtr XLogInsertEndPosition();

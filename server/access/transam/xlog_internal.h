@@ -93,6 +93,11 @@ struct XLogShared {
 
   StatsShared stats;
 
+  // Asynchronous flush requests (XLogRequestBackgroundFlush): the highest
+  // LSN asked for, and the condition the walwriter sleeps on.
+  alignas(64) std::atomic<uint64_t> flush_request;
+  storage::SharedCondition flush_requested;
+
   // Redo point of the last (or running) checkpoint: a page whose LSN is at or
   // below it gets a full-page image at its next change (xlog_checkpoint.h).
   alignas(64) std::atomic<uint64_t> redo_rec_ptr;
