@@ -115,7 +115,8 @@ class InsertSink : public commands::CopyRowSink {
   void Row(std::vector<types::Value>& parsed) override {
     uint64_t line = parser_.line_number();
     try {
-      for (size_t i = 0; i < copied_.size(); i++) row_[copied_[i]] = std::move(parsed[i]);
+      // Swap, not move: each side keeps a string buffer for the next row.
+      for (size_t i = 0; i < copied_.size(); i++) std::swap(row_[copied_[i]], parsed[i]);
       defaults_.Fill(row_, eval_);
       executor::CheckNotNull(table_, row_);
       line = 0;  // from here on the failing row is the loader's
