@@ -119,3 +119,30 @@ TEST_CASE("copy_load: a NOT NULL violation and a bad value name their lines; not
   REQUIRE(Run(server, "copy nn from stdin", AccountRows(1, 1001)).exit_code == 0);
   CHECK(PsqlInt(server, "select count(*) from nn") == 1000);
 }
+
+TEST_CASE("copy_load: a client that disconnects mid-COPY leaves nothing", "[copy_load_test]") {
+  TestServer server;
+  REQUIRE(Run(server, "create table gone (aid int, bid int, abalance int, filler char(84))").exit_code == 0);
+  const size_t children = server.ChildPids().size();
+  {
+    RawConn c(server.port());
+    REQUIRE(LastStatus(c.Startup()) == 'I');
+    REQUIRE(c.Send(QueryMsg("copy gone from stdin")));
+    auto m = c.Read(10000);
+    REQUIRE(m.has_value());
+    REQUIRE(m->type == 'G');
+    // Several batches' worth (written to the heap already), then the socket closes.
+    std::string data = AccountRows(0, 5000);
+    data.resize(data.size() - 3);
+    std::string msg = "d";
+    const uint32_t len = static_cast<uint32_t>(data.size() + 4);
+    for (int shift = 24; shift >= 0; shift -= 8) msg.push_back(static_cast<char>((len >> shift) & 0xff));
+    REQUIRE(c.Send(msg + data));
+  }
+  // The backend notices the EOF, aborts and exits; nothing of its load is
+  // visible and the table takes new rows.
+  REQUIRE(WaitFor([&] { return server.ChildPids().size() == children; }, 10000));
+  CHECK(PsqlInt(server, "select count(*) from gone") == 0);
+  REQUIRE(Run(server, "copy gone from stdin", AccountRows(0, 10)).exit_code == 0);
+  CHECK(PsqlInt(server, "select count(*) from gone") == 10);
+}
