@@ -4,6 +4,7 @@
 #include "catalog/heap_bulk_insert.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "access/heap/heap_tuple.h"
 #include "access/heap/heapam.h"
@@ -32,10 +33,10 @@ void HeapBulkInserter::Insert(const executor::Row& row, uint64_t tag) {
   }
   tags_.push_back(tag);
   ++used_;
-  if (used_ >= kBatchRows || arena_.size() >= kBatchBytes) FlushBatch();
+  if (used_ >= kBatchRows || arena_.size() >= kBatchBytes) FlushBatch(/*last=*/false);
 }
 
-void HeapBulkInserter::FlushBatch() {
+void HeapBulkInserter::FlushBatch(bool last) {
   if (used_ == 0) return;
   tuples_.clear();
   for (size_t i = 0; i < used_; ++i) tuples_.emplace_back(arena_.data() + starts_[i], lens_[i]);
@@ -44,22 +45,42 @@ void HeapBulkInserter::FlushBatch() {
   opts.bulk = &bulk_;
   tids_.clear();
   failing_tag_ = tags_.front();
-  heap::HeapMultiInsertFormed(rel_->rel, tuples_, xid_, cid_, opts, rel_->indexes.empty() ? nullptr : &tids_);
-  InsertBatchIndexEntries();
-  rows_ += used_;
-  used_ = 0;
-  arena_.clear();
-  starts_.clear();
-  lens_.clear();
-  tags_.clear();
+  // Rows that would only partly fill their page wait for the next batch:
+  // one WAL record per page filled.
+  const size_t written = heap::HeapMultiInsertFormed(rel_->rel, tuples_, xid_, cid_, opts,
+                                                     rel_->indexes.empty() ? nullptr : &tids_, !last);
+  InsertBatchIndexEntries(written);
+  rows_ += written;
+  KeepTail(written);
 }
 
-void HeapBulkInserter::InsertBatchIndexEntries() {
+void HeapBulkInserter::KeepTail(size_t written) {
+  const size_t tail = used_ - written;
+  if (tail > 0) {
+    const size_t base = starts_[written];
+    std::memmove(arena_.data(), arena_.data() + base, arena_.size() - base);
+    arena_.resize(arena_.size() - base);
+    for (size_t k = 0; k < tail; ++k) {
+      starts_[k] = starts_[written + k] - base;
+      lens_[k] = lens_[written + k];
+      tags_[k] = tags_[written + k];
+      if (!rel_->indexes.empty()) std::swap(rows_kept_[k], rows_kept_[written + k]);
+    }
+  } else {
+    arena_.clear();
+  }
+  starts_.resize(tail);
+  lens_.resize(tail);
+  tags_.resize(tail);
+  used_ = tail;
+}
+
+void HeapBulkInserter::InsertBatchIndexEntries(size_t count) {
   if (rel_->indexes.empty()) return;
   for (size_t x = 0; x < rel_->indexes.size(); ++x) {
     const std::vector<int>& cols = rel_->indexes[x].columns;
-    order_.resize(used_);
-    for (size_t i = 0; i < used_; ++i) order_[i] = i;
+    order_.resize(count);
+    for (size_t i = 0; i < count; ++i) order_[i] = i;
     // Key order (NULLs last); heap order among equal keys, so a duplicate
     // in the batch is reported at its later row, as row by row would.
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
@@ -83,7 +104,7 @@ void HeapBulkInserter::InsertBatchIndexEntries() {
 }
 
 void HeapBulkInserter::Finish() {
-  FlushBatch();
+  FlushBatch(/*last=*/true);
   bulk_.Finish();
 }
 

@@ -6,7 +6,8 @@
 // at once, naming its own tag) and queued; a full batch (kBatchRows rows
 // or kBatchBytes of tuples) is written with HeapMultiInsertFormed through a
 // BULKWRITE ring: the target page stays pinned between batches, is filled
-// under one lock with one WAL record per page, and new pages come from runs
+// under one lock with one WAL record per page (rows that would only partly
+// fill the last page wait for the next batch), and new pages come from runs
 // of blocks the relation is extended by in one write. Then the batch's
 // entries go into each index in key order (neighbouring keys land on the
 // same leaf while it is hot).
@@ -45,8 +46,12 @@ class HeapBulkInserter final : public executor::TableBulkInserter {
   uint64_t rows_inserted() const { return rows_; }
 
  private:
-  void FlushBatch();
-  void InsertBatchIndexEntries();
+  // Writes the queued rows; unless `last`, the rows that would only partly
+  // fill their page stay queued (moved to the front) for the next batch.
+  void FlushBatch(bool last);
+  void KeepTail(size_t written);
+  // Index entries of the first `count` queued rows, index by index in key order.
+  void InsertBatchIndexEntries(size_t count);
 
   RelationRef rel_;
   access::TransactionId xid_;

@@ -30,6 +30,10 @@ using storage::LWLockMode;
 using storage::OffsetNumber;
 using storage::Page;
 
+// A bulk batch's tail is held back when writing it would leave at least
+// this much of its page free (HeapMultiInsertFormed, hold_partial_tail).
+constexpr size_t kHoldBackSlack = storage::kBlockSize / 8;
+
 // Scratch buffers reused by every call in this process (no per-row allocation).
 std::vector<char>& FormScratch() {
   static std::vector<char> buf;
@@ -182,15 +186,33 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
   HeapMultiInsertFormed(rel, tuples, xid, cid, opts, tids);
 }
 
-void HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
-                           CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids) {
+size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
+                             CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids,
+                             bool hold_partial_tail) {
   if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapMultiInsert: no transaction id");
   for (const std::span<char>& tup : tuples) StampInsert(reinterpret_cast<HeapTupleHeaderData*>(tup.data()), xid, cid);
   const size_t reserve = FillfactorReserve(opts.fillfactor);
-  size_t i = 0;
   const size_t n = tuples.size();
+  // Page space the tuples from k on need (aligned, with line pointers).
+  static std::vector<size_t> need_from;
+  if (hold_partial_tail) {
+    need_from.assign(n + 1, 0);
+    for (size_t k = n; k-- > 0;) {
+      need_from[k] = need_from[k + 1] + access::MaxAlign(tuples[k].size()) + storage::kItemIdSize;
+    }
+  }
+  size_t i = 0;
   while (i < n) {
     TargetBuffer target = GetBufferForTuple(rel, tuples[i].size(), opts.fillfactor, opts.bulk);
+    if (hold_partial_tail && opts.bulk != nullptr &&
+        target.buf.page().FreeSpace() >= need_from[i] + reserve + kHoldBackSlack) {
+      // The rest would leave this page well short of full: keep them for
+      // the caller's next batch, which continues on this page (kept pinned
+      // by the bulk state; formatted but unlogged, so its first record
+      // carries it whole).
+      ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+      return i;
+    }
     HeapWalRecord rec(kHeapInfoMultiInsert);
     // A page formatted just now goes into the record whole (no init record).
     rec.Block(target.buf, /*force_image=*/target.fresh);
@@ -207,6 +229,7 @@ void HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> 
     rec.Insert(xid);
     ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
   }
+  return n;
 }
 
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
