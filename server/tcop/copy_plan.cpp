@@ -217,13 +217,8 @@ class CopyPlan : public Plan {
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, names, "");
     commands::CopyToFormatter formatter(options_, flags.force_quote);
     commands::CopyOutSession out(channel, formatter, names);
-    executor::ExecContext ctx;
-    ctx.tables = s.tables;
-    ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
-    ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
-    ctx.check_interrupts = [] { CheckForInterrupts(); };
-    ctx.session = &s.callbacks;
-    executor::Execution exec(plan, ctx);
+    const std::vector<types::Value> no_params;
+    executor::Execution exec(plan, MakeExecContext(s, no_params));
     out.Begin();
     executor::Row row;
     while (exec.Next(row)) out.Row(row);

@@ -77,6 +77,11 @@ TEST_CASE("wal_bypass: a same-transaction load under minimal writes almost no WA
   Script(server, "begin;\ntruncate big;\ncopy big from stdin;\n" + Rows(0, kBigRows) + "commit;\n");
   CHECK((WalBytes(server) - w2) * 20 < heap);
   CHECK(PsqlInt(server, "select count(*) from big") == kBigRows);
+  // CREATE TABLE AS makes its file in the same statement: bypassed too.
+  const int64_t w5 = WalBytes(server);
+  Script(server, "create table big2 as select * from big;\n");
+  CHECK((WalBytes(server) - w5) * 20 < heap);
+  CHECK(PsqlInt(server, "select count(*) from big2 join big using (id, v, pad)") == kBigRows);
   // Below wal_skip_threshold the new file is logged whole at commit (~270 kB
   // of pages); with the threshold at 0 it is synced instead.
   const int64_t w3 = WalBytes(server);
