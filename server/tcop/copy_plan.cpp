@@ -115,8 +115,16 @@ class InsertSink : public commands::CopyRowSink {
   void Row(std::vector<types::Value>& parsed) override {
     uint64_t line = parser_.line_number();
     try {
-      // Swap, not move: each side keeps a string buffer for the next row.
-      for (size_t i = 0; i < copied_.size(); i++) std::swap(row_[copied_[i]], parsed[i]);
+      // Scalars copied, strings swapped: each side keeps a string buffer
+      // for the next row (no allocation per field).
+      for (size_t i = 0; i < copied_.size(); i++) {
+        types::Value& dst = row_[copied_[i]];
+        types::Value& src = parsed[i];
+        dst.type = src.type;
+        dst.is_null = src.is_null;
+        dst.i = src.i;
+        dst.str.swap(src.str);
+      }
       defaults_.Fill(row_, eval_);
       executor::CheckNotNull(table_, row_);
       line = 0;  // from here on the failing row is the loader's
