@@ -1,7 +1,8 @@
 // tcop/create_table_as_plan.cpp
 //
-// Principal entry point: PlanCreateTableAs. CREATE TABLE t [(names)] AS
-// query [WITH [NO] DATA]: the query is planned first, the table is created
+// Principal entry points: PlanCreateTableAs, PlanSelectInto. CREATE TABLE
+// t [(names)] AS query [WITH [NO] DATA] and SELECT ... INTO t (the same with
+// the SELECT as the query): the query is planned first, the table is created
 // with its output columns' names and types (through the same catalog path
 // as CREATE TABLE), and the rows are loaded through the table's bulk-insert
 // path (TableProvider::OpenBulkInserter): a page per WAL record, and under
@@ -34,10 +35,26 @@ std::string QuoteIdent(const std::string& name) {
   return out + "\"";
 }
 
-// CREATE TABLE text for `stmt`'s table with the query's output columns
+// What to create and load: CREATE TABLE AS's clauses, or SELECT INTO's.
+struct Target {
+  const parser::RangeVar& table;
+  bool temp = false;
+  bool unlogged = false;
+  bool if_not_exists = false;
+  const std::vector<std::string>* column_names = nullptr;
+  const std::vector<parser::GenericOption>* with_options = nullptr;
+  const parser::SelectStmt& query;
+  bool with_data = true;
+};
+
+// CREATE TABLE text for the target with the query's output columns
 // (unknown-typed literals become text, as in PostgreSQL).
-std::string CreateTableText(const parser::CreateTableAsStmt& stmt, const std::vector<executor::OutputColumn>& cols) {
-  if (stmt.column_names.size() > cols.size()) {
+std::string CreateTableText(const Target& stmt, const std::vector<executor::OutputColumn>& cols) {
+  static const std::vector<std::string> kNoNames;
+  static const std::vector<parser::GenericOption> kNoOptions;
+  const std::vector<std::string>& names = stmt.column_names != nullptr ? *stmt.column_names : kNoNames;
+  const std::vector<parser::GenericOption>& options = stmt.with_options != nullptr ? *stmt.with_options : kNoOptions;
+  if (names.size() > cols.size()) {
     throw DbError(sqlstate::kSyntaxError, "too many column names were specified");
   }
   std::string sql = std::string("CREATE ") + (stmt.temp ? "TEMP " : "") + (stmt.unlogged ? "UNLOGGED " : "") +
@@ -45,15 +62,15 @@ std::string CreateTableText(const parser::CreateTableAsStmt& stmt, const std::ve
   if (!stmt.table.schema.empty()) sql += QuoteIdent(stmt.table.schema) + ".";
   sql += QuoteIdent(stmt.table.name) + " (";
   for (size_t i = 0; i < cols.size(); ++i) {
-    const std::string& name = i < stmt.column_names.size() ? stmt.column_names[i] : cols[i].name;
+    const std::string& name = i < names.size() ? names[i] : cols[i].name;
     const types::Oid type = cols[i].type == types::kUnknownOid ? types::kTextOid : cols[i].type;
     sql += (i > 0 ? ", " : "") + QuoteIdent(name) + " " + types::FormatType(type, cols[i].typmod);
   }
   sql += ")";
-  if (!stmt.with_options.empty()) {
+  if (!options.empty()) {
     sql += " WITH (";
-    for (size_t i = 0; i < stmt.with_options.size(); ++i) {
-      const parser::GenericOption& o = stmt.with_options[i];
+    for (size_t i = 0; i < options.size(); ++i) {
+      const parser::GenericOption& o = options[i];
       sql += (i > 0 ? ", " : "") + o.name + (o.has_value ? " = '" + o.value + "'" : "");
     }
     sql += ")";
@@ -63,11 +80,11 @@ std::string CreateTableText(const parser::CreateTableAsStmt& stmt, const std::ve
 
 class CreateTableAsPlan : public Plan {
  public:
-  explicit CreateTableAsPlan(const parser::CreateTableAsStmt& stmt) : stmt_(stmt) {}
+  explicit CreateTableAsPlan(Target target) : stmt_(target) {}
 
   std::string Run(Session& s, const std::vector<types::Value>& params, RowConsumer&) override {
     if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "CREATE TABLE AS is not supported yet");
-    executor::PlannedStatement plan = planner::PlanStatement(*stmt_.query, *s.tables);
+    executor::PlannedStatement plan = planner::PlanStatement(stmt_.query, *s.tables);
     auto create = parser::ParseStatements(CreateTableText(stmt_, plan.columns));
     catalog::DdlContext ddl;
     ddl.deparse = [](const parser::Expr& e) { return planner::Deparse(e); };
@@ -91,13 +108,21 @@ class CreateTableAsPlan : public Plan {
   }
 
  private:
-  const parser::CreateTableAsStmt& stmt_;
+  Target stmt_;
 };
 
 }  // namespace
 
 std::unique_ptr<Plan> PlanCreateTableAs(Session&, const parser::CreateTableAsStmt& stmt) {
-  return std::make_unique<CreateTableAsPlan>(stmt);
+  return std::make_unique<CreateTableAsPlan>(Target{stmt.table, stmt.temp, stmt.unlogged, stmt.if_not_exists,
+                                                    &stmt.column_names, &stmt.with_options, *stmt.query,
+                                                    stmt.with_data});
+}
+
+std::unique_ptr<Plan> PlanSelectInto(Session&, const parser::SelectStmt& stmt) {
+  // The planner ignores `into`: the rest of the statement is the query.
+  return std::make_unique<CreateTableAsPlan>(
+      Target{stmt.into->table, stmt.into->temp, stmt.into->unlogged, false, nullptr, nullptr, stmt, true});
 }
 
 }  // namespace hearth::tcop

@@ -80,6 +80,8 @@ std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 // CREATE TABLE ... AS query: creates the table and loads it through the
 // bulk-insert path.
 std::unique_ptr<Plan> PlanCreateTableAs(Session& session, const parser::CreateTableAsStmt& stmt);
+// SELECT ... INTO t: CREATE TABLE t AS the SELECT. REQUIRES: stmt.into.
+std::unique_ptr<Plan> PlanSelectInto(Session& session, const parser::SelectStmt& stmt);
 // PREPARE / EXECUTE / DEALLOCATE; nullptr for other statements.
 std::unique_ptr<Plan> PlanPrepared(Session& session, const parser::Statement& stmt);
 // COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must

@@ -1,4 +1,4 @@
--- CREATE TABLE ... AS: column names and types from the query (or the
+-- CREATE TABLE ... AS and SELECT ... INTO: column names and types from the query (or the
 -- given names), rows loaded through the bulk path, WITH NO DATA, IF NOT
 -- EXISTS, errors, and transactional behaviour.
 \set VERBOSITY verbose
@@ -36,3 +36,23 @@ select count(*) from t7;
 rollback;
 select count(*) from t7;
 drop table src, t1, t2, t3, t4, t5, big;
+
+-- SELECT ... INTO: the same through the SELECT statement
+create table si_src (a int, b text);
+insert into si_src values (1, 'one'), (2, 'two'), (3, 'three');
+select * into si1 from si_src where a < 3;
+select * from si1 order by a;
+select a * 2 as d, b into table si2 from si_src;
+select * from si2 order by d;
+select a into si3 from si_src union all select a + 10 from si_src;
+select * from si3 order by a;
+select a into si1 from si_src;
+select count(*) from (select a into si5 from si_src) s;
+insert into si_src select a into si6 from si_src;
+select a from si_src union select a into si7 from si_src;
+begin;
+select a into si8 from si_src;
+select count(*) from si8;
+rollback;
+select count(*) from si8;
+drop table si_src, si1, si2, si3;
