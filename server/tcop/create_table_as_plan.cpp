@@ -26,14 +26,16 @@ namespace hearth::tcop {
 
 namespace {
 
-std::string QuoteIdent(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out += '"';
+// `s` between `q` quotes, a `q` inside doubled (identifiers and literals).
+std::string Quoted(const std::string& s, char q) {
+  std::string out(1, q);
+  for (char c : s) {
+    if (c == q) out += q;
     out += c;
   }
-  return out + "\"";
+  return out + q;
 }
+std::string QuoteIdent(const std::string& name) { return Quoted(name, '"'); }
 
 // What to create and load: CREATE TABLE AS's clauses, or SELECT INTO's.
 struct Target {
@@ -71,7 +73,7 @@ std::string CreateTableText(const Target& stmt, const std::vector<executor::Outp
     sql += " WITH (";
     for (size_t i = 0; i < options.size(); ++i) {
       const parser::GenericOption& o = options[i];
-      sql += (i > 0 ? ", " : "") + o.name + (o.has_value ? " = '" + o.value + "'" : "");
+      sql += (i > 0 ? ", " : "") + o.name + (o.has_value ? " = " + Quoted(o.value, '\'') : "");
     }
     sql += ")";
   }
