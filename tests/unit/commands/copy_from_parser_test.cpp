@@ -319,7 +319,7 @@ TEST_CASE("copy: many lines keep their numbers", "[copy]") {
   CHECK(rows[999] == R({"1000", "x"}));
 }
 
-TEST_CASE("copy text: long lines mixing escapes, CRs and delimiters split right", "[copy][text]") {
+TEST_CASE("copy text: long lines with escapes at every distance from a delimiter", "[copy][text]") {
   CopyOptions o = Options("copy t from stdin");
   // Fields longer than the inline scan, escapes at every distance from the
   // delimiter, and an escaped newline inside a field.
