@@ -1,7 +1,7 @@
 // catalog/heap_table_provider.cpp
 //
 // Principal entry points: HeapTableProvider::{StartStatement, Lookup,
-// OpenScan, OpenModifier, OpenBulkInserter}, BulkInserter.
+// OpenScan, OpenModifier, OpenBulkInserter}.
 #include "catalog/heap_table_provider.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
 #include "access/transam/xact.h"
+#include "catalog/heap_bulk_insert.h"
 #include "catalog/index_maint.h"
 #include "catalog/pending_delete.h"
 #include "catalog/sequence_scan.h"
@@ -273,48 +274,7 @@ class HeapRowLocker final : public executor::TableRowLocker {
   access::CommandId cid_;
 };
 
-// A batch is written when it holds this many rows or bytes of values.
-constexpr size_t kBatchRows = 1000;
-constexpr size_t kBatchBytes = 1 << 20;
-
 }  // namespace
-
-// ---- BulkInserter ---------------------------------------------------------
-
-BulkInserter::BulkInserter(RelationRef rel)
-    : rel_(std::move(rel)), xid_(access::GetCurrentTransactionId()), cid_(access::GetCurrentCommandId(true)) {}
-
-BulkInserter::~BulkInserter() { bulk_.ReleaseBuffer(); }
-
-void BulkInserter::Insert(const executor::Row& row) {
-  if (used_ == batch_.size()) batch_.emplace_back();
-  batch_[used_] = row;  // element-wise: reuses each Value's string capacity
-  ++used_;
-  for (const types::Value& v : row) batch_bytes_ += 8 + v.str.size();
-  if (used_ >= kBatchRows || batch_bytes_ >= kBatchBytes) FlushBatch();
-}
-
-void BulkInserter::FlushBatch() {
-  if (used_ == 0) return;
-  heap::HeapInsertOptions opts;
-  opts.fillfactor = rel_->fillfactor;
-  opts.bulk = &bulk_;
-  const bool indexed = !rel_->indexes.empty();
-  tids_.clear();
-  heap::HeapMultiInsert(rel_->rel, rel_->desc, std::span<const heap::Row>(batch_.data(), used_), xid_, cid_, opts,
-                        indexed ? &tids_ : nullptr);
-  if (indexed) {
-    for (size_t i = 0; i < used_; ++i) InsertIndexEntries(*rel_, batch_[i], tids_[i], &key_scratch_);
-  }
-  rows_ += used_;
-  used_ = 0;
-  batch_bytes_ = 0;
-}
-
-void BulkInserter::Finish() {
-  FlushBatch();
-  bulk_.ReleaseBuffer();
-}
 
 // ---- HeapTableProvider ----------------------------------------------------------
 
@@ -379,8 +339,8 @@ std::unique_ptr<executor::TableRowLocker> HeapTableProvider::OpenRowLocker(const
   return std::make_unique<HeapRowLocker>(Open(table, storage::LockMode::kRowShare), table.name, strength, policy);
 }
 
-std::unique_ptr<BulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {
-  return std::make_unique<BulkInserter>(Open(table, storage::LockMode::kRowExclusive));
+std::unique_ptr<executor::TableBulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {
+  return std::make_unique<HeapBulkInserter>(Open(table, storage::LockMode::kRowExclusive));
 }
 
 }  // namespace hearth::catalog

@@ -3,7 +3,7 @@
 // The executor's TableProvider over heap tables: names resolved through the
 // relcache, rows read with heap::HeapScan under the statement's snapshot and
 // written with HeapInsert/HeapDelete/HeapUpdate as the current transaction.
-// Also BulkInserter, the COPY path (HeapMultiInsert with a BULKWRITE ring).
+// OpenBulkInserter opens the bulk-insert path (heap_bulk_insert.h).
 // Inserts, updates and COPY maintain the table's B-tree indexes
 // (index_maint.h); OpenIndexScan reads through one.
 //
@@ -32,46 +32,12 @@
 #include <string>
 #include <vector>
 
-#include "access/heap/hio.h"
 #include "access/transam/snapshot.h"
 #include "access/transam/transam.h"
 #include "catalog/relcache.h"
 #include "executor/table_access.h"
 
 namespace hearth::catalog {
-
-// COPY FROM: buffers rows and writes them a page at a time with
-// HeapMultiInsert through a BULKWRITE ring. Call Finish() before the
-// statement ends (the destructor does not write: it may run during unwinding).
-class BulkInserter {
- public:
-  // REQUIRES: RowExclusiveLock (or stronger) on the relation; a transaction.
-  explicit BulkInserter(RelationRef rel);
-  ~BulkInserter();
-  BulkInserter(const BulkInserter&) = delete;
-  BulkInserter& operator=(const BulkInserter&) = delete;
-
-  // Queues one row (copied into a reused slot: no allocation per row once
-  // the batch is warm). Writes a batch when it is full. Row as TableModifier::Insert.
-  void Insert(const executor::Row& row);
-  // Writes what is queued and drops the kept buffer pin.
-  void Finish();
-  uint64_t rows_inserted() const { return rows_; }
-
- private:
-  void FlushBatch();
-
-  RelationRef rel_;
-  access::TransactionId xid_;
-  access::CommandId cid_;
-  heap::BulkInsertState bulk_;
-  std::vector<heap::Row> batch_;
-  std::vector<heap::ItemPointer> tids_;      // TIDs of the batch (index maintenance)
-  std::vector<types::Value> key_scratch_;
-  size_t used_ = 0;
-  size_t batch_bytes_ = 0;
-  uint64_t rows_ = 0;
-};
 
 class HeapTableProvider : public executor::TableProvider {
  public:
@@ -94,7 +60,8 @@ class HeapTableProvider : public executor::TableProvider {
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table,
                                                      const executor::IndexInfo& index,
                                                      const executor::IndexScanRequest& req) override;
-  std::unique_ptr<BulkInserter> OpenBulkInserter(const executor::TableInfo& table);
+  // COPY FROM and INSERT ... SELECT (RowExclusiveLock on the table).
+  std::unique_ptr<executor::TableBulkInserter> OpenBulkInserter(const executor::TableInfo& table) override;
 
   // The relcache entry behind `table`, locked in `mode`; 42P01 if it is gone.
   RelationRef Open(const executor::TableInfo& table, storage::LockMode mode);

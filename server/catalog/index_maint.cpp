@@ -119,33 +119,36 @@ UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer t
   return {HeapTupleState::kDead, 0, all_dead_to_all};
 }
 
-void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::ItemPointer tid,
-                        std::vector<types::Value>* scratch) {
-  if (rel.indexes.empty()) return;
+void InsertIndexEntry(const RelationEntry& rel, size_t index, const heap::Row& row, heap::ItemPointer tid,
+                      std::vector<types::Value>* scratch) {
+  const IndexEntry& ix = rel.indexes[index];
   const storage::RelFileLocator heap_rel = rel.rel;
   access::TransactionId horizon = access::kInvalidTransactionId;  // computed on first need
   const nbtree::UniqueCheckFn check = [heap_rel, &horizon](heap::ItemPointer t) {
     return ProbeHeapTuple(heap_rel, t, &horizon);
   };
-  for (const IndexEntry& ix : rel.indexes) {
-    scratch->resize(ix.columns.size());
-    for (size_t k = 0; k < ix.columns.size(); ++k) (*scratch)[k] = row[static_cast<size_t>(ix.columns[k])];
-    // Bounded only by the number of conflicting transactions we wait for.
-    for (;;) {
-      nbtree::InsertResult r;
-      try {
-        r = nbtree::BtInsert(ix.desc, *scratch, tid, ix.unique ? &check : nullptr);
-      } catch (DbError& e) {
-        // Name the table and constraint in the error fields, as PostgreSQL does.
-        if (e.sqlstate() == sqlstate::kUniqueViolation && e.table_name().empty()) {
-          e.WithObject(rel.info.schema.empty() ? "public" : rel.info.schema, rel.info.name, "", ix.desc.name);
-        }
-        throw;
+  scratch->resize(ix.columns.size());
+  for (size_t k = 0; k < ix.columns.size(); ++k) (*scratch)[k] = row[static_cast<size_t>(ix.columns[k])];
+  // Bounded only by the number of conflicting transactions we wait for.
+  for (;;) {
+    nbtree::InsertResult r;
+    try {
+      r = nbtree::BtInsert(ix.desc, *scratch, tid, ix.unique ? &check : nullptr);
+    } catch (DbError& e) {
+      // Name the table and constraint in the error fields, as PostgreSQL does.
+      if (e.sqlstate() == sqlstate::kUniqueViolation && e.table_name().empty()) {
+        e.WithObject(rel.info.schema.empty() ? "public" : rel.info.schema, rel.info.name, "", ix.desc.name);
       }
-      if (r.inserted) break;
-      storage::XactLockTableWait(r.wait_xid);
+      throw;
     }
+    if (r.inserted) return;
+    storage::XactLockTableWait(r.wait_xid);
   }
+}
+
+void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::ItemPointer tid,
+                        std::vector<types::Value>* scratch) {
+  for (size_t i = 0; i < rel.indexes.size(); ++i) InsertIndexEntry(rel, i, row, tid, scratch);
 }
 
 heap::DeadTidCallback IndexCleanupCallback(const RelationRef& rel) {

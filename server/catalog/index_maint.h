@@ -30,6 +30,11 @@ namespace hearth::catalog {
 void InsertIndexEntries(const RelationEntry& rel, const heap::Row& row, heap::ItemPointer tid,
                         std::vector<types::Value>* scratch);
 
+// InsertIndexEntries for the one index rel.indexes[index] (bulk loads
+// insert a batch index by index, in key order).
+void InsertIndexEntry(const RelationEntry& rel, size_t index, const heap::Row& row, heap::ItemPointer tid,
+                      std::vector<types::Value>* scratch);
+
 // The unique check's view of heap tuple `tid` of `heap_rel`: dead (aborted
 // inserter, committed or own deleter, no such tuple), live, or in progress
 // (xid of the running inserter/deleter to wait for). Takes a shared content

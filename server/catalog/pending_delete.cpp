@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "access/heap/hio.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/xact.h"
 #include "access/transam/xlog.h"
 #include "catalog/catalog_indexes.h"
@@ -140,6 +141,9 @@ void EnsureCatalogXactCallback() {
 void RegisterPendingDelete(storage::RelFileLocator rel, bool at_commit) {
   EnsureCatalogXactCallback();
   State().pending.push_back(PendingDelete{rel, at_commit});
+  // A file made by this transaction: under wal_level = minimal its changes
+  // skip WAL and it is synced at commit.
+  if (!at_commit) access::NoteRelfileCreated(rel);
 }
 
 void MarkCatalogChanged(const std::vector<Oid>& relids) {

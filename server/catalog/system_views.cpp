@@ -122,14 +122,16 @@ void AddPgStatWal(SystemViewProvider& p) {
 // hearth_stat_commit (Hearth-only): the group-commit counters behind
 // XLogFlushCommit, so tests and benchmarks can see who synced for whom and
 // how long commit_delay really slept (ms), against the average commit
-// flush (write + sync, ms) that bounds it.
+// flush (write + sync, ms) that bounds it; and backend_wal_flush_waits, how
+// often a backend had to wait for a WAL flush before writing a dirty page (a
+// bulk load whose ring outran the walwriter).
 void AddHearthStatCommit(SystemViewProvider& p) {
   executor::TableInfo info;
   info.oid = kHearthStatCommitOid;
   info.schema = "pg_catalog";
   info.name = "hearth_stat_commit";
   for (const char* n : {"commit_requests", "commit_already_flushed", "flush_leader", "flush_follower_waits",
-                        "commit_delays"}) {
+                        "commit_delays", "backend_wal_flush_waits"}) {
     info.columns.push_back(Col(n, types::kInt8Oid));
   }
   for (const char* n : {"commit_delay_time", "flush_time_avg"}) info.columns.push_back(Col(n, types::kFloat8Oid));
@@ -141,6 +143,7 @@ void AddHearthStatCommit(SystemViewProvider& p) {
                        Count(static_cast<uint64_t>(w.flush_leader)),
                        Count(static_cast<uint64_t>(w.flush_follower_waits)),
                        Count(static_cast<uint64_t>(w.commit_delays)),
+                       Count(storage::GetBgWriterStats().backend_wal_flush_waits),
                        types::Value::Float8(w.commit_delay_time),
                        types::Value::Float8(w.flush_time_avg),
                        TimestampTzFromUnixMicros(w.stats_reset_us)};
@@ -258,6 +261,13 @@ std::unique_ptr<executor::TableRowLocker> SystemViewProvider::OpenRowLocker(cons
     throw DbError(sqlstate::kFeatureNotSupported, "cannot lock rows in view \"" + table.name + "\"");
   }
   return tables_.OpenRowLocker(table, strength, policy);
+}
+
+std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserter(const executor::TableInfo& table) {
+  if (FindByOid(table.oid) != nullptr) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
+  }
+  return tables_.OpenBulkInserter(table);
 }
 
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {

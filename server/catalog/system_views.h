@@ -31,6 +31,7 @@ class SystemViewProvider : public executor::TableProvider {
   std::unique_ptr<executor::TableRowLocker> OpenRowLocker(const executor::TableInfo& table,
                                                           executor::RowLockStrength strength,
                                                           executor::RowLockPolicy policy) override;
+  std::unique_ptr<executor::TableBulkInserter> OpenBulkInserter(const executor::TableInfo& table) override;
   // Views have no indexes: index scans always go to the wrapped provider.
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table, const executor::IndexInfo& index,
                                                      const executor::IndexScanRequest& req) override {

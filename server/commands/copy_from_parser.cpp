@@ -8,6 +8,8 @@
 // mid-record, so a long record fed in many chunks is scanned once.
 #include "commands/copy_from_parser.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "commands/copy_util.h"
@@ -26,6 +28,47 @@ int HexValue(char c) {
 }
 
 bool IsOctal(char c) { return c >= '0' && c <= '7'; }
+
+constexpr size_t kNone = SIZE_MAX;
+
+// Position of the first `c` in d[from, to), or `to`: memchr, which looks at
+// many bytes per step.
+size_t FindByte(const char* d, size_t from, size_t to, char c) {
+  const void* p = from < to ? std::memchr(d + from, c, to - from) : nullptr;
+  return p != nullptr ? static_cast<size_t>(static_cast<const char*>(p) - d) : to;
+}
+
+// The first `c` in [p, end), or end. Fields are often short: the first 16
+// bytes are looked at one by one (cheaper than a call), the rest by memchr.
+const char* FindInField(const char* p, const char* end, char c) {
+  const char* const stop = end - p > 16 ? p + 16 : end;
+  for (; p < stop; ++p) {
+    if (*p == c) return p;
+  }
+  if (p == end) return end;
+  const void* hit = std::memchr(p, c, static_cast<size_t>(end - p));
+  return hit != nullptr ? static_cast<const char*>(hit) : end;
+}
+
+// The next byte of text-format input that ends or escapes something ('\n',
+// '\r', '\\') at or after a position. Each kind is found with memchr and
+// kept until the scan passes it; '\r' and '\\' are looked for only up to the
+// next newline. So a record costs O(its length), however many escapes it has.
+class TextStops {
+ public:
+  TextStops(const char* d, size_t n) : d_(d), n_(n) {}
+  size_t Next(size_t i) {
+    if (nl_ == kNone || nl_ < i) nl_ = FindByte(d_, i, n_, '\n');
+    if (bs_ == kNone || bs_ < i) bs_ = FindByte(d_, i, nl_, '\\');
+    if (cr_ == kNone || cr_ < i) cr_ = FindByte(d_, i, nl_, '\r');
+    return std::min({nl_, bs_, cr_});
+  }
+
+ private:
+  const char* d_;
+  size_t n_;
+  size_t nl_ = kNone, bs_ = kNone, cr_ = kNone;
+};
 
 }  // namespace
 
@@ -112,10 +155,11 @@ CopyFromParser::Scan CopyFromParser::ScanRecord(size_t* line_end, size_t* next) 
   const bool csv = opts_.csv();
   const char quote = opts_.quote;
   size_t i = scan_;
+  TextStops stops(d, n);
   while (i < n) {
     if (!csv) {
-      // Fast skip over ordinary bytes.
-      while (i < n && d[i] != '\n' && d[i] != '\r' && d[i] != '\\') i++;
+      // Skip ordinary bytes.
+      i = stops.Next(i);
       if (i >= n) break;
     }
     const char c = d[i];
@@ -312,10 +356,15 @@ void CopyFromParser::SplitText(std::string_view line) {
   const std::string_view null_str = opts_.null_string;
   const char* p = line.data();
   const char* const end = p + line.size();
+  // The next backslash (memchr once per line, again only after passing it).
+  const char* next_bs = nullptr;
   for (;;) {
     const char* start = p;
-    const char* q = p;
-    while (q < end && *q != delim && *q != '\\') q++;
+    if (next_bs == nullptr || next_bs < p) {
+      const void* b = std::memchr(p, '\\', static_cast<size_t>(end - p));
+      next_bs = b != nullptr ? static_cast<const char*>(b) : end;
+    }
+    const char* q = FindInField(p, next_bs, delim);  // a backslash first ends the plain part
     bool found_delim = false;
     std::string_view raw;
     std::string_view value;

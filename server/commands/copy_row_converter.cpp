@@ -20,7 +20,7 @@ void CopyRowConverter::Convert(CopyFields fields, const CopyFromParser& where,
       continue;
     }
     try {
-      (*row)[i] = types::InputValue(col.type, col.typmod, *f);
+      types::InputValueInto(col.type, col.typmod, *f, &(*row)[i]);
     } catch (DbError& e) {
       // The field names the column; the parser's context names the line.
       std::string ctx = "COPY " + where.relname() + ", line " + std::to_string(where.line_number()) + ", column " +

@@ -154,6 +154,41 @@ class TableRowLocker {
   virtual LockRowResult Lock(RowId rid, Row* row, RowId* latest) = 0;
 };
 
+// Loads many rows into one table for one statement (COPY FROM, INSERT ...
+// SELECT). Rows may be queued and written a page at a time (one WAL record
+// per page, index entries of a batch in key order), so an error about a
+// queued row (e.g. 23505) may surface from a later Insert or from Finish:
+// failing_tag() then names that row by the tag it was queued with (COPY
+// passes its input line number for the CONTEXT line). Values as for
+// TableModifier::Insert. Nothing is written after an error; the statement
+// must fail (its transaction aborts). Call Finish() once at the end: the
+// destructor only releases resources.
+class TableBulkInserter {
+ public:
+  virtual ~TableBulkInserter() = default;
+  virtual void Insert(const Row& row, uint64_t tag) = 0;
+  virtual void Finish() = 0;
+  // The tag of the row whose write failed (valid after Insert/Finish threw).
+  virtual uint64_t failing_tag() const = 0;
+};
+
+// TableBulkInserter over a provider's TableModifier, one row at a time:
+// the default for providers without a bulk path.
+class RowByRowInserter final : public TableBulkInserter {
+ public:
+  explicit RowByRowInserter(std::unique_ptr<TableModifier> mod) : mod_(std::move(mod)) {}
+  void Insert(const Row& row, uint64_t tag) override {
+    tag_ = tag;
+    mod_->Insert(row);
+  }
+  void Finish() override {}
+  uint64_t failing_tag() const override { return tag_; }
+
+ private:
+  std::unique_ptr<TableModifier> mod_;
+  uint64_t tag_ = 0;
+};
+
 // The catalog as the planner and executor see it.
 class TableProvider {
  public:
@@ -176,6 +211,11 @@ class TableProvider {
   // so the planner never asks them.
   virtual std::unique_ptr<TableScan> OpenIndexScan(const TableInfo& table, const IndexInfo& index,
                                                    const IndexScanRequest& req);
+  // Opens a bulk load of `table` (COPY FROM, INSERT ... SELECT). The
+  // default inserts row by row through OpenModifier.
+  virtual std::unique_ptr<TableBulkInserter> OpenBulkInserter(const TableInfo& table) {
+    return std::make_unique<RowByRowInserter>(OpenModifier(table));
+  }
 };
 
 inline std::unique_ptr<TableScan> TableProvider::OpenIndexScan(const TableInfo&, const IndexInfo&,

@@ -567,6 +567,15 @@ struct CommonTableExpr {
 //   - a set operation (set_op != kNone; larg/rarg hold the operands).
 // order_by / limit / offset / locking / with apply to the whole shape.
 // Parenthesized selects are merged into this node when they add no clauses.
+// SELECT ... INTO [TEMP|UNLOGGED] [TABLE] t: the statement creates t from
+// its result, as CREATE TABLE t AS (only on a top-level SELECT).
+struct IntoClause {
+  RangeVar table;
+  bool temp = false;
+  bool unlogged = false;
+  int location = -1;
+};
+
 struct SelectStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kSelect;
   SelectStmt() : Statement(kKind) {}
@@ -593,6 +602,7 @@ struct SelectStmt : Statement {
   ExprPtr limit;   // null when absent or LIMIT ALL; FETCH FIRST n ROWS ONLY too
   ExprPtr offset;  // null when absent
   std::vector<LockingClause> locking;
+  std::unique_ptr<IntoClause> into;  // SELECT ... INTO t (top level; set ops: on the top node)
 };
 
 // INSERT INTO t [AS alias] [(cols)] {VALUES ... | query | DEFAULT VALUES}

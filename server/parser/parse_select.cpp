@@ -12,9 +12,24 @@ namespace hearth::parser {
 std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   DepthGuard guard(depth_, sql_, Loc());
   int loc = Loc();
+  // Whether this is the statement's own SELECT (else a subquery).
+  const bool saved_in_top_arms = in_top_arms_;
+  in_top_arms_ = top_level_pending_;
+  top_level_pending_ = false;
+  struct Restore {
+    bool& flag;
+    bool value;
+    ~Restore() { flag = value; }
+  } restore{in_top_arms_, saved_in_top_arms};
   std::vector<CommonTableExpr> with;
   bool recursive = false;
-  if (IsKw("with")) ParseWithClause(with, recursive);
+  if (IsKw("with")) {
+    // The CTEs' SELECTs never take INTO; the main one still may.
+    const bool into_allowed = into_allowed_;
+    into_allowed_ = false;
+    ParseWithClause(with, recursive);
+    into_allowed_ = into_allowed;
+  }
   std::unique_ptr<SelectStmt> s = ParseSetOps(0);
   ParseSelectTail(*s);
   if (!with.empty()) {
@@ -26,6 +41,34 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   }
   s->location = loc;
   return s;
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseTopLevelSelect() {
+  into_allowed_ = true;
+  top_level_pending_ = true;
+  std::unique_ptr<SelectStmt> s = ParseSelect();
+  into_allowed_ = false;
+  top_level_pending_ = false;
+  SelectStmt* leftmost = s.get();
+  while (leftmost->set_op != SetOpKind::kNone) leftmost = leftmost->larg.get();
+  if (leftmost != s.get() && leftmost->into) s->into = std::move(leftmost->into);
+  return s;
+}
+
+// INTO [TEMPORARY|TEMP|UNLOGGED] [TABLE] name (LOCAL/GLOBAL TEMP too).
+std::unique_ptr<IntoClause> Parser::ParseIntoClause() {
+  auto into = std::make_unique<IntoClause>();
+  into->location = Loc();
+  Advance();  // INTO
+  if (IsKw("local") || IsKw("global")) Advance();
+  if (AcceptKw("temporary") || AcceptKw("temp")) {
+    into->temp = true;
+  } else if (AcceptKw("unlogged")) {
+    into->unlogged = true;
+  }
+  AcceptKw("table");
+  into->table = ParseQualifiedName();
+  return into;
 }
 
 std::unique_ptr<SelectStmt> Parser::ParseSetOps(int min_prec) {
@@ -70,6 +113,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectPrimary() {
     return s;
   }
   if (IsKw("select")) return ParseSimpleSelect();
+  into_allowed_ = false;  // VALUES and TABLE take no INTO
   if (IsKw("values")) return ParseValues();
   if (IsKw("table")) {
     auto s = std::make_unique<SelectStmt>();
@@ -90,6 +134,8 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectPrimary() {
 }
 
 std::unique_ptr<SelectStmt> Parser::ParseSimpleSelect() {
+  const bool into_ok = into_allowed_;
+  into_allowed_ = false;  // subqueries and later arms never take INTO
   auto s = std::make_unique<SelectStmt>();
   s->location = Loc();
   Advance();  // SELECT
@@ -109,6 +155,15 @@ std::unique_ptr<SelectStmt> Parser::ParseSimpleSelect() {
   bool empty_targets = AtEnd() || IsOp(";") || IsOp(")");
   for (const char* w : kEnders) empty_targets = empty_targets || IsKw(w);
   if (!empty_targets) s->targets = ParseTargetList();
+  if (IsKw("into")) {
+    s->into = ParseIntoClause();
+    if (!into_ok) {
+      ErrorAt(sqlstate::kSyntaxError,
+              in_top_arms_ ? "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT"
+                           : "SELECT ... INTO is not allowed here",
+              s->into->table.location);
+    }
+  }
   if (AcceptKw("from")) s->from = ParseFromList();
   if (AcceptKw("where")) s->where = ParseExpr();
   if (IsKw("group") && PeekKw(1, "by")) {

@@ -272,10 +272,10 @@ std::vector<StmtPtr> Parser::ParseAll() {
 StmtPtr Parser::ParseStatement() {
   DepthGuard guard(depth_, sql_, Loc());
   const Token& t = Cur();
-  if (IsOp("(")) return ParseSelect();
+  if (IsOp("(")) return ParseTopLevelSelect();
   if (t.type != TokenType::kIdent) SyntaxError();
   const std::string& w = t.text;
-  if (w == "select" || w == "values" || w == "table") return ParseSelect();
+  if (w == "select" || w == "values" || w == "table") return ParseTopLevelSelect();
   if (w == "with") return ParseWithPrefixed();
   if (w == "insert") return ParseInsert({});
   if (w == "update") return ParseUpdate({});
@@ -316,7 +316,7 @@ StmtPtr Parser::ParseWithPrefixed() {
   if (IsKw("insert")) return ParseInsert(std::move(with));
   if (IsKw("update")) return ParseUpdate(std::move(with));
   if (IsKw("delete")) return ParseDelete(std::move(with));
-  auto s = ParseSelect();
+  auto s = ParseTopLevelSelect();
   if (!s->with.empty()) SyntaxError();
   s->with = std::move(with);
   s->with_recursive = recursive;

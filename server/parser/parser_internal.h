@@ -138,6 +138,10 @@ class Parser {
 
   // ---- SELECT (parse_select.cpp) ----
   std::unique_ptr<SelectStmt> ParseSelect();  // full select incl. WITH/ORDER/LIMIT
+  // A statement-level SELECT: its first simple SELECT may have INTO (moved
+  // to the top node of a set operation); INTO anywhere else is 42601.
+  std::unique_ptr<SelectStmt> ParseTopLevelSelect();
+  std::unique_ptr<IntoClause> ParseIntoClause();
   std::unique_ptr<SelectStmt> ParseSetOps(int min_prec);
   std::unique_ptr<SelectStmt> ParseSelectPrimary();
   std::unique_ptr<SelectStmt> ParseSimpleSelect();
@@ -218,6 +222,13 @@ class Parser {
   // True while parsing a b_expr (DEFAULT values, POSITION(a IN b), BETWEEN's
   // lower bound): IN / LIKE / BETWEEN are then not consumed as operators.
   bool b_expr_ = false;
+  // SELECT INTO bookkeeping: into_allowed_ is set by ParseTopLevelSelect and
+  // taken by the first simple SELECT parsed; in_top_arms_ is true while the
+  // arms of the statement's own set operation are parsed (not subqueries),
+  // where a later INTO gets PostgreSQL's "only allowed on first SELECT".
+  bool into_allowed_ = false;
+  bool top_level_pending_ = false;
+  bool in_top_arms_ = false;
 };
 
 // RAII recursion-depth guard for deeply nested input: counts the level and

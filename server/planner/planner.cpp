@@ -221,9 +221,11 @@ class DmlPlanner {
     std::vector<PlanExpr> ret;
     Scope scope = TableScope(t, s.alias);
     Returning(s.returning, scope, &ret, &p.columns);
-    p.root = std::make_unique<executor::ModifyTableNode>(executor::ModifyKind::kInsert, t, std::move(source),
-                                                         PlanExpr{}, std::vector<PlanExpr>{}, std::move(ret),
-                                                         p.columns);
+    auto insert = std::make_unique<executor::ModifyTableNode>(executor::ModifyKind::kInsert, t, std::move(source),
+                                                              PlanExpr{}, std::vector<PlanExpr>{}, std::move(ret),
+                                                              p.columns);
+    if (src != nullptr && !plain_values) insert->UseBulkInsert();  // VALUES lists stay row by row: usually a few rows
+    p.root = std::move(insert);
     return p;
   }
 

@@ -150,8 +150,15 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
       DoRound(kind, *settings);
       next_round = now + std::chrono::milliseconds(LoopDelayMs(kind, *settings));
     }
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100),
-                                                                              next_round - now));
+    const auto nap = std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), next_round - now);
+    if (kind == ChildKind::kWalWriter && access::XLogIsStarted()) {
+      // A bulk load's flush request (XLogRequestBackgroundFlush) ends the
+      // nap early: its ring then finds the buffers it reuses flushed.
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(nap).count();
+      if (access::XLogWaitForFlushRequest(static_cast<int>(std::max<int64_t>(ms, 1)))) DoRound(kind, *settings);
+      continue;
+    }
+    std::this_thread::sleep_for(nap);
   }
   if (kind == ChildKind::kCheckpointer) {
     // Shutdown checkpoint: the postmaster stops us only after every session

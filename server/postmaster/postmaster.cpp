@@ -21,6 +21,7 @@
 #include "access/heap/heap_wal.h"
 #include "access/nbtree/nbtree.h"
 #include "access/transam/clog.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
 #include "access/transam/visibility.h"
@@ -118,9 +119,12 @@ void Postmaster::CreateSharedState() {
   xo.sync_method = WalSyncMethodSetting(settings_);
   xo.fsync = settings_.GetBool("fsync");
   access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
+  // Inherited by every child: under minimal, files a transaction created skip WAL.
+  access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
   access::TransamStartup(opts_.datadir);
   storage::SetXLogFlushHook(access::XLogFlush);
   storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
+  storage::SetXLogRequestFlushHook(access::XLogRequestBackgroundFlush);
   access::SetClogWalFlushHook(access::XLogFlush);
   access::SetCommitHintCheck(access::XactCommitIsDurable);
   heap::RegisterHeapRmgr();
@@ -467,6 +471,11 @@ int PostmasterMain(const PostmasterOptions& opts) {
   config::Settings settings;
   if (!LoadServerSettings(settings, opts.datadir, opts.overrides, &error)) {
     fprintf(stderr, "hearthd: %s\n", error.c_str());
+    return 1;
+  }
+  // As PostgreSQL: minimal WAL cannot feed WAL senders.
+  if (settings.hot().wal_level == config::WalLevel::kMinimal && settings.GetInt("max_wal_senders") > 0) {
+    fprintf(stderr, "hearthd: FATAL:  WAL streaming (max_wal_senders > 0) requires wal_level \"replica\" or \"logical\"\n");
     return 1;
   }
   ServerSettings ss = ReadServerSettings(settings);

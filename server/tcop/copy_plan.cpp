@@ -101,35 +101,64 @@ class DefaultFiller {
   std::vector<Missing> missing_;
 };
 
-// Receives parsed rows and inserts them as full table rows.
+// Receives parsed rows and loads them as full table rows through the
+// table's bulk-insert path; every row is tagged with its input line, so an
+// error found when its batch is written (23505) names the right line.
 class InsertSink : public commands::CopyRowSink {
  public:
   InsertSink(Session& s, const executor::TableInfo& t, const std::vector<size_t>& copied,
              const commands::CopyFromParser& parser)
-      : table_(t), copied_(copied), parser_(parser), defaults_(t, copied), modifier_(s.tables->OpenModifier(t)) {
+      : table_(t), copied_(copied), parser_(parser), defaults_(t, copied), loader_(s.tables->OpenBulkInserter(t)) {
     row_.resize(t.columns.size());
     eval_.func.session = &s.callbacks;
   }
 
   void Row(std::vector<types::Value>& parsed) override {
+    uint64_t line = parser_.line_number();
     try {
-      for (size_t i = 0; i < copied_.size(); i++) row_[copied_[i]] = std::move(parsed[i]);
+      // Scalars copied, strings swapped: each side keeps a string buffer
+      // for the next row (no allocation per field).
+      for (size_t i = 0; i < copied_.size(); i++) {
+        types::Value& dst = row_[copied_[i]];
+        types::Value& src = parsed[i];
+        dst.type = src.type;
+        dst.is_null = src.is_null;
+        dst.i = src.i;
+        dst.str.swap(src.str);
+      }
       defaults_.Fill(row_, eval_);
       executor::CheckNotNull(table_, row_);
-      modifier_->Insert(row_);
+      line = 0;  // from here on the failing row is the loader's
+      loader_->Insert(row_, parser_.line_number());
     } catch (DbError& e) {
-      // Constraint violations name the input line, as PostgreSQL's do.
-      if (e.context().empty()) e.WithContext("COPY " + table_.name + ", line " + std::to_string(parser_.line_number()));
+      NameLine(e, line);
+      throw;
+    }
+  }
+
+  // Writes the rows still queued. REQUIRES: the input ended without error.
+  void Finish() {
+    try {
+      loader_->Finish();
+    } catch (DbError& e) {
+      NameLine(e, 0);
       throw;
     }
   }
 
  private:
+  // Constraint violations name the input line, as PostgreSQL's do
+  // (`line` 0: the row the loader was writing).
+  void NameLine(DbError& e, uint64_t line) {
+    if (line == 0) line = loader_->failing_tag();
+    if (e.context().empty()) e.WithContext("COPY " + table_.name + ", line " + std::to_string(line));
+  }
+
   const executor::TableInfo& table_;
   const std::vector<size_t>& copied_;
   const commands::CopyFromParser& parser_;
   DefaultFiller defaults_;
-  std::unique_ptr<executor::TableModifier> modifier_;
+  std::unique_ptr<executor::TableBulkInserter> loader_;
   executor::Row row_;
   executor::EvalContext eval_;
 };
@@ -165,7 +194,9 @@ class CopyPlan : public Plan {
     commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
     CopyProgressReport progress(s, t.oid, /*is_from=*/true);
     session.SetProgress(&progress);
-    return "COPY " + std::to_string(session.Run(sink));
+    const uint64_t rows = session.Run(sink);
+    sink.Finish();
+    return "COPY " + std::to_string(rows);
   }
 
   std::string CopyTo(Session& s, SocketCopyChannel& channel) {
@@ -199,13 +230,8 @@ class CopyPlan : public Plan {
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, names, "");
     commands::CopyToFormatter formatter(options_, flags.force_quote);
     commands::CopyOutSession out(channel, formatter, names);
-    executor::ExecContext ctx;
-    ctx.tables = s.tables;
-    ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
-    ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
-    ctx.check_interrupts = [] { CheckForInterrupts(); };
-    ctx.session = &s.callbacks;
-    executor::Execution exec(plan, ctx);
+    const std::vector<types::Value> no_params;
+    executor::Execution exec(plan, MakeExecContext(s, no_params));
     CopyProgressReport progress(s, 0, /*is_from=*/false);
     out.SetProgress(&progress);
     out.Begin();

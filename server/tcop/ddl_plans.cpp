@@ -214,11 +214,13 @@ class CheckpointPlan : public Plan {
 
 }  // namespace
 
-std::unique_ptr<Plan> PlanDdl(Session&, const parser::Statement& stmt) {
+std::unique_ptr<Plan> PlanDdl(Session& s, const parser::Statement& stmt) {
   using K = parser::StmtKind;
   switch (stmt.kind) {
     case K::kCreateTable:
       return std::make_unique<CreateTablePlan>(stmt.As<parser::CreateTableStmt>());
+    case K::kCreateTableAs:
+      return PlanCreateTableAs(s, stmt.As<parser::CreateTableAsStmt>());
     case K::kDrop: {
       const auto& d = stmt.As<parser::DropStmt>();
       if (d.object_type != parser::ObjectType::kTable && d.object_type != parser::ObjectType::kIndex) break;

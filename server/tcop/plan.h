@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "executor/exec_context.h"
 #include "parser/ast.h"
 #include "tcop/dest.h"
 #include "utils/adt/value.h"
@@ -80,11 +81,20 @@ std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
 std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
+// CREATE TABLE ... AS query: creates the table and loads it through the
+// bulk-insert path.
+std::unique_ptr<Plan> PlanCreateTableAs(Session& session, const parser::CreateTableAsStmt& stmt);
+// SELECT ... INTO t: CREATE TABLE t AS the SELECT. REQUIRES: stmt.into.
+std::unique_ptr<Plan> PlanSelectInto(Session& session, const parser::SelectStmt& stmt);
 // PREPARE / EXECUTE / DEALLOCATE; nullptr for other statements.
 std::unique_ptr<Plan> PlanPrepared(Session& session, const parser::Statement& stmt);
 // COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must
 // outlive it (true for both the simple and the extended protocol).
 std::unique_ptr<Plan> PlanCopy(Session& session, const parser::CopyStmt& stmt, std::string_view sql);
+
+// The executor context of a statement run by `s` with `params` (tables,
+// work_mem, temp directory, interrupts, session functions).
+executor::ExecContext MakeExecContext(Session& s, const std::vector<types::Value>& params);
 
 
 }  // namespace hearth::tcop

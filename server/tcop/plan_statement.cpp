@@ -37,6 +37,8 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       return PlanCopy(session, stmt.As<parser::CopyStmt>(),
                       stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
     case K::kSelect:
+      if (stmt.As<parser::SelectStmt>().into) return PlanSelectInto(session, stmt.As<parser::SelectStmt>());
+      return PlanQuery(session, stmt, param_types);
     case K::kInsert:
     case K::kUpdate:
     case K::kDelete:

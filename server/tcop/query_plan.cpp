@@ -38,17 +38,6 @@ class CollectRows : public RowConsumer {
   std::vector<std::vector<types::Value>>& rows_;
 };
 
-executor::ExecContext MakeExecContext(Session& s, const std::vector<types::Value>& params) {
-  executor::ExecContext ctx;
-  ctx.tables = s.tables;
-  ctx.params = params.data();
-  ctx.nparams = params.size();
-  ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
-  ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
-  ctx.check_interrupts = [] { CheckForInterrupts(); };
-  ctx.session = &s.callbacks;
-  return ctx;
-}
 
 // A running executor::Execution as a portal cursor.
 class ExecutionCursor : public Cursor {
@@ -106,6 +95,18 @@ class QueryPlan : public Plan {
 };
 
 }  // namespace
+
+executor::ExecContext MakeExecContext(Session& s, const std::vector<types::Value>& params) {
+  executor::ExecContext ctx;
+  ctx.tables = s.tables;
+  ctx.params = params.data();
+  ctx.nparams = params.size();
+  ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
+  ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
+  ctx.check_interrupts = [] { CheckForInterrupts(); };
+  ctx.session = &s.callbacks;
+  return ctx;
+}
 
 std::unique_ptr<Cursor> Plan::Start(Session& session, const std::vector<types::Value>& params) {
   auto cursor = std::make_unique<BufferedCursor>();

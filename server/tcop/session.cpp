@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "access/nbtree/nbtree.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
@@ -121,6 +122,7 @@ void Session::EndTransaction(bool commit) {
   block = BlockState::kIdle;
   if (commit && access::IsTransactionInProgress()) {
     const config::SessionHot& hot = settings.hot();
+    if (access::WalLevelMinimal()) access::SetWalSkipThresholdKb(settings.GetInt("wal_skip_threshold"));
     access::SetCommitDelaySettings(static_cast<int>(hot.commit_delay_us), static_cast<int>(hot.commit_siblings),
                                    hot.synchronous_commit != config::SynchronousCommit::kOff);
     try {

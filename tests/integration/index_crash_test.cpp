@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "raw_session.h"
+#include "crash_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;

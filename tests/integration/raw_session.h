@@ -44,18 +44,7 @@ inline std::string QueryValue(RawConn& c, const std::string& sql, int timeout_ms
 // `between` runs while nothing is up (to damage files).
 template <typename Between>
 void CrashAndRestart(TestServer& server, Between between) {
-  const auto children = server.ChildPids();
-  server.Stop(SIGKILL);
-  for (pid_t p : children) kill(p, SIGKILL);
-  REQUIRE(WaitFor(
-      [&] {
-        for (pid_t p : children) {
-          if (Alive(p)) return false;
-        }
-        return true;
-      },
-      10000));
-  KillProcessesMentioning(server.datadir());
+  REQUIRE(KillServerHard(server));
   between();
   REQUIRE_NOTHROW(server.Start());
 }

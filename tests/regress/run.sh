@@ -55,24 +55,44 @@ else
   if ! "$hearthd" init -D "$tmp/data" > "$tmp/init.log" 2>&1; then
     echo "hearthd init failed:"; cat "$tmp/init.log"; exit 1
   fi
-  # A free port: probe random ones until a connect fails.
-  for _ in $(seq 1 50); do
-    port=$((20000 + RANDOM % 40000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
-  done
-  "$hearthd" -D "$tmp/data" -c "port=$port" -c listen_addresses=127.0.0.1 -c log_file=server.log \
-    < /dev/null > "$tmp/stdout.log" 2>&1 &
-  pm_pid=$!
+  # A free port: probe random ones until a connect fails. Another process
+  # may bind it before the server does: then start again on another one.
   ready=0
-  for _ in $(seq 1 300); do
-    if psql -X -h 127.0.0.1 -p "$port" -U hearth -d hearth -Atqc 'select 1' > /dev/null 2>&1; then ready=1; break; fi
-    kill -0 "$pm_pid" 2>/dev/null || break
-    sleep 0.1
+  for _attempt in 1 2 3 4 5; do
+    for _ in $(seq 1 50); do
+      port=$((20000 + RANDOM % 40000))
+      (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+    done
+    "$hearthd" -D "$tmp/data" -c "port=$port" -c listen_addresses=127.0.0.1 -c log_file=server.log \
+      < /dev/null > "$tmp/stdout.log" 2>&1 &
+    pm_pid=$!
+    for _ in $(seq 1 300); do
+      if psql -X -h 127.0.0.1 -p "$port" -U hearth -d hearth -Atqc 'select 1' > /dev/null 2>&1; then ready=1; break; fi
+      kill -0 "$pm_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    [ "$ready" = 1 ] && break
+    kill -0 "$pm_pid" 2>/dev/null && break  # running but not answering: give up
+    grep -q "Address already in use" "$tmp/stdout.log" "$tmp/data/server.log" 2>/dev/null || break
   done
   if [ "$ready" != 1 ]; then
     echo "hearthd did not start:"; cat "$tmp/stdout.log" "$tmp/data/server.log" 2>/dev/null; exit 1
   fi
 fi
+
+# True when OUTDIR/T.out equals expected/T.out or one of its alternatives
+# expected/T_N.out (as pg_regress does: output that legitimately differs
+# between client versions, e.g. psql 15.20 skipping the in-line data of a
+# COPY FROM STDIN that failed, where 15.18 reports `invalid command \.`).
+# Leaves the diff against expected/T.out in OUTDIR/T.diff.
+matches_an_expected() {
+  local t="$1" alt
+  diff -u "$here/expected/$t.out" "$outdir/$t.out" > "$outdir/$t.diff" 2>&1 && return 0
+  for alt in "$here/expected/${t}"_[0-9].out; do
+    [ -f "$alt" ] && cmp -s "$alt" "$outdir/$t.out" && return 0
+  done
+  return 1
+}
 
 failed=()
 for t in "${tests[@]}"; do
@@ -80,7 +100,7 @@ for t in "${tests[@]}"; do
   env -u PGTZ -u PGDATESTYLE -u PGCLIENTENCODING -u PGOPTIONS -u PGAPPNAME \
     psql -X -a -h 127.0.0.1 -p "$port" -U hearth -d hearth < "$here/sql/$t.sql" 2>&1 \
     | grep -v '^LOCATION:  ' > "$outdir/$t.out"
-  if diff -u "$here/expected/$t.out" "$outdir/$t.out" > "$outdir/$t.diff" 2>&1; then
+  if matches_an_expected "$t"; then
     echo "ok      $t"
     rm -f "$outdir/$t.diff"
   else

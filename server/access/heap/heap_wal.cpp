@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "access/heap/htup.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_blocks.h"
 #include "access/transam/xlog_checkpoint.h"
@@ -216,6 +217,8 @@ void HeapWalRecord::Prune(const PrunePlan& plan) {
 access::XLogRecPtr HeapWalRecord::Insert(access::TransactionId xid) {
   if (!access::XLogIsStarted() || nblocks_ == 0) return 0;
   Scratch& s = S();
+  // wal_level = minimal, a file this transaction created: synced at commit.
+  if (access::RelfileSkipsWal(s.blocks[0].buf->rel())) return 0;
   s.blocks[nblocks_ - 1].end_op = s.ops.size();
   int fpi = 0;
   access::XLogRecPtr end = 0;

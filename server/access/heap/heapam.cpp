@@ -33,6 +33,10 @@ using storage::LWLockMode;
 using storage::OffsetNumber;
 using storage::Page;
 
+// A bulk batch's tail is held back when writing it would leave at least
+// this much of its page free (HeapMultiInsertFormed, hold_partial_tail).
+constexpr size_t kHoldBackSlack = storage::kBlockSize / 8;
+
 // Scratch buffers reused by every call in this process (no per-row allocation).
 std::vector<char>& FormScratch() {
   static std::vector<char> buf;
@@ -155,7 +159,7 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
   // WAL: insert (one tuple).
   {
     HeapWalRecord rec(kHeapInfoInsert);
-    rec.Block(target.buf);
+    rec.Block(target.buf, /*force_image=*/target.fresh);
     rec.PutTuple(off);
     rec.Insert(xid);
   }
@@ -169,30 +173,58 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
   // Form everything first (an oversized row fails before anything is written).
   static std::vector<char> arena;
   static std::vector<size_t> starts;
-  static std::vector<size_t> lens;
+  static std::vector<std::span<char>> tuples;
   arena.clear();
   starts.clear();
-  lens.clear();
+  tuples.clear();
   std::vector<char>& t = FormScratch();
+  static std::vector<size_t> lens;
+  lens.clear();
   for (const Row& row : rows) {
     HeapFormTuple(desc, row, &t);
-    StampInsert(Header(t), xid, cid);
     starts.push_back(arena.size());
     lens.push_back(t.size());
     // Keep each tuple 8-aligned in the arena so its header can be used in place.
     arena.insert(arena.end(), t.begin(), t.end());
     arena.resize(access::MaxAlign(arena.size()));
   }
+  for (size_t i = 0; i < starts.size(); ++i) tuples.emplace_back(arena.data() + starts[i], lens[i]);
+  HeapMultiInsertFormed(rel, tuples, xid, cid, opts, tids);
+}
+
+size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
+                             CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids,
+                             bool hold_partial_tail) {
+  if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapMultiInsert: no transaction id");
+  for (const std::span<char>& tup : tuples) StampInsert(reinterpret_cast<HeapTupleHeaderData*>(tup.data()), xid, cid);
   const size_t reserve = FillfactorReserve(opts.fillfactor);
+  const size_t n = tuples.size();
+  // Page space the tuples from k on need (aligned, with line pointers).
+  static std::vector<size_t> need_from;
+  if (hold_partial_tail) {
+    need_from.assign(n + 1, 0);
+    for (size_t k = n; k-- > 0;) {
+      need_from[k] = need_from[k + 1] + access::MaxAlign(tuples[k].size()) + storage::kItemIdSize;
+    }
+  }
   size_t i = 0;
-  const size_t n = rows.size();
   while (i < n) {
-    TargetBuffer target = GetBufferForTuple(rel, lens[i], opts.fillfactor, opts.bulk);
+    TargetBuffer target = GetBufferForTuple(rel, tuples[i].size(), opts.fillfactor, opts.bulk);
+    if (hold_partial_tail && opts.bulk != nullptr &&
+        target.buf.page().FreeSpace() >= need_from[i] + reserve + kHoldBackSlack) {
+      // The rest would leave this page well short of full: keep them for
+      // the caller's next batch, which continues on this page (kept pinned
+      // by the bulk state; formatted but unlogged, so its first record
+      // carries it whole).
+      ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+      return i;
+    }
     HeapWalRecord rec(kHeapInfoMultiInsert);
-    rec.Block(target.buf);
+    // A page formatted just now goes into the record whole (no init record).
+    rec.Block(target.buf, /*force_image=*/target.fresh);
     bool first = true;
-    while (i < n && (first || PageHasRoomFor(target.buf.page(), lens[i], reserve))) {
-      const OffsetNumber off = PutTuple(target.buf, arena.data() + starts[i], lens[i]);
+    while (i < n && (first || PageHasRoomFor(target.buf.page(), tuples[i].size(), reserve))) {
+      const OffsetNumber off = PutTuple(target.buf, tuples[i].data(), tuples[i].size());
       rec.PutTuple(off);
       if (tids != nullptr) tids->push_back(ItemPointer{target.buf.block(), off});
       first = false;
@@ -203,6 +235,7 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
     rec.Insert(xid);
     ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
   }
+  return n;
 }
 
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,

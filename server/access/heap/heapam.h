@@ -66,6 +66,16 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
 void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const Row> rows, TransactionId xid,
                      CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids);
 
+// HeapMultiInsert of tuples the caller formed (HeapFormTuple) and keeps
+// 8-aligned: the MVCC header of each is stamped in place. Returns how many
+// were written (from the front): all, unless `hold_partial_tail`, when the
+// tuples that would only partly fill their page are left for the caller's
+// next call (with a bulk state, which keeps that page), so a load writes
+// one WAL record per page it fills.
+size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>> tuples, TransactionId xid,
+                             CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids,
+                             bool hold_partial_tail = false);
+
 // Deletes the version at `tid` (sets xmax). Results:
 //   kOk            deleted.
 //   kSelfUpdated   already changed by this transaction's command >= cid (fd.cmax set).

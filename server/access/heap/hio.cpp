@@ -15,6 +15,10 @@ namespace hearth::heap {
 
 struct HioAccess {
   static PinnedBuffer& Current(BulkInsertState& b) { return b.current_; }
+  static TargetBuffer FromRun(RelFileLocator rel, size_t len, size_t reserve, BulkInsertState& b);
+  static bool HasRun(const BulkInsertState& b, RelFileLocator rel) {
+    return b.run_rel_ == rel && b.run_next_ < b.run_end_;
+  }
 };
 
 namespace {
@@ -85,12 +89,67 @@ void InitHeapPage(PinnedBuffer& buf) {
 
 BulkInsertState::BulkInsertState() : strategy_(storage::GetAccessStrategy(storage::StrategyType::kBulkWrite)) {}
 
+void BulkInsertState::Finish() {
+  current_.Release();
+  for (; run_next_ < run_end_; ++run_next_) {
+    RecordPageWithFreeSpace(run_rel_, run_next_, storage::kBlockSize - storage::kPageHeaderSize);
+  }
+}
+
+// The next block of the load's extended run (extending the relation by a
+// new run first when it is used up), exclusively locked. Normally an
+// all-zero page, formatted here and returned `fresh`; VACUUM may have
+// formatted (and someone filled) it meanwhile, so the page is read, not
+// assumed zero, and a used page is taken only when the tuple fits.
+TargetBuffer HioAccess::FromRun(RelFileLocator rel, size_t len, size_t reserve, BulkInsertState& b) {
+  constexpr BlockNumber kFirstRun = 8;
+  constexpr BlockNumber kMaxRun = 64;
+  for (;;) {
+    if (!HasRun(b, rel)) {
+      b.extend_by_ = b.run_rel_ == rel ? std::min(kMaxRun, std::max(kFirstRun, b.extend_by_ * 2)) : kFirstRun;
+      b.run_rel_ = rel;
+      b.run_next_ = storage::ExtendRelationBy(rel, ForkNumber::kMain, b.extend_by_);
+      b.run_end_ = b.run_next_ + b.extend_by_;
+    }
+    const BlockNumber blk = b.run_next_++;
+    PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, blk, storage::ReadMode::kNormal, b.strategy());
+    buf.Lock(LWLockMode::kExclusive);
+    TargetBuffer out;
+    if (buf.page().IsNew()) {
+      buf.page().Init(0);
+      buf.MarkDirty();
+      out.fresh = true;
+    } else if (!PageHasRoomFor(buf.page(), len, reserve)) {
+      continue;  // taken by someone else through the free-space map
+    }
+    SetTargetBlock(rel, blk);
+    out.buf = std::move(buf);
+    return out;
+  }
+}
+
 TargetBuffer GetBufferForTuple(RelFileLocator rel, size_t len, int fillfactor, BulkInsertState* bulk,
                                PinnedBuffer* other) {
   const size_t reserve = FillfactorReserve(fillfactor);
   storage::BufferAccessStrategy* strategy = bulk != nullptr ? bulk->strategy() : nullptr;
-  const BlockNumber nblocks = storage::SmgrNblocks(rel, ForkNumber::kMain);
   TargetBuffer out;
+  // A bulk load: its kept page, then the rest of its extended run, without
+  // asking for the relation size (the caller's lock keeps TRUNCATE away, so
+  // neither can have been cut off).
+  if (bulk != nullptr && other == nullptr) {
+    PinnedBuffer& cur = HioAccess::Current(*bulk);
+    if (cur.valid() && cur.rel() == rel) {
+      cur.Lock(LWLockMode::kExclusive);
+      if (PageHasRoomFor(cur.page(), len, reserve)) {
+        out.buf = std::move(cur);
+        return out;
+      }
+      cur.Release();
+      return HioAccess::FromRun(rel, len, reserve, *bulk);
+    }
+    if (HioAccess::HasRun(*bulk, rel)) return HioAccess::FromRun(rel, len, reserve, *bulk);
+  }
+  const BlockNumber nblocks = storage::SmgrNblocks(rel, ForkNumber::kMain);
   BlockNumber tried = kInvalidBlockNumber;
 
   // 1. The page we used last: kept pinned by a bulk load, else from the cache.
@@ -118,8 +177,10 @@ TargetBuffer GetBufferForTuple(RelFileLocator rel, size_t len, int fillfactor, B
     if (TryCandidate(rel, std::move(cand), len, reserve, other, &out)) return out;
   }
 
-  // 3. A new page at the end. Nobody else can know it yet, so locking *other
-  // after it cannot deadlock (see README.md, lock order).
+  // 3. A new page at the end: a bulk load extends by a run of pages.
+  if (bulk != nullptr && other == nullptr) return HioAccess::FromRun(rel, len, reserve, *bulk);
+  // Nobody else can know the new page yet, so locking *other after it
+  // cannot deadlock (see README.md, lock order).
   PinnedBuffer nb = storage::ExtendRelation(rel, ForkNumber::kMain, strategy);
   InitHeapPage(nb);
   if (other != nullptr) other->Lock(LWLockMode::kExclusive);

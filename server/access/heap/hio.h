@@ -24,8 +24,12 @@ using storage::PinnedBuffer;
 using storage::RelFileLocator;
 
 // State of one bulk load (COPY, INSERT ... SELECT of many rows): a BULKWRITE
-// ring so the load cannot push the whole pool out, and the current target
-// page kept pinned (unlocked) between rows. Private to one process.
+// ring so the load cannot push the whole pool out, the current target page
+// kept pinned (unlocked) between batches, and a run of blocks the load
+// extended the relation by in one write (ExtendRelationBy) and has not used
+// yet. The run grows 8, 16, 32, 64 blocks per extension, so a load
+// neither asks for the relation size nor extends the file per page.
+// Private to one process.
 class BulkInsertState {
  public:
   // REQUIRES: the buffer pool is initialised.
@@ -35,13 +39,22 @@ class BulkInsertState {
   BulkInsertState& operator=(const BulkInsertState&) = delete;
 
   storage::BufferAccessStrategy* strategy() const { return strategy_.get(); }
-  // Drops the kept pin (call before fork or when the load ends early).
+  // Drops the kept pin (call before fork or when the load ends early; safe
+  // while unwinding). Unused extended blocks stay all-zero: VACUUM or a later
+  // Finish-ed load records them.
   void ReleaseBuffer() { current_.Release(); }
+  // The load ended normally: drops the pin and offers the extended blocks it
+  // did not use to the free-space map, so later inserts fill them.
+  void Finish();
 
  private:
   friend struct HioAccess;
   std::unique_ptr<storage::BufferAccessStrategy> strategy_;
   PinnedBuffer current_;  // pinned, unlocked; may belong to another relation
+  RelFileLocator run_rel_{};             // relation of the extended run
+  BlockNumber run_next_ = 0;             // next unused block of the run
+  BlockNumber run_end_ = 0;              // one past the run's last block
+  BlockNumber extend_by_ = 0;            // size of the next extension
 };
 
 // Bytes a page must keep free for inserts with `fillfactor` (10..100).
@@ -57,6 +70,10 @@ bool PageHasRoomFor(const storage::Page& pg, size_t len, size_t reserve);
 struct TargetBuffer {
   PinnedBuffer buf;  // exclusively locked; invalid when `use_other`
   bool use_other = false;  // the tuple fits on *other's page itself
+  // The page was formatted in memory just now and nothing about it is in
+  // the WAL yet: the caller's record must carry it whole (a forced image),
+  // as PostgreSQL's XLOG_HEAP_INIT_PAGE. Only bulk loads get such pages.
+  bool fresh = false;
 };
 
 // Returns a page with room for a tuple of `len` bytes (+ its line pointer)

@@ -40,7 +40,10 @@ struct XLogOptions {
   bool track_io_timing = true;    // fill wal_write_time / wal_sync_time
   int prealloc_segments = 1;      // segments kept created ahead of the insert position
   int max_recycled_segments = 8;  // future segments RemoveOldSegments may keep (min_wal_size)
-  int insert_slots = 1;           // WAL insertion slots (1 = one insert lock; at most 8)
+  // WAL insertion slots (PostgreSQL's NUM_XLOGINSERT_LOCKS): inserters
+  // reserve space under one spinlock and copy in parallel, one per slot;
+  // 1 = a single insert lock (tests); at most 8.
+  int insert_slots = 8;
 };
 
 // Bytes the wal area needs for `wal_buffers` pages. Equals
@@ -127,6 +130,16 @@ bool XLogNeedsFlush(XLogRecPtr lsn);
 // asynchronous commits become durable within wal_writer_delay) and keeps
 // segments pre-allocated. Returns true when it flushed something.
 bool XLogBackgroundFlush();
+
+// Asks the walwriter to write and sync everything inserted so far, soon,
+// and returns at once (a bulk load's ring then finds the buffers it reuses
+// flushed). Requests closer than kFlushRequestStep to the last one are
+// dropped, so calling it per page costs an atomic load.
+inline constexpr uint64_t kFlushRequestStep = 1024 * 1024;
+void XLogRequestBackgroundFlush();
+// Walwriter: sleeps up to `max_ms` unless a request beyond the flushed
+// position is pending or arrives; returns whether one is pending.
+bool XLogWaitForFlushRequest(int max_ms);
 
 // Positions (LSNs). Insert = end of all reserved records (where the next
 // record would end up); written/flushed = durable boundaries.

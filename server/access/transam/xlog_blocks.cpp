@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "access/transam/xlog.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/xlog_checkpoint.h"
 #include "storage/smgr/smgr.h"
 
@@ -106,6 +107,10 @@ XLogRecPtr BlockRecord::Insert(RmgrId rmgr, uint8_t info, uint32_t xid,
                                std::span<storage::PinnedBuffer* const> bufs) {
   if (bufs.size() != blocks_.size()) throw std::logic_error("BlockRecord: buffers do not match blocks");
   if (!XLogIsStarted() || blocks_.empty()) return 0;
+  // wal_level = minimal, a file this transaction created: it is logged whole
+  // or synced at commit, so no change to it may be logged before (redo would
+  // apply the change to a page whose earlier state was never logged).
+  if (RelfileSkipsWal(bufs[0]->rel())) return 0;
   blocks_.back().ops_end = ops_.size();
   XLogRecPtr end = 0;
   int images = 0;

@@ -261,6 +261,29 @@ bool XLogBackgroundFlush() {
   return did;
 }
 
+void XLogRequestBackgroundFlush() {
+  xi::XLogShared* sh = xi::Shared();
+  const XLogRecPtr end = xi::ReservedEnd();
+  XLogRecPtr asked = sh->flush_request.load(std::memory_order_relaxed);
+  if (end < asked + kFlushRequestStep || end < sh->flushed_upto.load(std::memory_order_relaxed) + kFlushRequestStep) {
+    return;
+  }
+  while (asked < end && !sh->flush_request.compare_exchange_weak(asked, end, std::memory_order_relaxed)) {
+  }
+  sh->flush_requested.NotifyAll();
+}
+
+bool XLogWaitForFlushRequest(int max_ms) {
+  xi::XLogShared* sh = xi::Shared();
+  auto pending = [sh] {
+    return sh->flush_request.load(std::memory_order_acquire) > sh->flushed_upto.load(std::memory_order_acquire);
+  };
+  const uint32_t seen = sh->flush_requested.Prepare();
+  if (pending()) return true;
+  if (max_ms > 0) sh->flush_requested.WaitFor(seen, max_ms);
+  return pending();
+}
+
 void XLogShutdown() {
   if (!XLogIsStarted()) return;
   xi::XLogShared* sh = xi::Shared();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "access/transam/pending_sync.h"
 #include "access/transam/xlog.h"
 #include "storage/smgr/smgr.h"
 
@@ -39,6 +40,8 @@ void Append(std::vector<uint8_t>& out, const void* p, size_t n) {
 XLogRecPtr LogPageImages(std::span<storage::PinnedBuffer* const> pages, uint32_t xid) {
   if (!XLogIsStarted() || pages.empty()) return 0;
   if (pages.size() > kMaxFpiPages) throw std::logic_error("LogPageImages: too many pages");
+  // wal_level = minimal, a file this transaction created: synced at commit.
+  if (RelfileSkipsWal(pages[0]->rel())) return 0;
   static std::vector<uint8_t> payload;
   payload.clear();
   for (storage::PinnedBuffer* b : pages) {

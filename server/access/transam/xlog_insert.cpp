@@ -265,6 +265,8 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   sh->written_upto.store(0);
   sh->flushed_upto.store(0);
   sh->flush_done.Init();
+  sh->flush_request.store(0);
+  sh->flush_requested.Init();
   sh->segment_lock.Init();
   sh->segment_size = opts.segment_size;
   sh->prealloc_segments = opts.prealloc_segments;

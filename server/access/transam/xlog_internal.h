@@ -6,10 +6,12 @@
 // Locks and what they guard (take them in this order; never wait for
 // insertions while holding write_lock or buf_mapping_lock):
 //   InsertSlot::lock       one inserter per slot; held for a whole XLogInsert.
-//                          XLogOptions::insert_slots (default 1: a single
-//                          insert lock; up to kMaxInsertSlots) slots are used;
-//                          with more, inserts copy in parallel and flushers
-//                          wait per slot. Callers never see the difference.
+//                          XLogOptions::insert_slots (default 8 =
+//                          kMaxInsertSlots; 1: a single insert lock) slots are
+//                          used, picked by proc number: inserts copy in
+//                          parallel and flushers wait only for slots still
+//                          copying below their flush point. Callers never see
+//                          the difference.
 //   insert_pos_lck (spin)  cur_byte_pos, prev_lsn and the slots'
 //                          inserting_at when an insert starts.
 //   buf_mapping_lock       initialising WAL buffer pages (initialized_upto,
@@ -96,6 +98,11 @@ struct XLogShared {
   std::atomic<bool> track_io_timing;
 
   StatsShared stats;
+
+  // Asynchronous flush requests (XLogRequestBackgroundFlush): the highest
+  // LSN asked for, and the condition the walwriter sleeps on.
+  alignas(64) std::atomic<uint64_t> flush_request;
+  storage::SharedCondition flush_requested;
 
   // Redo point of the last (or running) checkpoint: a page whose LSN is at or
   // below it gets a full-page image at its next change (xlog_checkpoint.h).

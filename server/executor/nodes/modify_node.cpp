@@ -88,6 +88,10 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   Close();
   processed_ = 0;
   if (ctx.tables == nullptr) throw DbError(sqlstate::kInternalError, "no table provider");
+  if (bulk_insert_) {
+    BulkInsert(ctx);
+    return;
+  }
   std::unique_ptr<TableModifier> mod = ctx.tables->OpenModifier(table_);
   EvalContext eval = ctx.MakeEval();
   size_t ncols = table_.columns.size();
@@ -106,6 +110,22 @@ void ModifyTableNode::Open(ExecContext& ctx) {
     in.resize(ncols);
     ModifyOne(*mod, in, rid, eval);
   }
+  child_->Close();
+}
+
+void ModifyTableNode::BulkInsert(ExecContext& ctx) {
+  std::unique_ptr<TableBulkInserter> loader = ctx.tables->OpenBulkInserter(table_);
+  EvalContext eval = ctx.MakeEval();
+  child_->Open(ctx);
+  Row in;
+  while (child_->Next(in)) {
+    ctx.CheckInterrupts();
+    CheckNotNull(table_, in);
+    loader->Insert(in, processed_);
+    ++processed_;
+    AddReturning(in, eval);
+  }
+  loader->Finish();
   child_->Close();
 }
 

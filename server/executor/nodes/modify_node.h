@@ -41,6 +41,9 @@ class ModifyTableNode : public ExecNode {
                const std::vector<std::string>* extra) const override;
 
   uint64_t processed() const { return processed_; }
+  // INSERT ... SELECT: load the rows through the table's bulk-insert path
+  // (TableProvider::OpenBulkInserter) instead of row by row.
+  void UseBulkInsert() { bulk_insert_ = kind_ == ModifyKind::kInsert; }
   ModifyKind kind() const { return kind_; }
 
  protected:
@@ -50,6 +53,7 @@ class ModifyTableNode : public ExecNode {
   void AddReturning(const Row& table_row, EvalContext& eval);
   // UPDATE/DELETE of one scanned row, with the Read Committed retry loop.
   void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval);
+  void BulkInsert(ExecContext& ctx);
 
   ModifyKind kind_;
   TableInfo table_;
@@ -61,6 +65,7 @@ class ModifyTableNode : public ExecNode {
   Row scratch_;
   size_t pos_ = 0;
   uint64_t processed_ = 0;
+  bool bulk_insert_ = false;
 };
 
 }  // namespace hearth::executor

@@ -109,6 +109,7 @@ struct StrategyControl {
   std::atomic<uint64_t> buffers_clean;
   std::atomic<uint64_t> buffers_checkpoint;
   std::atomic<uint64_t> maxwritten_clean;
+  std::atomic<uint64_t> backend_wal_flush_waits;  // Hearth only, see BgWriterStats
   // Relation extension locks, hashed by (relfilenode, fork).
   PaddedLWLock extension_locks[kExtensionLocks];
 };

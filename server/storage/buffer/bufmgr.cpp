@@ -36,6 +36,7 @@ int g_private_pins = 0;
 
 XLogFlushHookFn g_xlog_flush_hook = nullptr;
 XLogNeedsFlushHookFn g_xlog_needs_flush_hook = nullptr;
+XLogRequestFlushHookFn g_xlog_request_flush_hook = nullptr;
 
 // Which path the last DropRelationsBuffers call of this process took.
 bool g_last_drop_used_lookup = false;
@@ -233,6 +234,11 @@ bool FlushBuffer(BufferId id, WriteContext ctx, Status* status) {
   alignas(64) char copy[kBlockSize];
   std::memcpy(copy, BufferPage(id), kBlockSize);
   Page page(copy);
+  // A backend that must wait for WAL before writing (a bulk load whose ring
+  // outran the walwriter) is counted: hearth_stat_commit.backend_wal_flush_waits.
+  if (ctx == WriteContext::kBackend && g_xlog_needs_flush_hook != nullptr && g_xlog_needs_flush_hook(page.lsn())) {
+    g_strategy->backend_wal_flush_waits.fetch_add(1, std::memory_order_relaxed);
+  }
   Status s = FlushWalFor(page.lsn());
   if (s.ok()) {
     if (!page.IsNew()) page.SetChecksum(tag.block);
@@ -271,6 +277,12 @@ bool InvalidateVictimBuffer(BufferId id) {
 // Finds a buffer to reuse: pinned by us (refcount 1), clean, untagged. A
 // dirty victim is written first (WAL hook first), outside any mapping lock.
 BufferId GetVictimBuffer(BufferAccessStrategy* strategy) {
+  // A bulk write: have the walwriter keep flushing the WAL of what it wrote
+  // (the hook asks once per MiB), so the ring buffers it reuses next need no
+  // flush and never leave the ring.
+  if (strategy != nullptr && strategy->type == StrategyType::kBulkWrite && g_xlog_request_flush_hook != nullptr) {
+    g_xlog_request_flush_hook();
+  }
   for (;;) {
     uint32_t st;
     bool from_ring;
@@ -540,6 +552,7 @@ int NBuffers() { return g_nbuffers; }
 
 void SetXLogFlushHook(XLogFlushHookFn fn) { g_xlog_flush_hook = fn; }
 void SetXLogNeedsFlushHook(XLogNeedsFlushHookFn fn) { g_xlog_needs_flush_hook = fn; }
+void SetXLogRequestFlushHook(XLogRequestFlushHookFn fn) { g_xlog_request_flush_hook = fn; }
 
 // ---- PinnedBuffer --------------------------------------------------------------------------------
 
@@ -679,6 +692,14 @@ PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStr
   s = SmgrExtend(rel, fork, block, page);
   if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
   return buf;
+}
+
+BlockNumber ExtendRelationBy(RelFileLocator rel, ForkNumber fork, BlockNumber count) {
+  LWLockGuard ext(ExtensionLockFor(rel, fork), LWLockMode::kExclusive);
+  const BlockNumber first = SmgrNblocks(rel, fork);
+  Status s = SmgrExtendZeros(rel, fork, first, count);
+  if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+  return first;
 }
 
 bool ConditionalLockBufferForCleanup(PinnedBuffer& buf) {
@@ -916,6 +937,7 @@ BgWriterStats GetBgWriterStats() {
   s.buffers_checkpoint = g_strategy->buffers_checkpoint.load(std::memory_order_relaxed);
   s.maxwritten_clean = g_strategy->maxwritten_clean.load(std::memory_order_relaxed);
   s.buffers_backend_fsync = SmgrBackendFsyncCount();
+  s.backend_wal_flush_waits = g_strategy->backend_wal_flush_waits.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -47,8 +47,11 @@ int NBuffers();
 using XLogFlushHookFn = void (*)(uint64_t lsn);
 // Whether WAL up to `lsn` still has to be flushed (a ring write would stall).
 using XLogNeedsFlushHookFn = bool (*)(uint64_t lsn);
+// Asks for WAL to be flushed soon, without waiting (the walwriter does it).
+using XLogRequestFlushHookFn = void (*)();
 void SetXLogFlushHook(XLogFlushHookFn fn);
 void SetXLogNeedsFlushHook(XLogNeedsFlushHookFn fn);
+void SetXLogRequestFlushHook(XLogRequestFlushHookFn fn);
 
 // ---- Pinned buffers ------------------------------------------------------------------
 
@@ -156,6 +159,13 @@ PinnedBuffer ReadBuffer(RelFileLocator rel, ForkNumber fork, BlockNumber block, 
 // and marks it dirty.
 PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStrategy* strategy = nullptr);
 
+// Adds `count` zeroed blocks at the end of the fork in one file write under
+// the relation's extension lock, without loading them into the pool, and
+// returns the first one. The caller reads and initialises each later (an
+// all-zero page is new: another process may take and initialise it first,
+// e.g. VACUUM, so the caller re-checks under the content lock).
+BlockNumber ExtendRelationBy(RelFileLocator rel, ForkNumber fork, BlockNumber count);
+
 // Conveniences.
 inline ReadPageGuard ReadPageShared(RelFileLocator rel, ForkNumber fork, BlockNumber block,
                                     BufferAccessStrategy* strategy = nullptr) {
@@ -231,6 +241,9 @@ struct BgWriterStats {
   uint64_t buffers_checkpoint = 0;     // written by checkpoints (FlushAllBuffers)
   uint64_t maxwritten_clean = 0;       // bgwriter rounds stopped by lru_maxpages
   uint64_t buffers_backend_fsync = 0;  // backends that had to fsync themselves
+  // Hearth only: writes by backends that first had to wait for a WAL flush
+  // (WAL before data), e.g. a bulk load whose ring outran the walwriter.
+  uint64_t backend_wal_flush_waits = 0;
 };
 BgWriterStats GetBgWriterStats();
 

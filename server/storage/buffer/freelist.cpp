@@ -78,6 +78,7 @@ void StrategyInit(StrategyControl* ctl, int nbuffers) {
   ctl->buffers_clean.store(0);
   ctl->buffers_checkpoint.store(0);
   ctl->maxwritten_clean.store(0);
+  ctl->backend_wal_flush_waits.store(0);
   for (auto& l : ctl->extension_locks) l.lock.Init();
 }
 

@@ -12,6 +12,8 @@
 // small in practice.
 #include "storage/lmgr/lwlock.h"
 
+#include <algorithm>
+
 #include <linux/futex.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -139,9 +141,11 @@ void SpinLock::Lock() {
 
 // ---- SharedCondition ------------------------------------------------------
 
-void SharedCondition::Wait(uint32_t seen) {
+void SharedCondition::Wait(uint32_t seen) { WaitFor(seen, kWaitSliceMs); }
+
+void SharedCondition::WaitFor(uint32_t seen, int timeout_ms) {
   nwaiters.fetch_add(1, std::memory_order_seq_cst);
-  if (seq.load(std::memory_order_seq_cst) == seen) FutexWait(&seq, seen, kWaitSliceMs);
+  if (seq.load(std::memory_order_seq_cst) == seen) FutexWait(&seq, seen, std::min(timeout_ms, kWaitSliceMs));
   nwaiters.fetch_sub(1, std::memory_order_relaxed);
   CheckPostmasterAlive();
 }

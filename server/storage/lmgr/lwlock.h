@@ -152,6 +152,8 @@ struct SharedCondition {
   // Sleeps until the sequence moves past `seen` or kWaitSliceMs elapses;
   // checks postmaster death afterwards.
   void Wait(uint32_t seen);
+  // Wait with a shorter bound (at most kWaitSliceMs).
+  void WaitFor(uint32_t seen, int timeout_ms);
   // Wakes every waiter; a syscall only when someone is sleeping.
   void NotifyAll();
 };

@@ -430,6 +430,40 @@ Status SmgrExtend(RelFileLocator rel, ForkNumber fork, BlockNumber block, const 
   return Status::Ok();
 }
 
+Status SmgrExtendZeros(RelFileLocator rel, ForkNumber fork, BlockNumber first, BlockNumber count) {
+  // One write per segment piece, from a shared zero area of kMaxZeroBlocks.
+  constexpr BlockNumber kMaxZeroBlocks = 256;
+  static const std::vector<char> zeros(static_cast<size_t>(kMaxZeroBlocks) * kBlockSize, 0);
+  BlockNumber block = first;
+  const BlockNumber end = first + count;
+  while (block < end) {
+    const uint32_t segno = block / g_segment_blocks;
+    const BlockNumber in_seg = g_segment_blocks - block % g_segment_blocks;
+    const BlockNumber n = std::min({end - block, in_seg, kMaxZeroBlocks});
+    int fd = OpenSegment(rel, fork, segno, true);
+    if (fd < 0) {
+      return Status::IoError("could not open file \"" + SegPath(rel, fork, segno) + "\": " + ErrnoText(errno));
+    }
+    const off_t off = static_cast<off_t>(block % g_segment_blocks) * static_cast<off_t>(kBlockSize);
+    const size_t len = static_cast<size_t>(n) * kBlockSize;
+    for (size_t done = 0; done < len;) {
+      ssize_t w = pwrite(fd, zeros.data() + done, len - done, off + static_cast<off_t>(done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        return Status::IoError("could not extend relation " + RelPath(rel, fork) + " by " + std::to_string(n) +
+                               " blocks at block " + std::to_string(block) + ": " +
+                               (w < 0 ? ErrnoText(errno) : std::string("no space written")));
+      }
+      done += static_cast<size_t>(w);
+    }
+    UpdateCachedSize(rel, fork, block + n, /*raise_only=*/true);
+    Status st = SmgrRegisterSync(rel, fork, segno);
+    if (!st.ok()) return st;
+    block += n;
+  }
+  return Status::Ok();
+}
+
 Status SmgrRead(RelFileLocator rel, ForkNumber fork, BlockNumber block, char* buf) {
   uint32_t segno = block / g_segment_blocks;
   int fd = OpenSegment(rel, fork, segno, false);

@@ -76,6 +76,11 @@ std::optional<BlockNumber> SmgrCachedNblocks(RelFileLocator rel, ForkNumber fork
 // caller will SmgrImmedSync, e.g. a relation created in this transaction).
 Status SmgrExtend(RelFileLocator rel, ForkNumber fork, BlockNumber block, const char* page, bool skip_fsync = false);
 
+// Appends `count` zero blocks starting at `first` (== SmgrNblocks) with one
+// write per segment touched, and raises the cached size to first + count.
+// Bulk loads reserve many blocks at once this way. Same REQUIRES as SmgrExtend.
+Status SmgrExtendZeros(RelFileLocator rel, ForkNumber fork, BlockNumber first, BlockNumber count);
+
 // Reads block `block` into buf (kBlockSize bytes). Fails with Corruption on a
 // short read (block beyond the end of the file), IoError on a syscall error.
 Status SmgrRead(RelFileLocator rel, ForkNumber fork, BlockNumber block, char* buf);

@@ -24,6 +24,8 @@ size_t CharOffset(std::string_view s, int64_t chars);
 // spaces (then trimmed). Explicit casts truncate silently. bpchar is padded
 // with spaces to n characters.
 std::string ApplyCharTypmod(std::string s, Oid oid, int32_t typmod, bool is_explicit);
+// The same on *s in place (no allocation when its capacity suffices).
+void ApplyCharTypmodInPlace(std::string* s, Oid oid, int32_t typmod, bool is_explicit);
 
 // bpchar semantics: trailing spaces are insignificant.
 std::string_view BpcharTrim(std::string_view s);

@@ -73,6 +73,39 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
   }
 }
 
+void InputValueInto(Oid oid, int32_t typmod, std::string_view text, Value* out) {
+  switch (oid) {
+    case kInt2Oid:
+    case kInt4Oid:
+    case kInt8Oid:
+    case kDateOid:
+    case kTextOid:
+    case kVarcharOid:
+    case kBpcharOid:
+      break;
+    default:
+      *out = InputValue(oid, typmod, text);
+      return;
+  }
+  // Integers and dates are parsed before *out changes.
+  int64_t i = 0;
+  if (oid == kDateOid) {
+    i = ParseDate(text);
+  } else if (oid != kTextOid && oid != kVarcharOid && oid != kBpcharOid) {
+    i = ParseInteger(text, oid);
+  }
+  out->type = oid;
+  out->is_null = false;
+  if (oid == kTextOid || oid == kVarcharOid || oid == kBpcharOid) {
+    out->i = 0;
+    out->str.assign(text);
+    if (oid != kTextOid) ApplyCharTypmodInPlace(&out->str, oid, typmod, false);
+    return;
+  }
+  out->i = i;
+  out->str.clear();
+}
+
 void AppendOutput(const Value& v, std::string* out) {
   switch (v.type) {
     case kBoolOid:

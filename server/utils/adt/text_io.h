@@ -20,6 +20,9 @@ namespace hearth::types {
 // that type (22P02, 22003, 22007, 22008, 22001). Throws 42704 for types
 // without an input function here.
 Value InputValue(Oid oid, int32_t typmod, std::string_view text);
+// InputValue into an existing Value, reusing its string buffer (COPY
+// converts every field this way: no allocation per field once warm).
+void InputValueInto(Oid oid, int32_t typmod, std::string_view text, Value* out);
 
 // Appends the output-function text of a non-NULL `v` to *out; no
 // allocation beyond growing *out for fixed-width types.

@@ -83,9 +83,13 @@ copy cp from stdin with (format csv);
 \.
 select count(*) from cp;
 copy cp (id, nosuch) from stdin;
+\.
 copy nosuchtable from stdin;
+\.
 copy cp from stdin with (format xml);
+\.
 copy cp from stdin with (delimiter 'ab');
+\.
 select count(*) from cp;
 
 -- inside a transaction: a rolled back COPY disappears, a committed one stays

@@ -206,6 +206,28 @@ TEST_CASE("xlog: XLogFlush writes and syncs everything inserted so far", "[xlog]
   CHECK(GetWalStats().wal_sync == 2);
 }
 
+TEST_CASE("xlog: a background flush request wakes the walwriter once per MiB of WAL", "[xlog]") {
+  WalCluster c(64, 4 * 1024 * 1024, /*fsync=*/false);
+  std::vector<uint8_t> p(4000, 3);
+  // Less than kFlushRequestStep inserted: no request.
+  InsertBytes(p);
+  XLogRequestBackgroundFlush();
+  CHECK_FALSE(XLogWaitForFlushRequest(0));
+  // Past a MiB: the request is pending until the walwriter's flush.
+  XLogRecPtr end = 0;
+  while (end < kFlushRequestStep + 8192) end = InsertBytes(p);
+  XLogRequestBackgroundFlush();
+  CHECK(XLogWaitForFlushRequest(0));
+  CHECK(XLogNeedsFlush(end));
+  CHECK(XLogBackgroundFlush());
+  CHECK_FALSE(XLogNeedsFlush(end));
+  CHECK_FALSE(XLogWaitForFlushRequest(1));  // satisfied: the walwriter naps
+  // Just after a flush a new request needs another MiB.
+  InsertBytes(p);
+  XLogRequestBackgroundFlush();
+  CHECK_FALSE(XLogWaitForFlushRequest(0));
+}
+
 TEST_CASE("xlog: wal_sync_method variants and fsync=off", "[xlog]") {
   WalCluster c(16, 1024 * 1024, /*fsync=*/true);
   std::vector<uint8_t> p(100, 1);

@@ -249,7 +249,7 @@ TEST_CASE("index maintenance on UPDATE and bulk insert", "[catalog][index]") {
     for (int i = 0; i < 2500; ++i) {
       row[0] = Value::Int4(i);
       row[1] = Value::Text("r");
-      bulk->Insert(row);
+      bulk->Insert(row, static_cast<uint64_t>(i));
     }
     bulk->Finish();
   });

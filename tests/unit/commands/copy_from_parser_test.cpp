@@ -318,3 +318,23 @@ TEST_CASE("copy: many lines keep their numbers", "[copy]") {
   REQUIRE(rows.size() == 1000);
   CHECK(rows[999] == R({"1000", "x"}));
 }
+
+TEST_CASE("copy text: long lines with escapes at every distance from a delimiter", "[copy][text]") {
+  CopyOptions o = Options("copy t from stdin");
+  // Fields longer than the inline scan, escapes at every distance from the
+  // delimiter, and an escaped newline inside a field.
+  std::string a, want_a;
+  for (int i = 0; i < 300; ++i) {
+    a += std::string(static_cast<size_t>(i % 23), 'x') + "\\\\";
+    want_a += std::string(static_cast<size_t>(i % 23), 'x') + "\\";
+  }
+  const std::string b = std::string(40, 'y') + "\\\nz" + std::string(17, 'w');
+  const std::string want_b = std::string(40, 'y') + "\nz" + std::string(17, 'w');
+  const std::string input = a + "\t" + b + "\n" + "short\t\\N\n";
+  REQUIRE(Parse(o, kAB, input) == std::vector<Row>{R({want_a, want_b}), R({"short", kNull})});
+  // The same fed in two chunks at every boundary inside the escapes.
+  for (size_t cut = 1; cut < input.size(); cut += 97) {
+    CHECK(ParseChunks(o, kAB, {input.substr(0, cut), input.substr(cut)}) ==
+          std::vector<Row>{R({want_a, want_b}), R({"short", kNull})});
+  }
+}
