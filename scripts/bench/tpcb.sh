@@ -10,6 +10,7 @@
 # (bloat from dead versions; no VACUUM runs between the points).
 #   scripts/bench/tpcb.sh [RUNS] [SECONDS] [SCALE]     (defaults 3, 60, 10)
 #   CLIENTS="1 16 32" HEARTHD=/path/to/hearthd scripts/bench/tpcb.sh 1 10 1
+#   EXTRA_SETTINGS="-c commit_delay=10000 -c commit_siblings=5" scripts/bench/tpcb.sh
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -22,6 +23,9 @@ chmod 755 "$work"
 trap 'bench_stop_all; rm -rf "$work"' EXIT
 
 settings=(-c shared_buffers=1GB -c fsync=on -c synchronous_commit=on -c max_connections=60)
+# EXTRA_SETTINGS="-c commit_delay=10000 -c commit_siblings=5": more, on both servers.
+read -ra extra <<<"${EXTRA_SETTINGS:-}"
+settings+=("${extra[@]}")
 hport=$(bench_free_port); pport=$(bench_free_port)
 bench_start_hearthd "$work/hearth" "$hport" "${settings[@]}"
 bench_start_postgres "$work/pg" "$pport" "${settings[@]}"
