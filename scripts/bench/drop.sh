@@ -75,9 +75,13 @@ timed() {  # PORT FILE → seconds (NaN on failure)
 }
 per_item_ms() { awk -v t="$1" -v n="$2" 'BEGIN { if (t == "NaN") print "NaN"; else printf "%.3f\n", t * 1000 / n }'; }
 ratio() { awk -v h="$1" -v p="$2" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }'; }
-tps() {  # PORT → tps of the point query
-  pgbench -n -h 127.0.0.1 -p "$1" -U hearth -f "$work/point.sql" -t 5000 hearth 2>/dev/null |
-    awk '/^tps/ { print $3; exit }'
+tps() {  # PORT → tps of the point query: the median of three 5 s runs
+  local i out=()
+  for i in 1 2 3; do
+    out+=("$(pgbench -n -h 127.0.0.1 -p "$1" -U hearth -f "$work/point.sql" -T 5 hearth 2>/dev/null |
+      awk '/^tps/ { print $3; exit }')")
+  done
+  bench_median "${out[@]}"
 }
 
 printf '%-8s %-6s %-8s %12s %12s %8s\n' size shape cell hearthd_ms postgres_ms ratio
