@@ -19,6 +19,7 @@
 # counter).
 #   scripts/bench/copy.sh [RUNS] [ROWS]          (defaults 3 and 1000000)
 #   CASES="narrow btree" HEARTHD=/path/to/hearthd scripts/bench/copy.sh 1 100000
+#   EXTRA_RELATIONS=20000 CASES=narrow scripts/bench/copy.sh   (a large catalog)
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -63,6 +64,19 @@ for port in "$prep" "$pmin"; do
   psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d hearth -c 'create extension if not exists pg_buffercache' \
     >/dev/null 2>&1
 done
+# EXTRA_RELATIONS=N: load with N relations already in the catalog (N/2
+# tables with a primary key each), on every server, before the first case.
+if [ "${EXTRA_RELATIONS:-0}" -gt 0 ]; then
+  python3 -c "
+n = ${EXTRA_RELATIONS} // 2
+for b in range(0, n, 100):
+    print('begin;')
+    for i in range(b, min(n, b + 100)): print(f'create table extra_{i} (id int primary key);')
+    print('commit;')" >"$work/extra.sql"
+  for port in "$hrep" "$prep" "$hmin" "$pmin"; do
+    psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d hearth -f "$work/extra.sql" >/dev/null 2>&1 || true
+  done
+fi
 
 q() { psql -X -qAt -h 127.0.0.1 -p "$1" -U hearth -d hearth -c "$2" 2>/dev/null; }
 wal_bytes() { q "$1" 'select wal_bytes from pg_stat_wal'; }
