@@ -146,3 +146,27 @@ TEST_CASE("copy_load: a client that disconnects mid-COPY leaves nothing", "[copy
   REQUIRE(Run(server, "copy gone from stdin", AccountRows(0, 10)).exit_code == 0);
   CHECK(PsqlInt(server, "select count(*) from gone") == 10);
 }
+
+// Keys in ascending order go onto the index's last leaf without a descent
+// (the rightmost-leaf fast path); the tree must stay sound and unique checks
+// must still see every key, including the last one inserted that way.
+TEST_CASE("copy_load: ascending keys through the rightmost-leaf path keep the index sound", "[copy_load_test]") {
+  TestServer server;
+  REQUIRE(Run(server, "create table asc_t (aid int primary key, bid int, abalance int, filler char(84))").exit_code == 0);
+  REQUIRE(Run(server, "copy asc_t from stdin", AccountRows(1, 30001)).exit_code == 0);
+  REQUIRE(Run(server, "copy asc_t from stdin", AccountRows(30001, 40001)).exit_code == 0);
+  CHECK(server.PsqlValue("select hearth_index_check('asc_t_pkey')") == "ok");
+  CHECK(PsqlInt(server, "select count(*) from asc_t where aid = 40000") == 1);
+  CHECK(PsqlInt(server, "select count(*) from asc_t where aid between 29990 and 30010") == 21);
+  // The largest key again: the fast path must not skip the unique check.
+  CommandResult r = Run(server, "insert into asc_t values (40000, 1, 0, 'dup')");
+  CHECK(r.exit_code != 0);
+  CHECK(Contains(r.err, "Key (aid)=(40000) already exists."));
+  REQUIRE(Run(server, "insert into asc_t values (40001, 1, 0, 'next')").exit_code == 0);
+  REQUIRE(Run(server, "insert into asc_t values (0, 1, 0, 'first')").exit_code == 0);
+  r = Run(server, "insert into asc_t values (40001, 1, 0, 'dup')");
+  CHECK(r.exit_code != 0);
+  CHECK(Contains(r.err, "Key (aid)=(40001) already exists."));
+  CHECK(PsqlInt(server, "select count(*) from asc_t") == 40002);
+  CHECK(server.PsqlValue("select hearth_index_check('asc_t_pkey')") == "ok");
+}

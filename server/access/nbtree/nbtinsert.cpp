@@ -13,6 +13,7 @@
 
 #include "access/nbtree/nbtree_internal.h"
 #include "access/transam/xlog_blocks.h"
+#include "storage/smgr/smgr.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 
@@ -336,6 +337,57 @@ uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_vie
   return wait_xid;
 }
 
+// The rightmost-leaf fast path (PostgreSQL's idea): loads in key order
+// (serial ids, timestamps) always insert on the tree's last leaf, so each
+// process remembers, per index, the leaf it last found rightmost and tries
+// it first. It is used only when the leaf is still a rightmost leaf, the new
+// key sorts after every entry on it (so no equal key exists anywhere: no
+// unique probe is needed) and the entry fits (no split, which would need the
+// descent's stack). Anything else falls back to the full descent.
+struct RightmostHint {
+  storage::RelFileLocator rel;
+  BlockNumber block = storage::kInvalidBlockNumber;
+};
+constexpr size_t kRightmostHints = 8;
+RightmostHint g_rightmost[kRightmostHints];
+size_t g_rightmost_next = 0;
+
+RightmostHint* FindRightmostHint(const IndexDesc& index) {
+  for (RightmostHint& h : g_rightmost)
+    if (h.block != storage::kInvalidBlockNumber && h.rel == index.rel) return &h;
+  return nullptr;
+}
+
+void RememberRightmost(const IndexDesc& index, Page leaf, BlockNumber block) {
+  if (!IsLeaf(leaf) || !IsRightmost(leaf)) return;
+  RightmostHint* h = FindRightmostHint(index);
+  if (h == nullptr) h = &g_rightmost[g_rightmost_next++ % kRightmostHints];
+  h->rel = index.rel;
+  h->block = block;
+}
+
+// The remembered leaf, X-locked, when `entry` (key part `key`) may go on it
+// at its end; an invalid buffer otherwise.
+PinnedBuffer TryRightmostLeaf(const IndexDesc& index, std::string_view entry, std::string_view key) {
+  RightmostHint* h = FindRightmostHint(index);
+  if (h == nullptr) return PinnedBuffer();
+  if (h->block >= storage::SmgrNblocks(index.rel, ForkNumber::kMain)) {
+    h->block = storage::kInvalidBlockNumber;
+    return PinnedBuffer();
+  }
+  PinnedBuffer leaf = ReadLocked(index, h->block, LWLockMode::kExclusive);
+  Page p = leaf.page();
+  const bool usable = IsLeaf(p) && IsRightmost(p) && (Opaque(p)->flags & kBtDeleted) == 0 &&
+                      p.MaxOffset() >= FirstDataOffset(p) &&
+                      CompareToBound(ItemKey(p, p.MaxOffset()), Bound{key, false}) < 0 &&
+                      p.FreeSpace() >= entry.size() + 8;  // + alignment padding: it surely fits
+  if (!usable) {
+    h->block = storage::kInvalidBlockNumber;
+    return PinnedBuffer();
+  }
+  return leaf;
+}
+
 }  // namespace
 
 InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key, ItemPointer tid,
@@ -356,12 +408,22 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
     if (v.is_null) check = false;  // NULLs never conflict
   const Bound full{entry, false};
   const Bound search = check ? Bound{std::string_view(entry).substr(0, key_len), false} : full;
+  if (PinnedBuffer leaf = TryRightmostLeaf(index, entry, std::string_view(entry).substr(0, key_len)); leaf.valid()) {
+    static std::vector<PinnedBuffer> changed;
+    changed.clear();
+    access::ScratchBlockRecord().Clear();
+    stack.clear();
+    const OffsetNumber off = static_cast<OffsetNumber>(leaf.page().MaxOffset() + 1);
+    InsertOnPage(index, stack, std::move(leaf), entry, off, changed);  // fits: no split
+    return InsertResult{true, 0};
+  }
   for (;;) {
     PinnedBuffer leaf = Descend(index, search, LWLockMode::kExclusive, &stack);
     if (!leaf.valid()) {
       CreateRoot(index);
       continue;
     }
+    RememberRightmost(index, leaf.page(), leaf.block());
     if (check) {
       uint32_t xid = CheckUnique(index, leaf, search.key, key, *unique);
       if (xid != 0) return InsertResult{false, xid};
