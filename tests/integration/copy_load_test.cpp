@@ -170,3 +170,16 @@ TEST_CASE("copy_load: ascending keys through the rightmost-leaf path keep the in
   CHECK(PsqlInt(server, "select count(*) from asc_t") == 40002);
   CHECK(server.PsqlValue("select hearth_index_check('asc_t_pkey')") == "ok");
 }
+
+// Invalid UTF-8 in COPY data is 22021 with the line in CONTEXT, as in
+// PostgreSQL, and nothing of the load is visible.
+TEST_CASE("copy_load: invalid UTF-8 in COPY data is 22021 naming its line", "[copy_load_test]") {
+  TestServer server;
+  REQUIRE(Run(server, "create table u (id int, t text)").exit_code == 0);
+  std::string data = "1\tok\n2\tfine\n3\tbad \xff byte\n4\tlater\n\\.\n";
+  CommandResult r = Run(server, "copy u from stdin", data);
+  CHECK(r.exit_code != 0);
+  CHECK(Contains(r.err, "ERROR:  22021: invalid byte sequence for encoding \"UTF8\": 0xff"));
+  CHECK(Contains(r.err, "CONTEXT:  COPY u, line 3"));
+  CHECK(PsqlInt(server, "select count(*) from u") == 0);
+}
