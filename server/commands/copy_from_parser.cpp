@@ -253,6 +253,7 @@ CopyFromParser::Scan CopyFromParser::ScanRecord(size_t* line_end, size_t* next) 
 }
 
 bool CopyFromParser::NextRow(CopyFields* out) {
+  if (opts_.binary()) return NextBinaryRow(out);
   for (;;) {
     if (done_) return false;
     if (!record_open_) {

@@ -35,7 +35,8 @@ class CopyFromParser {
   // columns' names (their count is the expected field count; names appear
   // in "missing data for column" and HEADER MATCH). `flags` may be empty
   // (no FORCE_* flags).
-  // REQUIRES: opts.format is text or CSV.
+  // Binary format (PGCOPY): fields are the raw bytes of each value's
+  // binary send format (see copy_binary_from.cpp).
   CopyFromParser(const CopyOptions& opts, std::string relname, std::vector<std::string> columns,
                  CopyColumnFlags flags = {});
   CopyFromParser(const CopyFromParser&) = delete;
@@ -65,6 +66,7 @@ class CopyFromParser {
   // error was found). A CSV row with quoted newlines counts each line.
   uint64_t line_number() const { return lineno_; }
   const std::string& relname() const { return relname_; }
+  bool binary() const { return opts_.binary(); }
   const std::vector<std::string>& columns() const { return columns_; }
 
   // CONTEXT text for an error about column `col` of the row last returned:
@@ -86,6 +88,10 @@ class CopyFromParser {
   void SplitCsv(std::string_view line);
   void Split(std::string_view line) { opts_.csv() ? SplitCsv(line) : SplitText(line); }
   void CheckHeader(std::string_view line);
+  // Binary format: NextRow's work (copy_binary_from.cpp).
+  bool NextBinaryRow(CopyFields* fields);
+  // Reads the PGCOPY file header; false when more input is needed.
+  bool ReadBinaryHeader();
   // Throws 22P04 `msg` with the plain `COPY t, line N` context.
   [[noreturn]] void FailAtLine(std::string msg, const char* hint = nullptr) const;
   // Throws `state`/`msg` with `COPY t, line N: "line"` context.
@@ -107,6 +113,7 @@ class CopyFromParser {
   bool in_quote_ = false;     // CSV scan state, valid while a record is open
   bool last_was_esc_ = false;
   bool header_pending_ = false;
+  bool binary_header_read_ = false;
   uint64_t lineno_ = 0;
 
   std::string fieldbuf_;  // de-escaped field bytes of the current row

@@ -246,7 +246,6 @@ CopyOptions ParseCopyOptions(const std::vector<parser::GenericOption>& options, 
   if (csv && out.null_string.find(q[0]) != std::string::npos) {
     r.Fail(sqlstate::kFeatureNotSupported, "CSV quote character must not appear in the NULL specification");
   }
-  if (binary) r.Fail(sqlstate::kFeatureNotSupported, "COPY BINARY is not supported yet");
 
   out.delimiter = d[0];
   out.quote = q[0];

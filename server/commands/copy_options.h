@@ -35,6 +35,7 @@ struct CopyOptions {
   std::vector<std::string> force_null;      // CSV, COPY FROM
 
   bool csv() const { return format == CopyFormat::kCsv; }
+  bool binary() const { return format == CopyFormat::kBinary; }
 };
 
 // Validates a CopyStmt's option list (parser::CopyStmt::options) the way
@@ -50,8 +51,8 @@ struct CopyOptions {
 //         or carriage return / COPY delimiter cannot be "x" / ... / argument
 //         to option "encoding" must be a valid encoding name
 //   0A000 COPY delimiter must be a single one-byte character / COPY quote
-//         available only in CSV mode / ... / binary format and non-UTF8
-//         encodings (not supported yet)
+//         available only in CSV mode / ... / non-UTF8 encodings (not
+//         supported yet)
 CopyOptions ParseCopyOptions(const std::vector<parser::GenericOption>& options, bool is_from,
                              std::string_view source_sql = {});
 

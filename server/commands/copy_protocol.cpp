@@ -14,21 +14,21 @@ namespace hearth::commands {
 
 namespace {
 
-// CopyInResponse / CopyOutResponse: int8 overall format (0 = text), int16
-// column count, int16 format per column (all text).
-void PutCopyResponse(std::string& out, char type, size_t ncols) {
+// CopyInResponse / CopyOutResponse: int8 overall format (0 = text, 1 =
+// binary), int16 column count, int16 format per column (all the same).
+void PutCopyResponse(std::string& out, char type, size_t ncols, bool binary) {
   size_t at = 0;
   protocol::BeginMessage(out, type, &at);
-  out.push_back('\0');
+  out.push_back(binary ? '\1' : '\0');
   protocol::PutInt16(out, static_cast<int16_t>(ncols));
-  for (size_t i = 0; i < ncols; i++) protocol::PutInt16(out, 0);
+  for (size_t i = 0; i < ncols; i++) protocol::PutInt16(out, binary ? 1 : 0);
   protocol::EndMessage(out, at);
 }
 
 }  // namespace
 
 void CopyInSession::SendCopyInResponse() {
-  PutCopyResponse(ch_.out(), protocol::be::kCopyInResponse, parser_.columns().size());
+  PutCopyResponse(ch_.out(), protocol::be::kCopyInResponse, parser_.columns().size(), parser_.binary());
   ch_.Flush();
 }
 
@@ -127,7 +127,11 @@ uint64_t CopyInSession::Run(CopyRowSink& sink) {
 
 void CopyOutSession::Begin() {
   std::string& out = ch_.out();
-  PutCopyResponse(out, protocol::be::kCopyOutResponse, names_.size());
+  const bool binary = fmt_.options().binary();
+  PutCopyResponse(out, protocol::be::kCopyOutResponse, names_.size(), binary);
+  // The binary file header goes out with the first row (or the trailer),
+  // in the same CopyData, as PostgreSQL frames it.
+  binary_header_pending_ = binary;
   if (fmt_.options().header != CopyHeader::kNone) {
     size_t at = 0;
     protocol::BeginMessage(out, protocol::be::kCopyData, &at);
@@ -142,6 +146,7 @@ void CopyOutSession::Row(const std::vector<types::Value>& row) {
   std::string& out = ch_.out();
   size_t at = 0;
   protocol::BeginMessage(out, protocol::be::kCopyData, &at);
+  AppendPendingHeader();
   fmt_.AppendRow(row, &out);
   protocol::EndMessage(out, at);
   bytes_ += out.size() - at - 4;  // payload after the length word
@@ -150,9 +155,23 @@ void CopyOutSession::Row(const std::vector<types::Value>& row) {
   ch_.MaybeFlush();
 }
 
+void CopyOutSession::AppendPendingHeader() {
+  if (!binary_header_pending_) return;
+  CopyToFormatter::AppendBinaryHeader(&ch_.out());
+  binary_header_pending_ = false;
+}
+
 void CopyOutSession::End() {
-  if (progress_ != nullptr) progress_->Report(bytes_, rows_);
   size_t at = 0;
+  if (fmt_.options().binary()) {
+    // The trailer travels in its own CopyData, as PostgreSQL sends it.
+    protocol::BeginMessage(ch_.out(), protocol::be::kCopyData, &at);
+    AppendPendingHeader();
+    CopyToFormatter::AppendBinaryTrailer(&ch_.out());
+    protocol::EndMessage(ch_.out(), at);
+    bytes_ += ch_.out().size() - at - 4;
+  }
+  if (progress_ != nullptr) progress_->Report(bytes_, rows_);
   protocol::BeginMessage(ch_.out(), protocol::be::kCopyDone, &at);
   protocol::EndMessage(ch_.out(), at);
 }

@@ -5,7 +5,9 @@
 //                    CopyData ('d') until CopyDone ('c') or CopyFail ('f'),
 //                    parses and converts rows and hands each to a sink.
 //   CopyOutSession — COPY ... TO STDOUT: sends CopyOutResponse ('H'), one
-//                    CopyData per row, then CopyDone ('c').
+//                    CopyData per row, then CopyDone ('c'). In binary
+//                    format the file header rides in the first CopyData
+//                    and the trailer in a last one of its own.
 // The caller (tcop) sends CommandComplete "COPY n" afterwards, or the
 // ErrorResponse when these throw. They reach the socket through
 // CopyChannel, which tcop implements over its ClientSocket (this library
@@ -131,8 +133,12 @@ class CopyOutSession {
 
  private:
   CopyChannel& ch_;
+  // Binary format: writes the file header if not sent yet.
+  void AppendPendingHeader();
+
   CopyToFormatter& fmt_;
   std::vector<std::string> names_;
+  bool binary_header_pending_ = false;
   uint64_t rows_ = 0;
   CopyProgress* progress_ = nullptr;
   uint64_t bytes_ = 0;  // CopyData payload sent

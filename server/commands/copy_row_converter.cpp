@@ -5,6 +5,7 @@
 
 #include "commands/copy_util.h"
 #include "common/error/db_error.h"
+#include "utils/adt/binary_io.h"
 #include "utils/adt/text_io.h"
 
 namespace hearth::commands {
@@ -20,13 +21,21 @@ void CopyRowConverter::Convert(CopyFields fields, const CopyFromParser& where,
       continue;
     }
     try {
-      types::InputValueInto(col.type, col.typmod, *f, &(*row)[i]);
+      if (where.binary()) {
+        (*row)[i] = types::ReceiveBinary(col.type, col.typmod, *f);
+      } else {
+        types::InputValueInto(col.type, col.typmod, *f, &(*row)[i]);
+      }
     } catch (DbError& e) {
-      // The field names the column; the parser's context names the line.
+      // The field names the column; the parser's context names the line
+      // (binary values are not printable: PostgreSQL names only the column).
       std::string ctx = "COPY " + where.relname() + ", line " + std::to_string(where.line_number()) + ", column " +
-                        col.name + ": \"";
-      ctx += LimitPrintout(*f);
-      ctx += '"';
+                        col.name;
+      if (!where.binary()) {
+        ctx += ": \"";
+        ctx += LimitPrintout(*f);
+        ctx += '"';
+      }
       e.WithContext(e.context().empty() ? ctx : e.context() + "\n" + ctx);
       throw;
     }

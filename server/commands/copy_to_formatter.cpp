@@ -6,6 +6,8 @@
 // rewritten, so numbers and plain strings cost one append.
 #include "commands/copy_to_formatter.h"
 
+#include "common/protocol/wire.h"
+#include "utils/adt/binary_io.h"
 #include "utils/adt/text_io.h"
 
 namespace hearth::commands {
@@ -61,7 +63,34 @@ void CopyToFormatter::FinishField(std::string* out, size_t start, size_t column,
   out->push_back(opts_.quote);
 }
 
+void CopyToFormatter::AppendBinaryRow(const std::vector<types::Value>& row, std::string* out) {
+  protocol::PutInt16(*out, static_cast<int16_t>(row.size()));
+  for (const types::Value& v : row) {
+    if (v.is_null) {
+      protocol::PutInt32(*out, -1);
+      continue;
+    }
+    // The length word is patched once the value's bytes are appended.
+    const size_t at = out->size();
+    protocol::PutInt32(*out, 0);
+    types::AppendBinary(v, out);
+    const uint32_t len = static_cast<uint32_t>(out->size() - at - 4);
+    for (int b = 0; b < 4; b++) (*out)[at + b] = static_cast<char>(len >> (24 - 8 * b));
+  }
+}
+
+void CopyToFormatter::AppendBinaryHeader(std::string* out) {
+  // Signature, flags (no OIDs), header-extension length 0.
+  out->append("PGCOPY\n\377\r\n", 10);
+  out->push_back('\0');
+  protocol::PutInt32(*out, 0);
+  protocol::PutInt32(*out, 0);
+}
+
+void CopyToFormatter::AppendBinaryTrailer(std::string* out) { protocol::PutInt16(*out, -1); }
+
 void CopyToFormatter::AppendRow(const std::vector<types::Value>& row, std::string* out) {
+  if (opts_.binary()) return AppendBinaryRow(row, out);
   for (size_t i = 0; i < row.size(); i++) {
     if (i > 0) out->push_back(opts_.delimiter);
     const types::Value& v = row[i];

@@ -130,8 +130,6 @@ TEST_CASE("copy options: errors match PostgreSQL", "[copy][options]") {
       {"copy t from stdin (format binary, delimiter ',')", "42601", "cannot specify DELIMITER in BINARY mode"},
       {"copy t from stdin (format binary, null 'x')", "42601", "cannot specify NULL in BINARY mode"},
       {"copy t from stdin (format binary, header)", "0A000", "cannot specify HEADER in BINARY mode"},
-      {"copy t from stdin (format binary)", "0A000", "COPY BINARY is not supported yet"},
-      {"copy t from stdin binary", "0A000", "COPY BINARY is not supported yet"},
       {"copy t from stdin (format json)", "22023", "COPY format \"json\" not recognized"},
       {"copy t from stdin (format 'CSV')", "22023", "COPY format \"CSV\" not recognized"},
       {"copy t from stdin (format text, format csv)", "42601", "conflicting or redundant options"},
