@@ -14,8 +14,11 @@
 
 namespace hearth::catalog {
 
-HeapBulkInserter::HeapBulkInserter(RelationRef rel)
-    : rel_(std::move(rel)), xid_(access::GetCurrentTransactionId()), cid_(access::GetCurrentCommandId(true)) {}
+HeapBulkInserter::HeapBulkInserter(RelationRef rel, bool frozen)
+    : rel_(std::move(rel)),
+      xid_(access::GetCurrentTransactionId()),
+      cid_(access::GetCurrentCommandId(true)),
+      frozen_(frozen) {}
 
 HeapBulkInserter::~HeapBulkInserter() { bulk_.ReleaseBuffer(); }
 
@@ -43,6 +46,7 @@ void HeapBulkInserter::FlushBatch(bool last) {
   heap::HeapInsertOptions opts;
   opts.fillfactor = rel_->fillfactor;
   opts.bulk = &bulk_;
+  opts.frozen = frozen_;
   tids_.clear();
   failing_tag_ = tags_.front();
   // Rows that would only partly fill their page wait for the next batch:

@@ -33,7 +33,9 @@ class HeapBulkInserter final : public executor::TableBulkInserter {
   static constexpr size_t kBatchRows = 1000;
   static constexpr size_t kBatchBytes = 64 * 1024;
 
-  explicit HeapBulkInserter(RelationRef rel);
+  // `frozen`: COPY FREEZE, rows written with xmin marked frozen (the
+  // caller checked the transaction created or truncated the table).
+  explicit HeapBulkInserter(RelationRef rel, bool frozen = false);
   ~HeapBulkInserter() override;
   HeapBulkInserter(const HeapBulkInserter&) = delete;
   HeapBulkInserter& operator=(const HeapBulkInserter&) = delete;
@@ -56,6 +58,7 @@ class HeapBulkInserter final : public executor::TableBulkInserter {
   RelationRef rel_;
   access::TransactionId xid_;
   access::CommandId cid_;
+  bool frozen_;
   heap::BulkInsertState bulk_;
   // The queued batch: rows (kept for index keys, only when there are
   // indexes), tags, and formed tuples 8-aligned in one arena.

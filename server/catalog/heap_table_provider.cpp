@@ -10,6 +10,7 @@
 #include "access/heap/heap_lock.h"
 #include "access/heap/heapam.h"
 #include "access/heap/heapscan.h"
+#include "access/transam/pending_sync.h"
 #include "access/transam/xact.h"
 #include "catalog/heap_bulk_insert.h"
 #include "catalog/index_maint.h"
@@ -341,6 +342,15 @@ std::unique_ptr<executor::TableRowLocker> HeapTableProvider::OpenRowLocker(const
 
 std::unique_ptr<executor::TableBulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {
   return std::make_unique<HeapBulkInserter>(Open(table, storage::LockMode::kRowExclusive));
+}
+
+std::unique_ptr<executor::TableBulkInserter> HeapTableProvider::OpenFrozenBulkInserter(
+    const executor::TableInfo& table) {
+  RelationRef rel = Open(table, storage::LockMode::kRowExclusive);
+  // Rows frozen at once are safe only in a file no other transaction can
+  // see until commit and that an abort throws away.
+  if (!access::RelfileCreatedInXact(rel->rel)) executor::ThrowCopyFreezeNotAllowed();
+  return std::make_unique<HeapBulkInserter>(std::move(rel), /*frozen=*/true);
 }
 
 }  // namespace hearth::catalog

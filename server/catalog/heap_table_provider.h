@@ -62,6 +62,9 @@ class HeapTableProvider : public executor::TableProvider {
                                                      const executor::IndexScanRequest& req) override;
   // COPY FROM and INSERT ... SELECT (RowExclusiveLock on the table).
   std::unique_ptr<executor::TableBulkInserter> OpenBulkInserter(const executor::TableInfo& table) override;
+  // COPY FREEZE: 55000 unless this transaction created or truncated the
+  // table's file (access::RelfileCreatedInXact).
+  std::unique_ptr<executor::TableBulkInserter> OpenFrozenBulkInserter(const executor::TableInfo& table) override;
 
   // The relcache entry behind `table`, locked in `mode`; 42P01 if it is gone.
   RelationRef Open(const executor::TableInfo& table, storage::LockMode mode);

@@ -270,6 +270,14 @@ std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserte
   return tables_.OpenBulkInserter(table);
 }
 
+std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenFrozenBulkInserter(
+    const executor::TableInfo& table) {
+  if (FindByOid(table.oid) != nullptr) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
+  }
+  return tables_.OpenFrozenBulkInserter(table);
+}
+
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);

@@ -32,6 +32,7 @@ class SystemViewProvider : public executor::TableProvider {
                                                           executor::RowLockStrength strength,
                                                           executor::RowLockPolicy policy) override;
   std::unique_ptr<executor::TableBulkInserter> OpenBulkInserter(const executor::TableInfo& table) override;
+  std::unique_ptr<executor::TableBulkInserter> OpenFrozenBulkInserter(const executor::TableInfo& table) override;
   // Views have no indexes: index scans always go to the wrapped provider.
   std::unique_ptr<executor::TableScan> OpenIndexScan(const executor::TableInfo& table, const executor::IndexInfo& index,
                                                      const executor::IndexScanRequest& req) override {

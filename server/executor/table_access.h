@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error/db_error.h"
 #include "utils/adt/type_oid.h"
 #include "utils/adt/value.h"
 
@@ -216,7 +217,21 @@ class TableProvider {
   virtual std::unique_ptr<TableBulkInserter> OpenBulkInserter(const TableInfo& table) {
     return std::make_unique<RowByRowInserter>(OpenModifier(table));
   }
+  // COPY FREEZE: a bulk load whose rows are written already frozen.
+  // Throws 55000 unless the current transaction created or truncated the
+  // table (the default: providers that cannot tell refuse).
+  virtual std::unique_ptr<TableBulkInserter> OpenFrozenBulkInserter(const TableInfo& table);
 };
+
+// PostgreSQL 15's message (it says subtransaction; see copy_plan.cpp).
+[[noreturn]] inline void ThrowCopyFreezeNotAllowed() {
+  throw DbError("55000",
+                "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction");
+}
+
+inline std::unique_ptr<TableBulkInserter> TableProvider::OpenFrozenBulkInserter(const TableInfo&) {
+  ThrowCopyFreezeNotAllowed();
+}
 
 inline std::unique_ptr<TableScan> TableProvider::OpenIndexScan(const TableInfo&, const IndexInfo&,
                                                                const IndexScanRequest&) {

@@ -1,13 +1,17 @@
 // tcop/copy_plan.cpp
 //
 // Principal entry point: PlanCopy. COPY t [(cols)] FROM STDIN, COPY t
-// [(cols)] TO STDOUT and COPY (query) TO STDOUT, in text or CSV, over the
-// session's tables. The formats and the sub-protocol live in commands/;
+// [(cols)] TO STDOUT and COPY (query) TO STDOUT, in text, CSV or binary,
+// over the session's tables. The formats and the sub-protocol live in commands/;
 // this file connects them to the table interface:
 //   FROM: every parsed row is completed with the defaults of the columns
 //         not copied, checked for NOT NULL and inserted;
 //   TO:   rows come from a table scan (projected to the copied columns) or
 //         from the planner for a query.
+// FREEZE loads through the frozen bulk path, which refuses (55000) a table
+// the transaction did not create or truncate. PostgreSQL checks the current
+// subtransaction; we check the whole transaction (a file made before a
+// savepoint still counts).
 // Server-side files and PROGRAM are refused (0A000): clients use STDIN/
 // STDOUT (psql's \copy).
 #include <algorithm>
@@ -106,9 +110,15 @@ class DefaultFiller {
 // error found when its batch is written (23505) names the right line.
 class InsertSink : public commands::CopyRowSink {
  public:
+  // `freeze`: COPY FREEZE (55000 unless the transaction created or
+  // truncated the table).
   InsertSink(Session& s, const executor::TableInfo& t, const std::vector<size_t>& copied,
-             const commands::CopyFromParser& parser)
-      : table_(t), copied_(copied), parser_(parser), defaults_(t, copied), loader_(s.tables->OpenBulkInserter(t)) {
+             const commands::CopyFromParser& parser, bool freeze)
+      : table_(t),
+        copied_(copied),
+        parser_(parser),
+        defaults_(t, copied),
+        loader_(freeze ? s.tables->OpenFrozenBulkInserter(t) : s.tables->OpenBulkInserter(t)) {
     row_.resize(t.columns.size());
     eval_.func.session = &s.callbacks;
   }
@@ -190,7 +200,7 @@ class CopyPlan : public Plan {
     commands::CopyRowConverter converter(std::move(cols));
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, converter.Names(), AllNames(t), t.name);
     commands::CopyFromParser parser(options_, t.name, converter.Names(), flags);
-    InsertSink sink(s, t, copied, parser);
+    InsertSink sink(s, t, copied, parser, options_.freeze);
     commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
     CopyProgressReport progress(s, t.oid, /*is_from=*/true);
     session.SetProgress(&progress);

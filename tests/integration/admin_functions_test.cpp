@@ -55,15 +55,6 @@ std::string InsertRows(const std::string& table, int from, int to, char pad, int
   return sql;
 }
 
-std::string CopyDataMsg(const std::string& data) {
-  std::string m = "d";
-  const uint32_t len = static_cast<uint32_t>(data.size() + 4);
-  for (int shift = 24; shift >= 0; shift -= 8) m.push_back(static_cast<char>((len >> shift) & 0xff));
-  return m + data;
-}
-
-std::string CopyDoneMsg() { return std::string("c\0\0\0\4", 5); }
-
 // Sends a COPY ... FROM STDIN and waits for CopyInResponse.
 void StartCopyIn(RawConn& c, const std::string& sql) {
   REQUIRE(c.Send(QueryMsg(sql)));

@@ -38,14 +38,6 @@ std::string FromHex(std::string_view hex) {
   return out;
 }
 
-std::string Frame(char type, std::string_view body) {
-  std::string msg(1, type);
-  const uint32_t len = static_cast<uint32_t>(body.size() + 4);
-  for (int shift = 24; shift >= 0; shift -= 8) msg.push_back(static_cast<char>((len >> shift) & 0xff));
-  msg.append(body);
-  return msg;
-}
-
 void Exec(RawConn& c, const std::string& sql) {
   auto msgs = c.Query(sql);
   INFO(sql);
@@ -87,8 +79,8 @@ std::vector<RawMessage> CopyIn(RawConn& c, const std::string& sql, const std::st
   REQUIRE(g->type == 'G');
   CHECK(g->body[0] == 1);
   std::string out;
-  for (size_t at = 0; at < data.size(); at += chunk) out += Frame('d', std::string_view(data).substr(at, chunk));
-  out += Frame('c', "");
+  for (size_t at = 0; at < data.size(); at += chunk) out += CopyDataMsg(std::string_view(data).substr(at, chunk));
+  out += CopyDoneMsg();
   REQUIRE(c.Send(out));
   return c.ReadUntilReady();
 }

@@ -509,6 +509,8 @@ std::string CloseMsg(char kind, std::string_view name) {
 std::string SyncMsg() { return protocol::MessageWriter('S').Finish(); }
 std::string FlushMsg() { return protocol::MessageWriter('H').Finish(); }
 std::string TerminateMsg() { return protocol::MessageWriter('X').Finish(); }
+std::string CopyDataMsg(std::string_view data) { return protocol::MessageWriter('d').Bytes(data).Finish(); }
+std::string CopyDoneMsg() { return protocol::MessageWriter('c').Finish(); }
 
 std::string CancelRequestMsg(int32_t pid, int32_t secret) {
   protocol::MessageWriter w('\0');

@@ -167,6 +167,8 @@ std::string CloseMsg(char kind, std::string_view name);
 std::string SyncMsg();
 std::string FlushMsg();
 std::string TerminateMsg();
+std::string CopyDataMsg(std::string_view data);  // 'd' with these bytes
+std::string CopyDoneMsg();
 std::string CancelRequestMsg(int32_t pid, int32_t secret);
 std::string SslRequestMsg();
 

@@ -196,7 +196,12 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
                              CommandId cid, const HeapInsertOptions& opts, std::vector<ItemPointer>* tids,
                              bool hold_partial_tail) {
   if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapMultiInsert: no transaction id");
-  for (const std::span<char>& tup : tuples) StampInsert(reinterpret_cast<HeapTupleHeaderData*>(tup.data()), xid, cid);
+  for (const std::span<char>& tup : tuples) {
+    auto* t = reinterpret_cast<HeapTupleHeaderData*>(tup.data());
+    StampInsert(t, xid, cid);
+    // Logged as part of the tuple, so redo keeps the frozen bits.
+    if (opts.frozen) t->t_infomask |= access::kHeapXminFrozen;
+  }
   const size_t reserve = FillfactorReserve(opts.fillfactor);
   const size_t n = tuples.size();
   // Page space the tuples from k on need (aligned, with line pointers).

@@ -47,6 +47,11 @@ struct HeapInsertOptions {
   // takes FOR NO KEY UPDATE strength and does not wait for FOR KEY SHARE
   // holders (heap_lock.h); true (the safe default) = FOR UPDATE strength.
   bool key_update = true;
+  // COPY FREEZE (HeapMultiInsertFormed only): versions are written with
+  // xmin marked frozen, visible to every snapshot without a clog lookup.
+  // REQUIRES: the transaction created or truncated the relation's file, so
+  // no other transaction can see it before commit and an abort drops it.
+  bool frozen = false;
 };
 
 // What a failed delete/update/lock met (PostgreSQL's TM_FailureData).

@@ -91,7 +91,8 @@ void MakeCreatedFilesDurable() {
 
 void OnXactEnd(XactEvent event, void*) {
   if (event == XactEvent::kPreCommit) {
-    if (!g_created.empty()) MakeCreatedFilesDurable();
+    // Above minimal the files' changes were logged: nothing to make durable.
+    if (g_minimal && !g_created.empty()) MakeCreatedFilesDurable();
     return;
   }
   g_created.clear();
@@ -104,7 +105,6 @@ bool WalLevelMinimal() { return g_minimal; }
 void SetWalSkipThresholdKb(int64_t kb) { g_skip_threshold_kb = kb; }
 
 void NoteRelfileCreated(RelFileLocator rel) {
-  if (!g_minimal) return;
   static bool registered = false;
   if (!registered) {
     RegisterXactCallback(OnXactEnd, nullptr);
@@ -113,9 +113,13 @@ void NoteRelfileCreated(RelFileLocator rel) {
   if (std::find(g_created.begin(), g_created.end(), rel) == g_created.end()) g_created.push_back(rel);
 }
 
+bool RelfileCreatedInXact(RelFileLocator rel) {
+  return std::find(g_created.begin(), g_created.end(), rel) != g_created.end();
+}
+
 bool RelfileSkipsWal(RelFileLocator rel) {
   if (!g_minimal || g_created.empty()) return false;
-  return std::find(g_created.begin(), g_created.end(), rel) != g_created.end();
+  return RelfileCreatedInXact(rel);
 }
 
 PendingSyncCounts GetPendingSyncCounts() { return g_counts; }

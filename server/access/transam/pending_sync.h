@@ -32,9 +32,16 @@ bool WalLevelMinimal();
 // wal_skip_threshold for the commits of this process, in kilobytes.
 void SetWalSkipThresholdKb(int64_t kb);
 
-// The current transaction created `rel`'s file. No-op unless minimal.
+// The current transaction created `rel`'s file. Recorded whatever the
+// wal_level (COPY FREEZE asks RelfileCreatedInXact); only under minimal
+// does it also skip WAL and sync at commit. Cleared at transaction end.
 // REQUIRES: a transaction in progress.
 void NoteRelfileCreated(storage::RelFileLocator rel);
+
+// True when the current transaction created `rel`'s file (CREATE TABLE,
+// TRUNCATE's new file): no other transaction can see its contents before
+// commit, and an abort drops it.
+bool RelfileCreatedInXact(storage::RelFileLocator rel);
 
 // True when changes to `rel` must not be WAL-logged now: minimal, and the
 // current transaction created the file. Cheap (false at once otherwise).
