@@ -90,7 +90,21 @@ void CopyFromParser::Feed(std::string_view chunk) {
     scan_ = scan_ > pos_ ? scan_ - pos_ : 0;  // only meaningful while a record is open
     pos_ = 0;
   }
+  if (!opts_.binary() && in_.size() + chunk.size() > kMaxRecordBytes) CheckRecordLength(chunk);
   in_.append(chunk.data(), chunk.size());
+}
+
+// What is buffered is the open record (the session consumes every complete
+// one after each Feed). PostgreSQL's line buffer stops at 1 GB with 54000;
+// so does this one, instead of growing with whatever a client sends.
+void CopyFromParser::CheckRecordLength(std::string_view chunk) const {
+  const size_t room = kMaxRecordBytes > in_.size() ? kMaxRecordBytes - in_.size() : 0;
+  if (chunk.substr(0, room).find_first_of("\r\n") != std::string_view::npos) return;
+  DbError e(sqlstate::kProgramLimitExceeded, "out of memory");
+  e.WithDetail("Cannot enlarge string buffer containing " + std::to_string(in_.size()) + " bytes by " +
+               std::to_string(chunk.size()) + " more bytes.");
+  e.WithContext("COPY " + relname_ + ", line " + std::to_string(record_open_ ? lineno_ : lineno_ + 1));
+  throw e;
 }
 
 void CopyFromParser::Finish() { eof_ = true; }

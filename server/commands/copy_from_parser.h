@@ -45,6 +45,7 @@ class CopyFromParser {
   // Appends one chunk of COPY data. Data after the end marker is ignored.
   // Invalidates the fields last returned by NextRow.
   // REQUIRES: Finish() not called yet.
+  // Throws 54000 when the open record would grow past kMaxRecordBytes.
   void Feed(std::string_view chunk);
 
   // Declares the end of input (CopyDone): a last line without a newline is
@@ -94,6 +95,10 @@ class CopyFromParser {
   bool ReadBinaryHeader();
   // Throws 22P04 `msg` with the plain `COPY t, line N` context.
   [[noreturn]] void FailAtLine(std::string msg, const char* hint = nullptr) const;
+  // 54000 unless `chunk` ends the open record within kMaxRecordBytes.
+  void CheckRecordLength(std::string_view chunk) const;
+  // PostgreSQL's MaxAllocSize: the longest COPY line it buffers.
+  static constexpr size_t kMaxRecordBytes = (size_t{1} << 30) - 1;
   // Throws `state`/`msg` with `COPY t, line N: "line"` context.
   [[noreturn]] void FailWithLine(const char* state, std::string msg, std::string_view line) const;
 

@@ -183,3 +183,28 @@ TEST_CASE("copy_load: invalid UTF-8 in COPY data is 22021 naming its line", "[co
   CHECK(Contains(r.err, "CONTEXT:  COPY u, line 3"));
   CHECK(PsqlInt(server, "select count(*) from u") == 0);
 }
+
+// A record that never ends stops at PostgreSQL's 1 GB line limit with 54000
+// instead of growing the backend without bound; the session goes on.
+TEST_CASE("copy_load: a COPY line over 1 GB is 54000 and the session goes on", "[copy_load_test]") {
+  TestServer server;
+  REQUIRE(Run(server, "create table big_line (t text)").exit_code == 0);
+  RawConn c(server.port());
+  REQUIRE(LastStatus(c.Startup()) == 'I');
+  REQUIRE(c.Send(QueryMsg("copy big_line from stdin")));
+  auto g = c.Read();
+  REQUIRE(g.has_value());
+  REQUIRE(g->type == 'G');
+  const std::string chunk = CopyDataMsg(std::string(1 << 20, 'x'));  // 1 MiB, no line end
+  for (int i = 0; i < 1100; ++i) REQUIRE(c.Send(chunk));
+  REQUIRE(c.Send(CopyDoneMsg()));
+  auto msgs = c.ReadUntilReady(60000);
+  const RawMessage* e = First(msgs, 'E');
+  REQUIRE(e != nullptr);
+  CHECK(ErrorOf(*e).sqlstate == "54000");
+  CHECK(ErrorOf(*e).message == "out of memory");
+  CHECK(ErrorOf(*e).where == "COPY big_line, line 1");
+  CHECK(Contains(ErrorOf(*e).detail, "Cannot enlarge string buffer"));
+  auto after = c.Query("select count(*) from big_line");
+  CHECK(FirstColumn(after) == std::vector<std::string>{"0"});
+}
