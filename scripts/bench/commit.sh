@@ -59,7 +59,7 @@ printf '%-8s %12s %12s %8s %12s %12s\n' clients hearthd_tps pg15_tps ratio heart
 for n in $clients; do
   ht=$(bench_median $(cat "$work/h.tps.$n")); pt=$(bench_median $(cat "$work/p.tps.$n"))
   hs=$(bench_median $(cat "$work/h.spc.$n")); ps=$(bench_median $(cat "$work/p.spc.$n"))
-  ratio=$(awk -v h="$ht" -v p="$pt" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+  ratio=$(bench_ratio "$ht" "$pt")
   printf '%-8s %12.0f %12.0f %8s %12s %12s\n' "$n" "$ht" "$pt" "$ratio" "$hs" "$ps"
 done
 echo "spc = WAL syncs per commit; pg_test_fsync fdatasync limit: $fsync_limit ops/s"

@@ -141,7 +141,7 @@ med() { if grep -q 'n/a' "$1"; then echo n/a; else bench_median $(cat "$1"); fi;
 printf '%-16s %12s %12s %6s %10s %10s %8s %8s %8s\n' case hearthd_rps pg15_rps ratio h_walB/r pg_walB/r h_pool pg_pool h_flushw
 for c in $cases; do
   hr=$(med "$work/h.$c.rps"); pr=$(med "$work/p.$c.rps")
-  ratio=$(awk -v h="$hr" -v p="$pr" 'BEGIN { if (p == 0) print "n/a"; else printf "%.2f", h / p }')
+  ratio=$(bench_ratio "$hr" "$pr")
   printf '%-16s %12s %12s %6s %10s %10s %8s %8s %8s\n' "$c" "$hr" "$pr" "$ratio" "$(med "$work/h.$c.wpr")" \
     "$(med "$work/p.$c.wpr")" "$(med "$work/h.$c.pool")" "$(med "$work/p.$c.pool")" "$(med "$work/h.$c.fw")"
 done

@@ -74,7 +74,6 @@ timed() {  # PORT FILE → seconds (NaN on failure)
   awk -v e="$e" -v s="$s" 'BEGIN { printf "%.4f\n", e - s }'
 }
 per_item_ms() { awk -v t="$1" -v n="$2" 'BEGIN { if (t == "NaN") print "NaN"; else printf "%.3f\n", t * 1000 / n }'; }
-ratio() { awk -v h="$1" -v p="$2" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }'; }
 tps() {  # PORT → tps of the point query: the median of three 5 s runs
   local i out=()
   for i in 1 2 3; do
@@ -104,7 +103,7 @@ for size in $sizes; do
     done
     for cell in create drop1 drop100; do
       h=$(bench_median $(cat "$work/h.$cell")); p=$(bench_median $(cat "$work/p.$cell"))
-      printf '%-8s %-6s %-8s %12s %12s %8s\n' "$size" "$shape" "$cell" "$h" "$p" "$(ratio "$h" "$p")"
+      printf '%-8s %-6s %-8s %12s %12s %8s\n' "$size" "$shape" "$cell" "$h" "$p" "$(bench_ratio "$h" "$p")"
     done
   done
   if [ "$first" = 1 ]; then

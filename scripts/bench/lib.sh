@@ -5,6 +5,7 @@
 #   bench_start_postgres DIR PORT [-c k=v ...]
 #   bench_stop_all
 #   bench_median N1 N2 ...   prints the median of its arguments
+#   bench_ratio H P           prints H / P to two places ("n/a" if either is NaN or P is 0)
 #   bench_per_txn A B TXNS FMT   prints (B - A) / TXNS with printf FMT (NaN if TXNS is 0)
 #   bench_all_points RUNS "CLIENTS" HPORT PPORT PREFIX   calls the script's
 #       run_point PORT N PREFIX{h,p} for every run and client count, hearthd first
@@ -70,7 +71,7 @@ bench_table() {
   for t in "$@"; do
     h=$(bench_median $(cat "$hpre.$t"))
     p=$(bench_median $(cat "$ppre.$t"))
-    ratio=$(awk -v h="$h" -v p="$p" 'BEGIN { if (h == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+    ratio=$(bench_ratio "$h" "$p")
     printf '%-22s %12s %12s %8s\n' "$t" "$h" "$p" "$ratio"
   done
 }
@@ -104,4 +105,8 @@ bench_all_points() {
       run_point "$pport" "$n" "${prefix}p"
     done
   done
+}
+
+bench_ratio() {
+  awk -v h="$1" -v p="$2" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }'
 }

@@ -55,7 +55,7 @@ printf '%-8s %-8s %12s %12s %8s\n' workload clients hearthd_tps pg15_tps ratio
 for w in "${workloads[@]}"; do
   for n in $clients; do
     ht=$(bench_median $(cat "$work/h.$w.$n")); pt=$(bench_median $(cat "$work/p.$w.$n"))
-    ratio=$(awk -v h="$ht" -v p="$pt" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+    ratio=$(bench_ratio "$ht" "$pt")
     printf '%-8s %-8s %12.0f %12.0f %8s\n' "$w" "$n" "$ht" "$pt" "$ratio"
   done
 done

@@ -58,7 +58,7 @@ printf '%-8s %12s %12s %8s %14s %14s\n' clients hearthd_tps pg15_tps ratio heart
 for n in $clients; do
   ht=$(bench_median $(cat "$work/h.tps.$n")); pt=$(bench_median $(cat "$work/p.tps.$n"))
   hw=$(bench_median $(cat "$work/h.wpt.$n")); pw=$(bench_median $(cat "$work/p.wpt.$n"))
-  ratio=$(awk -v h="$ht" -v p="$pt" 'BEGIN { if (h == "NaN" || p == "NaN" || p == 0) print "n/a"; else printf "%.2f", h / p }')
+  ratio=$(bench_ratio "$ht" "$pt")
   printf '%-8s %12.0f %12.0f %8s %14s %14s\n' "$n" "$ht" "$pt" "$ratio" "$hw" "$pw"
 done
 # Run by run (oldest first): throughput must not fall as dead versions pile up.
