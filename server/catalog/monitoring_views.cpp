@@ -16,16 +16,11 @@ namespace hearth::catalog {
 
 namespace {
 
-constexpr types::Oid kPgStatProgressCopyOid = 12004;
-constexpr types::Oid kPgBuffercacheOid = 12005;
 constexpr types::Oid kDefaultTablespaceOid = 1663;  // pg_default
 
 executor::TableInfo ViewInfo(types::Oid oid, const char* name,
                              std::initializer_list<std::pair<const char*, types::Oid>> columns) {
-  executor::TableInfo info;
-  info.oid = oid;
-  info.schema = "pg_catalog";
-  info.name = name;
+  executor::TableInfo info = MakeViewInfo(oid, name);
   for (const auto& [col, type] : columns) {
     executor::ColumnInfo c;
     c.name = col;

@@ -15,12 +15,6 @@ namespace hearth::catalog {
 
 namespace {
 
-// View oids live below FirstNormalObjectId, apart from real tables.
-constexpr types::Oid kPgStatBgwriterOid = 12001;
-constexpr types::Oid kPgStatWalOid = 12002;
-constexpr types::Oid kHearthStatCommitOid = 12003;
-constexpr types::Oid kPgLocksOid = 12006;  // 12004-12005: monitoring_views.cpp
-
 class RowsScan : public executor::TableScan {
  public:
   explicit RowsScan(std::vector<executor::Row> rows) : rows_(std::move(rows)) {}
@@ -47,10 +41,7 @@ executor::ColumnInfo Col(const char* name, types::Oid type) {
 types::Value Count(uint64_t v) { return types::Value::Int8(static_cast<int64_t>(v)); }
 
 void AddPgStatBgwriter(SystemViewProvider& p) {
-  executor::TableInfo info;
-  info.oid = kPgStatBgwriterOid;
-  info.schema = "pg_catalog";
-  info.name = "pg_stat_bgwriter";
+  executor::TableInfo info = MakeViewInfo(kPgStatBgwriterOid, "pg_stat_bgwriter");
   using namespace types;
   for (const char* n : {"checkpoints_timed", "checkpoints_req"}) info.columns.push_back(Col(n, kInt8Oid));
   for (const char* n : {"checkpoint_write_time", "checkpoint_sync_time"}) info.columns.push_back(Col(n, kFloat8Oid));
@@ -93,10 +84,7 @@ types::Value TimestampTzFromUnixMicros(int64_t unix_us) {
 // pg_stat_wal with PostgreSQL 15's columns and types (wal_bytes is numeric,
 // times are milliseconds).
 void AddPgStatWal(SystemViewProvider& p) {
-  executor::TableInfo info;
-  info.oid = kPgStatWalOid;
-  info.schema = "pg_catalog";
-  info.name = "pg_stat_wal";
+  executor::TableInfo info = MakeViewInfo(kPgStatWalOid, "pg_stat_wal");
   using namespace types;
   info.columns.push_back(Col("wal_records", kInt8Oid));
   info.columns.push_back(Col("wal_fpi", kInt8Oid));
@@ -126,10 +114,7 @@ void AddPgStatWal(SystemViewProvider& p) {
 // often a backend had to wait for a WAL flush before writing a dirty page (a
 // bulk load whose ring outran the walwriter).
 void AddHearthStatCommit(SystemViewProvider& p) {
-  executor::TableInfo info;
-  info.oid = kHearthStatCommitOid;
-  info.schema = "pg_catalog";
-  info.name = "hearth_stat_commit";
+  executor::TableInfo info = MakeViewInfo(kHearthStatCommitOid, "hearth_stat_commit");
   for (const char* n : {"commit_requests", "commit_already_flushed", "flush_leader", "flush_follower_waits",
                         "commit_delays", "backend_wal_flush_waits"}) {
     info.columns.push_back(Col(n, types::kInt8Oid));
@@ -156,10 +141,7 @@ void AddHearthStatCommit(SystemViewProvider& p) {
 // Row locks live in tuple headers, so a row-lock waiter shows as an
 // ungranted ShareLock on the holder's transactionid, as in PostgreSQL.
 void AddPgLocks(SystemViewProvider& p) {
-  executor::TableInfo info;
-  info.oid = kPgLocksOid;
-  info.schema = "pg_catalog";
-  info.name = "pg_locks";
+  executor::TableInfo info = MakeViewInfo(kPgLocksOid, "pg_locks");
   using namespace types;
   info.columns.push_back(Col("locktype", kTextOid));
   info.columns.push_back(Col("database", kOidOid));
@@ -276,6 +258,14 @@ std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenFrozenBulkI
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
   return tables_.OpenFrozenBulkInserter(table);
+}
+
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
+  executor::TableInfo info;
+  info.oid = oid;
+  info.schema = "pg_catalog";
+  info.name = name;
+  return info;
 }
 
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {

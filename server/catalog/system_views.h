@@ -54,6 +54,18 @@ class SystemViewProvider : public executor::TableProvider {
   std::vector<View> views_;
 };
 
+// Every system view's oid, in one place so no two views share one. They
+// live below FirstNormalObjectId, apart from real tables.
+inline constexpr types::Oid kPgStatBgwriterOid = 12001;
+inline constexpr types::Oid kPgStatWalOid = 12002;
+inline constexpr types::Oid kHearthStatCommitOid = 12003;
+inline constexpr types::Oid kPgStatProgressCopyOid = 12004;
+inline constexpr types::Oid kPgBuffercacheOid = 12005;
+inline constexpr types::Oid kPgLocksOid = 12006;
+
+// The TableInfo of view `oid` named pg_catalog.`name`, without columns.
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name);
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
 
