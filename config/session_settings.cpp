@@ -323,6 +323,7 @@ void SessionSettings::RefreshHot() {
   h.idle_in_transaction_session_timeout_ms = GetInt("idle_in_transaction_session_timeout");
   h.deadlock_timeout_ms = GetInt("deadlock_timeout");
   h.work_mem_kb = GetInt("work_mem");
+  h.hash_mem_multiplier = GetReal("hash_mem_multiplier");
   h.max_stack_depth_kb = GetInt("max_stack_depth");
   h.temp_file_limit_kb = GetInt("temp_file_limit");
   h.commit_delay_us = GetInt("commit_delay");

@@ -48,6 +48,7 @@ struct SessionHot {
   int64_t client_connection_check_interval_ms = 0;
   int64_t deadlock_timeout_ms = 0;
   int64_t work_mem_kb = 0;
+  double hash_mem_multiplier = 2.0;
   int64_t max_stack_depth_kb = 2048;
   int64_t temp_file_limit_kb = -1;
   int64_t commit_delay_us = 0;

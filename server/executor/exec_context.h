@@ -32,8 +32,11 @@ struct ExecContext {
   size_t nparams = 0;
 
   // Memory a Sort may use before it spills sorted runs to disk (bytes;
-  // PostgreSQL's work_mem, default 4 MB). Hash tables ignore it for now.
+  // PostgreSQL's work_mem, default 4 MB).
   int64_t work_mem = 4 * 1024 * 1024;
+  // Memory a hash table (hash aggregate, hash join) may use before it
+  // spills partitions to disk: work_mem × hash_mem_multiplier (bytes).
+  int64_t hash_mem = 8 * 1024 * 1024;
   // Directory for spill files, e.g. <datadir>/base/pgsql_tmp (created on
   // first use). Empty → the system temp directory.
   std::string temp_dir;

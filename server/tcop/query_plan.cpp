@@ -102,6 +102,7 @@ executor::ExecContext MakeExecContext(Session& s, const std::vector<types::Value
   ctx.params = params.data();
   ctx.nparams = params.size();
   ctx.work_mem = s.settings.hot().work_mem_kb * 1024;
+  ctx.hash_mem = static_cast<int64_t>(static_cast<double>(ctx.work_mem) * s.settings.hot().hash_mem_multiplier);
   ctx.temp_dir = s.datadir + "/base/pgsql_tmp";
   ctx.check_interrupts = [] { CheckForInterrupts(); };
   ctx.session = &s.callbacks;

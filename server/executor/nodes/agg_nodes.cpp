@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "executor/hash_memory.h"
 #include "executor/row_codec.h"
 
 namespace hearth::executor {
@@ -13,19 +14,51 @@ AggregateNode::AggregateNode(ExecNodePtr child, std::vector<PlanExpr> group_keys
                              std::vector<OutputColumn> columns)
     : child_(std::move(child)), keys_(std::move(group_keys)), aggs_(std::move(aggs)) {
   columns_ = std::move(columns);
+  for (const AggSpec& a : aggs_) {
+    fresh_states_.emplace_back(a.sig);
+    distinct_slot_.push_back(a.distinct ? static_cast<int>(ndistinct_++) : -1);
+  }
 }
 
-AggregateNode::Group& AggregateNode::NewGroup(Row keys) {
-  auto g = std::make_unique<Group>();
-  g->keys = std::move(keys);
-  g->states.reserve(aggs_.size());
-  for (const AggSpec& a : aggs_) g->states.emplace_back(a.sig);
-  g->seen.resize(aggs_.size());
-  groups_.push_back(std::move(g));
-  return *groups_.back();
+size_t AggregateNode::TableBytes() const {
+  return CapacityBytes(group_keys_) + CapacityBytes(agg_states_) + CapacityBytes(seen_) +
+         index_.bucket_count() * sizeof(void*) + heap_bytes_;
 }
 
-void AggregateNode::Accumulate(Group& g, EvalContext& eval) {
+size_t AggregateNode::BytesWithOneMoreGroup() const {
+  return GrownBytes(group_keys_, keys_.size()) + GrownBytes(agg_states_, aggs_.size()) +
+         GrownBytes(seen_, ndistinct_) + GrownBucketBytes(index_) + heap_bytes_ + kHashNodeBytes +
+         StringHeapBytes(key_);
+}
+
+void AggregateNode::AddGroup(const Row& keyvals) {
+  for (const types::Value& v : keyvals) {
+    group_keys_.push_back(v);
+    heap_bytes_ += StringHeapBytes(group_keys_.back().str);
+  }
+  agg_states_.insert(agg_states_.end(), fresh_states_.begin(), fresh_states_.end());
+  seen_.resize(seen_.size() + ndistinct_);
+  ++ngroups_;
+}
+
+size_t AggregateNode::FindOrAddGroup(const Row& keyvals) {
+  auto it = index_.find(key_);
+  if (it != index_.end()) return it->second;
+  if (table_full_) return SIZE_MAX;
+  // The first group is always admitted, so every pass makes progress.
+  if (ngroups_ > 0 && BytesWithOneMoreGroup() > limit_) {
+    table_full_ = true;  // as PostgreSQL: no new group for the rest of this pass
+    if (groups_that_fit_ == 0) groups_that_fit_ = ngroups_;
+    return SIZE_MAX;
+  }
+  index_.emplace(key_, ngroups_);
+  heap_bytes_ += kHashNodeBytes + StringHeapBytes(key_);
+  AddGroup(keyvals);
+  return ngroups_ - 1;
+}
+
+void AggregateNode::Accumulate(size_t group, EvalContext& eval) {
+  types::AggregateState* states = agg_states_.data() + group * aggs_.size();
   for (size_t a = 0; a < aggs_.size(); ++a) {
     const AggSpec& spec = aggs_[a];
     if (spec.filter.expr && !EvalPredicate(*spec.filter.expr, eval)) continue;
@@ -33,65 +66,111 @@ void AggregateNode::Accumulate(Group& g, EvalContext& eval) {
     for (size_t i = 0; i < spec.args.size(); ++i) args_[i] = Eval(*spec.args[i].expr, eval);
     if (spec.distinct) {
       // DISTINCT ignores NULL inputs too (they would be skipped anyway).
-      key_.clear();
+      distinct_key_.clear();
       bool any_null = false;
       for (const types::Value& v : args_) {
         any_null |= v.is_null;
-        AppendHashKey(v, &key_);
+        AppendHashKey(v, &distinct_key_);
       }
-      if (any_null || !g.seen[a].insert(key_).second) continue;
+      if (any_null) continue;
+      auto& seen = seen_[group * ndistinct_ + static_cast<size_t>(distinct_slot_[a])];
+      const size_t buckets = seen.bucket_count();
+      if (!seen.insert(distinct_key_).second) continue;
+      heap_bytes_ += kHashNodeBytes + StringHeapBytes(distinct_key_) + (seen.bucket_count() - buckets) * sizeof(void*);
     }
-    g.states[a].Accumulate(args_.data(), static_cast<int>(args_.size()));
+    types::AggregateState& st = states[a];
+    const size_t before = st.HeapBytes();
+    st.Accumulate(args_.data(), static_cast<int>(args_.size()));
+    heap_bytes_ = heap_bytes_ + st.HeapBytes() - before;
   }
 }
 
-void AggregateNode::Open(ExecContext& ctx) {
-  Close();
-  child_->Open(ctx);
-  EvalContext eval = ctx.MakeEval();
+template <typename NextRow>
+void AggregateNode::Consume(NextRow&& next_row, int depth, int fanout_bits) {
+  spill_.Reset(ctx_->temp_dir, fanout_bits);
+  EvalContext eval = ctx_->MakeEval();
   Row in;
   Row keyvals(keys_.size());
-  if (keys_.empty()) NewGroup({});
-  while (child_->Next(in)) {
-    ctx.CheckInterrupts();
+  while (next_row(in)) {
+    ctx_->CheckInterrupts();
     eval.row = in.data();
     eval.nrow = in.size();
-    Group* g;
-    if (keys_.empty()) {
-      g = groups_[0].get();
-    } else {
+    size_t group = 0;  // the only group of a plain Aggregate
+    if (!keys_.empty()) {
       key_.clear();
       for (size_t k = 0; k < keys_.size(); ++k) {
         keyvals[k] = Eval(*keys_[k].expr, eval);
         AppendHashKey(keyvals[k], &key_);
       }
-      auto it = index_.find(key_);
-      if (it == index_.end()) {
-        index_.emplace(key_, groups_.size());
-        g = &NewGroup(keyvals);
-      } else {
-        g = groups_[it->second].get();
+      group = FindOrAddGroup(keyvals);
+      if (group == SIZE_MAX) {
+        spill_.Write(spill_.PartitionOf(HashKeyBytes(key_), depth), in.data(), in.size());
+        continue;
       }
     }
-    Accumulate(*g, eval);
+    Accumulate(group, eval);
   }
+  // This pass's partitions wait for their own passes, one level deeper.
+  for (int p = 0; p < spill_.count(); ++p) {
+    if (spill_.rows(p) == 0) continue;
+    pending_.push_back({spill_.Take(p), depth + 1, SpillPartitions::FanoutBits(spill_.rows(p), groups_that_fit_)});
+    ++partitions_spilled_;
+  }
+}
+
+void AggregateNode::ClearTable() {
+  group_keys_.clear();
+  agg_states_.clear();
+  seen_.clear();
+  index_.clear();
+  ngroups_ = 0;
+  heap_bytes_ = 0;
+  table_full_ = false;
+  pos_ = 0;
+}
+
+bool AggregateNode::NextPass() {
+  if (pending_.empty()) return false;
+  Pending part = std::move(pending_.back());
+  pending_.pop_back();
+  ClearTable();
+  Consume([&](Row& r) { return ReadSpilledRow(*part.file, &spill_buf_, &r); }, part.depth, part.fanout_bits);
+  return true;  // part.file is deleted here, its rows aggregated
+}
+
+void AggregateNode::Open(ExecContext& ctx) {
+  Close();
+  ctx_ = &ctx;
+  limit_ = HashMemLimit(ctx.hash_mem);
+  partitions_spilled_ = 0;
+  groups_that_fit_ = 0;
+  if (keys_.empty()) AddGroup({});
+  child_->Open(ctx);
+  Consume([this](Row& r) { return child_->Next(r); }, 0, SpillPartitions::kDefaultBits);
   child_->Close();
 }
 
 bool AggregateNode::Next(Row& row) {
-  if (pos_ >= groups_.size()) return false;
-  const Group& g = *groups_[pos_++];
+  while (pos_ >= ngroups_) {
+    if (!NextPass()) return false;
+  }
+  const size_t g = pos_++;
   row.resize(keys_.size() + aggs_.size());
-  for (size_t k = 0; k < keys_.size(); ++k) row[k] = g.keys[k];
-  for (size_t a = 0; a < aggs_.size(); ++a) row[keys_.size() + a] = g.states[a].Finish();
+  for (size_t k = 0; k < keys_.size(); ++k) row[k] = group_keys_[g * keys_.size() + k];
+  for (size_t a = 0; a < aggs_.size(); ++a) row[keys_.size() + a] = agg_states_[g * aggs_.size() + a].Finish();
   return true;
 }
 
 void AggregateNode::Close() {
   child_->Close();
-  groups_.clear();
-  index_.clear();
-  pos_ = 0;
+  ClearTable();
+  // Give the memory back: a prepared plan may sit idle between executions.
+  std::vector<types::Value>().swap(group_keys_);
+  std::vector<types::AggregateState>().swap(agg_states_);
+  std::vector<std::unordered_set<std::string>>().swap(seen_);
+  std::unordered_map<std::string, size_t>().swap(index_);
+  pending_.clear();
+  spill_.Reset("");
 }
 
 void AggregateNode::ExplainDetails(std::vector<std::string>* out) const {

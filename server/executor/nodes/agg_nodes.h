@@ -3,10 +3,12 @@
 // Hashing nodes: AggregateNode (GROUP BY with a hash table — "HashAggregate"
 // — or a single group without GROUP BY — "Aggregate", one row even on empty
 // input), DistinctNode (SELECT DISTINCT / UNION by hashing whole rows) and
-// SetOpNode (INTERSECT/EXCEPT [ALL]). Hash tables live in memory (they do
-// not spill yet; work_mem is not enforced for them). Groups are emitted in
-// first-seen order, so results are deterministic. Immutable plan, one
-// execution at a time.
+// SetOpNode (INTERSECT/EXCEPT [ALL]). The aggregate's hash table stays
+// within ExecContext::hash_mem: once full, rows of groups not in it are
+// spilled by hash partition and aggregated in later passes (see
+// AggregateNode). DistinctNode and SetOpNode keep their tables in memory.
+// Within one pass groups are emitted in first-seen order, so results are
+// deterministic. Immutable plan, one execution at a time.
 #pragma once
 
 #include <memory>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "executor/exec_node.h"
+#include "executor/spill_partitions.h"
 #include "utils/adt/aggregates.h"
 
 namespace hearth::executor {
@@ -29,6 +32,15 @@ struct AggSpec {
   types::Oid result_type = types::kInvalidOid;
 };
 
+// HashAggregate spills as PostgreSQL 13+ does: while the table fits in
+// hash_mem new groups are created; once it is full no new group is, and a
+// row whose group is not in the table is written to one of
+// 2^k temp files chosen by its key's hash. After the
+// input ends the groups in memory are emitted, the table is emptied and
+// each partition is aggregated the same way as a new input, one level
+// deeper (different hash bits), until none is left. Every group is thus
+// aggregated whole in exactly one pass, so all aggregates (DISTINCT and
+// FILTER included) stay exact. Spilled rows are the child's rows.
 class AggregateNode : public ExecNode {
  public:
   // Output rows: [group key values..., aggregate results...]. With no
@@ -39,29 +51,65 @@ class AggregateNode : public ExecNode {
   bool Next(Row& row) override;
   void Close() override;
 
+  // Partitions written by the last execution (tests, EXPLAIN ANALYZE).
+  size_t partitions_spilled() const { return partitions_spilled_; }
+
  protected:
   std::string ExplainName() const override { return keys_.empty() ? "Aggregate" : "HashAggregate"; }
   void ExplainDetails(std::vector<std::string>* out) const override;
   std::vector<const ExecNode*> ExplainChildren() const override { return {child_.get()}; }
 
  private:
-  struct Group {
-    Row keys;
-    std::vector<types::AggregateState> states;
-    std::vector<std::unordered_set<std::string>> seen;  // DISTINCT aggregates
+  // A spilled partition waiting for its pass.
+  struct Pending {
+    std::unique_ptr<SpillFile> file;
+    int depth = 0;
+    int fanout_bits = 0;  // how finely its pass splits what does not fit
   };
-  Group& NewGroup(Row keys);
-  void Accumulate(Group& g, EvalContext& eval);
+  // One pass: aggregates next_row's rows, spilling into 2^fanout_bits
+  // partitions (queued in pending_) once the table is full.
+  template <typename NextRow>
+  void Consume(NextRow&& next_row, int depth, int fanout_bits);
+  // The group of key_ (keyvals are its values), created if the table has
+  // room; SIZE_MAX when it is full.
+  size_t FindOrAddGroup(const Row& keyvals);
+  void AddGroup(const Row& keyvals);
+  void Accumulate(size_t group, EvalContext& eval);
+  // Bytes the table holds, and would hold after one more group.
+  size_t TableBytes() const;
+  size_t BytesWithOneMoreGroup() const;
+  void ClearTable();
+  // Starts the next pending partition's pass; false when none is left.
+  bool NextPass();
 
   ExecNodePtr child_;
   std::vector<PlanExpr> keys_;
   std::vector<AggSpec> aggs_;
+  std::vector<types::AggregateState> fresh_states_;  // one per aggregate, before any row
+  std::vector<int> distinct_slot_;  // per aggregate: its index among DISTINCT ones, or -1
+  size_t ndistinct_ = 0;
 
-  std::vector<std::unique_ptr<Group>> groups_;
+  // Per execution. Groups live flat, in first-seen order: group g's keys
+  // are group_keys_[g*nkeys ..], its states agg_states_[g*naggs ..], its
+  // DISTINCT sets seen_[g*ndistinct ..]; index_ maps hash-key bytes to g.
+  ExecContext* ctx_ = nullptr;
+  std::vector<types::Value> group_keys_;
+  std::vector<types::AggregateState> agg_states_;
+  std::vector<std::unordered_set<std::string>> seen_;
   std::unordered_map<std::string, size_t> index_;
+  size_t ngroups_ = 0;
+  size_t heap_bytes_ = 0;  // strings and set nodes outside the flat arrays
+  size_t limit_ = 0;       // hash_mem in bytes
+  bool table_full_ = false;
+  size_t groups_that_fit_ = 0;  // groups in the table when it first filled up
+  SpillPartitions spill_;  // partitions of the current pass
+  std::vector<Pending> pending_;
+  size_t partitions_spilled_ = 0;
   size_t pos_ = 0;
   std::vector<types::Value> args_;
   std::string key_;
+  std::string distinct_key_;
+  std::string spill_buf_;
 };
 
 class DistinctNode : public ExecNode {

@@ -3,6 +3,7 @@
 // Principal entry points: HashJoinNode::{Open,Next}, NestedLoopJoinNode::{Open,Next}.
 #include "executor/nodes/join_nodes.h"
 
+#include "executor/hash_memory.h"
 #include "executor/row_codec.h"
 
 namespace hearth::executor {
@@ -39,7 +40,7 @@ void JoinNodeBase::Materialize(ExecContext& ctx) {
   left_->Open(ctx);
 }
 
-void JoinNodeBase::Combine(Row& row, long inner_index) const {
+void JoinNodeBase::Combine(Row& row, const types::Value* inner) const {
   size_t nl = left_->columns().size();
   const auto& rc = right_->columns();
   row.resize(nl + rc.size());
@@ -51,8 +52,8 @@ void JoinNodeBase::Combine(Row& row, long inner_index) const {
     }
   }
   for (size_t i = 0; i < rc.size(); ++i) {
-    if (inner_index >= 0) {
-      row[nl + i] = inner_[static_cast<size_t>(inner_index)][i];
+    if (inner != nullptr) {
+      row[nl + i] = inner[i];
     } else {
       row[nl + i] = types::Value::Null(rc[i].type);
     }
@@ -72,7 +73,7 @@ bool JoinNodeBase::NextUnmatchedInner(Row& row) {
   while (unmatched_pos_ < inner_.size()) {
     size_t i = unmatched_pos_++;
     if (!inner_matched_[i]) {
-      Combine(row, static_cast<long>(i));
+      Combine(row, inner_[i].data());
       return true;
     }
   }
@@ -110,51 +111,247 @@ bool HashJoinNode::MakeKey(const std::vector<PlanExpr>& keys, const Row& row, st
   return true;
 }
 
+void HashJoinNode::ClearTable() {
+  mem_rows_.clear();
+  mem_next_.clear();
+  mem_matched_.clear();
+  table_.clear();
+  nrows_ = 0;
+  heap_bytes_ = 0;
+}
+
+size_t HashJoinNode::BytesWithRow(const Row& row) const {
+  size_t bytes = GrownBytes(mem_rows_, inner_width_) + GrownBytes(mem_next_, 1) + GrownBytes(mem_matched_, 1) +
+                 GrownBucketBytes(table_) + heap_bytes_ + kHashNodeBytes + StringHeapBytes(key_);
+  for (size_t c = 0; c < inner_width_; ++c) bytes += StringHeapBytes(row[c].str);
+  return bytes;
+}
+
+void HashJoinNode::AddInner(const std::string& key, const Row& row) {
+  const uint32_t i = nrows_++;
+  for (size_t c = 0; c < inner_width_; ++c) {
+    mem_rows_.push_back(row[c]);
+    heap_bytes_ += StringHeapBytes(mem_rows_.back().str);
+  }
+  mem_next_.push_back(kNone);
+  mem_matched_.push_back(0);
+  auto [it, inserted] = table_.try_emplace(key, i, i);
+  if (inserted) {
+    heap_bytes_ += kHashNodeBytes + StringHeapBytes(key);
+  } else {
+    mem_next_[it->second.second] = i;
+    it->second.second = i;
+  }
+}
+
+void HashJoinNode::SpillTable() {
+  // The first overflow of a pass partitions it, keeping partition 0 in
+  // memory; a second one sends partition 0 to disk as well.
+  const bool keep0 = !partitioned_;
+  partitioned_ = true;
+  if (rows_that_fit_ == 0) rows_that_fit_ = nrows_;
+  partition0_in_memory_ = keep0;
+  std::vector<types::Value> rows = std::move(mem_rows_);
+  std::vector<uint32_t> next = std::move(mem_next_);
+  auto table = std::move(table_);
+  ClearTable();
+  Row r(inner_width_);
+  for (auto& [key, chain] : table) {
+    const int p = inner_parts_.PartitionOf(HashKeyBytes(key), depth_);
+    for (uint32_t i = chain.first; i != kNone; i = next[i]) {
+      types::Value* v = rows.data() + static_cast<size_t>(i) * inner_width_;
+      if (!InMemory(p)) {
+        inner_parts_.Write(p, v, inner_width_);
+        continue;
+      }
+      for (size_t c = 0; c < inner_width_; ++c) r[c] = std::move(v[c]);
+      AddInner(key, r);
+    }
+  }
+}
+
+template <typename NextRow>
+void HashJoinNode::Build(NextRow&& next_row, int depth, bool may_spill, int fanout_bits) {
+  ClearTable();
+  depth_ = depth;
+  partitioned_ = false;
+  partition0_in_memory_ = true;
+  pass_inner_rows_ = 0;
+  inner_parts_.Reset(ctx_->temp_dir, fanout_bits);
+  outer_parts_.Reset(ctx_->temp_dir, fanout_bits);
+  Row in;
+  while (next_row(in)) {
+    ctx_->CheckInterrupts();
+    if (!MakeKey(right_keys_, in, &key_)) {
+      if (!FillsInner()) continue;  // can never match nor be emitted
+      if (!null_inner_) null_inner_ = std::make_unique<SpillFile>(ctx_->temp_dir);
+      scratch_.clear();
+      EncodeValues(in.data(), inner_width_, &scratch_);
+      null_inner_->Write(scratch_);
+      continue;
+    }
+    ++pass_inner_rows_;
+    int p = 0;
+    if (partitioned_) p = inner_parts_.PartitionOf(HashKeyBytes(key_), depth_);
+    if (InMemory(p) && may_spill && nrows_ > 0 && BytesWithRow(in) > limit_) {
+      SpillTable();
+      p = inner_parts_.PartitionOf(HashKeyBytes(key_), depth_);
+    }
+    if (InMemory(p)) {
+      AddInner(key_, in);
+    } else {
+      inner_parts_.Write(p, in.data(), inner_width_);
+    }
+  }
+  have_left_ = false;
+  match_ = kNone;
+  phase_ = Phase::kProbe;
+}
+
+bool HashJoinNode::NextOuter() {
+  if (depth_ > 0) return outer_file_ && ReadSpilledRow(*outer_file_, &spill_buf_, &left_row_);
+  if (left_done_ || !left_->Next(left_row_)) {
+    left_done_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool HashJoinNode::ProbeOrSpill() {
+  match_ = kNone;
+  if (!MakeKey(left_keys_, left_row_, &key_)) return true;  // a NULL key matches nothing
+  const int p = partitioned_ ? inner_parts_.PartitionOf(HashKeyBytes(key_), depth_) : 0;
+  if (!InMemory(p)) {
+    // Its partners, if any, are in inner partition p.
+    if (inner_parts_.rows(p) > 0 || FillsOuter()) {
+      outer_parts_.Write(p, left_row_.data(), left_row_.size());
+      return false;
+    }
+    return true;  // no partner anywhere: unmatched now
+  }
+  auto it = table_.find(key_);
+  if (it != table_.end()) match_ = it->second.first;
+  return true;
+}
+
+bool HashJoinNode::NextUnmatchedInMemory(Row& row) {
+  if (!FillsInner()) return false;
+  have_left_ = false;
+  while (unmatched_pos_ < nrows_) {
+    size_t i = unmatched_pos_++;
+    if (!mem_matched_[i]) {
+      Combine(row, mem_rows_.data() + i * inner_width_);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HashJoinNode::StartNextPass() {
+  for (int p = 0; p < inner_parts_.count(); ++p) {
+    const uint64_t inner_rows = inner_parts_.rows(p), outer_rows = outer_parts_.rows(p);
+    const bool needed = (inner_rows > 0 && (outer_rows > 0 || FillsInner())) || (outer_rows > 0 && FillsOuter());
+    if (!needed) continue;
+    // A partition with every row of its pass would only split the same way again.
+    pending_.push_back({inner_parts_.Take(p), outer_parts_.Take(p), depth_ + 1, inner_rows < pass_inner_rows_,
+                        SpillPartitions::FanoutBits(inner_rows, rows_that_fit_)});
+    ++partitions_spilled_;
+  }
+  inner_parts_.Reset(ctx_->temp_dir);
+  outer_parts_.Reset(ctx_->temp_dir);
+  if (pending_.empty()) return false;
+  Pending part = std::move(pending_.back());
+  pending_.pop_back();
+  outer_file_ = std::move(part.outer);
+  Build([&](Row& r) { return part.inner && ReadSpilledRow(*part.inner, &spill_buf_, &r); }, part.depth,
+        part.may_spill, part.fanout_bits);
+  return true;  // part.inner is deleted here, its rows loaded or re-partitioned
+}
+
 void HashJoinNode::Open(ExecContext& ctx) {
   Close();
-  Materialize(ctx);
-  for (size_t i = 0; i < inner_.size(); ++i) {
-    if (MakeKey(right_keys_, inner_[i], &key_)) table_[key_].push_back(static_cast<uint32_t>(i));
-  }
-  matches_ = nullptr;
+  ctx_ = &ctx;
+  eval_ = ctx.MakeEval();
+  limit_ = HashMemLimit(ctx.hash_mem);
+  inner_width_ = right_->columns().size();
+  partitions_spilled_ = 0;
+  rows_that_fit_ = 0;
+  right_->Open(ctx);
+  Build([this](Row& r) { return right_->Next(r); }, 0, true, SpillPartitions::kDefaultBits);
+  right_->Close();
+  left_done_ = false;
+  left_->Open(ctx);
 }
 
 bool HashJoinNode::Next(Row& row) {
   for (;;) {
-    if (!have_left_) {
-      if (left_done_ || !left_->Next(left_row_)) {
-        left_done_ = true;
-        return NextUnmatchedInner(row);
-      }
-      ctx_->CheckInterrupts();
-      have_left_ = true;
-      left_matched_ = false;
-      match_pos_ = 0;
-      auto it = MakeKey(left_keys_, left_row_, &key_) ? table_.find(key_) : table_.end();
-      matches_ = it == table_.end() ? nullptr : &it->second;
-    }
-    while (matches_ && match_pos_ < matches_->size()) {
-      uint32_t i = (*matches_)[match_pos_++];
-      Combine(row, i);
-      if (!PassesFilter(row)) continue;
-      left_matched_ = true;
-      inner_matched_[i] = true;
-      return true;
-    }
-    have_left_ = false;
-    if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
-      have_left_ = true;
-      Combine(row, -1);
-      have_left_ = false;
-      return true;
+    switch (phase_) {
+      case Phase::kProbe:
+        if (!have_left_) {
+          if (!NextOuter()) {
+            phase_ = Phase::kUnmatchedInner;
+            unmatched_pos_ = 0;
+            continue;
+          }
+          ctx_->CheckInterrupts();
+          if (!ProbeOrSpill()) continue;
+          have_left_ = true;
+          left_matched_ = false;
+        }
+        while (match_ != kNone) {
+          const uint32_t i = match_;
+          match_ = mem_next_[i];
+          Combine(row, mem_rows_.data() + static_cast<size_t>(i) * inner_width_);
+          if (!PassesFilter(row)) continue;
+          left_matched_ = true;
+          mem_matched_[i] = 1;
+          return true;
+        }
+        if (!left_matched_ && FillsOuter()) {
+          Combine(row, nullptr);
+          have_left_ = false;
+          return true;
+        }
+        have_left_ = false;
+        continue;
+      case Phase::kUnmatchedInner:
+        if (NextUnmatchedInMemory(row)) return true;
+        outer_file_.reset();
+        if (!StartNextPass()) {
+          phase_ = Phase::kNullInner;
+          if (null_inner_) null_inner_->Rewind();
+        }
+        continue;
+      case Phase::kNullInner:
+        if (null_inner_ && ReadSpilledRow(*null_inner_, &spill_buf_, &null_row_)) {
+          have_left_ = false;
+          Combine(row, null_row_.data());
+          return true;
+        }
+        null_inner_.reset();
+        phase_ = Phase::kDone;
+        continue;
+      case Phase::kDone:
+        return false;
     }
   }
 }
 
 void HashJoinNode::Close() {
   JoinNodeBase::Close();
-  table_.clear();
-  matches_ = nullptr;
+  ClearTable();
+  // Give the memory back: a prepared plan may sit idle between executions.
+  std::vector<types::Value>().swap(mem_rows_);
+  std::vector<uint32_t>().swap(mem_next_);
+  std::vector<uint8_t>().swap(mem_matched_);
+  decltype(table_)().swap(table_);
+  inner_parts_.Reset("");
+  outer_parts_.Reset("");
+  outer_file_.reset();
+  pending_.clear();
+  null_inner_.reset();
+  phase_ = Phase::kDone;
+  match_ = kNone;
 }
 
 std::string HashJoinNode::ExplainName() const { return std::string("Hash") + (kind_ == JoinKind::kInner ? " Join" : JoinSuffix(kind_)); }
@@ -197,7 +394,7 @@ bool NestedLoopJoinNode::Next(Row& row) {
     while (inner_pos_ < inner_.size()) {
       ctx_->CheckInterrupts();
       size_t i = inner_pos_++;
-      Combine(row, static_cast<long>(i));
+      Combine(row, inner_[i].data());
       if (!PassesFilter(row)) continue;
       left_matched_ = true;
       inner_matched_[i] = true;
@@ -206,7 +403,7 @@ bool NestedLoopJoinNode::Next(Row& row) {
     have_left_ = false;
     if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
       have_left_ = true;
-      Combine(row, -1);
+      Combine(row, nullptr);
       have_left_ = false;
       return true;
     }

@@ -50,6 +50,12 @@ void AggregateState::Reset() {
   best_ = Value::Null(agg_->result);
 }
 
+size_t AggregateState::HeapBytes() const {
+  // Short strings live inside std::string itself (small-string buffer).
+  auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  return heap(numeric_sum_.digits()) + heap(best_.str);
+}
+
 void AggregateState::Accumulate(const Value* args, int nargs) {
   if (op_ == Op::kCount) {
     if (nargs == 0 || !args[0].is_null) ++count_;

@@ -32,6 +32,10 @@ class AggregateState {
   // Back to the state before the first row (for the next group).
   void Reset();
 
+  // Heap bytes the state holds beyond sizeof(AggregateState) (long numeric
+  // sums, long min/max strings), for the hash aggregate's memory limit.
+  size_t HeapBytes() const;
+
  private:
   enum class Op : uint8_t { kCount, kSum, kAvg, kMin, kMax, kBoolAnd, kBoolOr };
 
