@@ -29,6 +29,10 @@ class SpillFile {
   void Rewind();
   // Reads the next record into *record; false at end of file.
   bool Read(std::string* record);
+  // Empties the file for writing anew (keeps the file: creating files is
+  // what costs most when a hash spill uses thousands of partitions).
+  // False if that failed (the file is then unusable; never throws).
+  bool Truncate();
 
   const std::string& path() const { return path_; }
 

@@ -32,17 +32,33 @@ int SpillPartitions::PartitionOf(uint64_t hash, int depth, int bits) {
   return static_cast<int>(x >> (64 - bits));
 }
 
-void SpillPartitions::Reset(const std::string& dir, int bits) {
+std::unique_ptr<SpillFile> SpillFilePool::Get(const std::string& dir) {
+  if (free_.empty()) return std::make_unique<SpillFile>(dir);
+  auto f = std::move(free_.back());
+  free_.pop_back();
+  return f;
+}
+
+void SpillFilePool::Put(std::unique_ptr<SpillFile> f) {
+  if (!f || free_.size() >= kMaxFree || !f->Truncate()) return;  // deleted
+  free_.push_back(std::move(f));
+}
+
+void SpillPartitions::Reset(const std::string& dir, int bits, SpillFilePool* pool) {
+  for (auto& f : files_) {
+    if (pool_ != nullptr) pool_->Put(std::move(f));
+    f.reset();
+  }
   dir_ = dir;
   bits_ = bits;
-  for (auto& f : files_) f.reset();
+  pool_ = pool;
   rows_.fill(0);
   any_ = false;
 }
 
 void SpillPartitions::Write(int p, const types::Value* v, size_t n) {
   auto& f = files_[static_cast<size_t>(p)];
-  if (!f) f = std::make_unique<SpillFile>(dir_);
+  if (!f) f = pool_ != nullptr ? pool_->Get(dir_) : std::make_unique<SpillFile>(dir_);
   scratch_.clear();
   EncodeValues(v, n, &scratch_);
   f->Write(scratch_);

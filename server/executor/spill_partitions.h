@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "executor/spill_file.h"
 #include "executor/table_access.h"
@@ -26,13 +27,28 @@ namespace hearth::executor {
 // on both sides of a join).
 uint64_t HashKeyBytes(std::string_view key);
 
+// Emptied spill files kept for reuse by one node (at most kMaxFree).
+class SpillFilePool {
+ public:
+  static constexpr size_t kMaxFree = 256;
+  // A file ready for writing: a reused one, or a new one in `dir`.
+  std::unique_ptr<SpillFile> Get(const std::string& dir);
+  // Takes f back (null is ignored); it is truncated, or deleted if the
+  // pool is full or truncating fails. Never throws.
+  void Put(std::unique_ptr<SpillFile> f);
+  void Clear() { free_.clear(); }
+
+ private:
+  std::vector<std::unique_ptr<SpillFile>> free_;
+};
+
 class SpillPartitions {
  public:
   // A pass splits into 2^bits partitions: kDefaultBits when nothing is
   // known about its input (the first pass), else FanoutBits.
   static constexpr int kDefaultBits = 5;
   static constexpr int kMinBits = 2;
-  static constexpr int kMaxBits = 8;
+  static constexpr int kMaxBits = 7;  // bounds the open files too
 
   // Bits for a pass over `rows` rows when `rows_that_fit` rows (or
   // groups) filled the table before: enough partitions that each fits.
@@ -43,9 +59,9 @@ class SpillPartitions {
   // level deeper spreads over all partitions again.
   static int PartitionOf(uint64_t hash, int depth, int bits);
 
-  // Forgets (deletes) every partition; there will be 2^bits, their files
-  // in `dir`.
-  void Reset(const std::string& dir, int bits = kDefaultBits);
+  // Forgets every partition (their files go back to the pool, if any);
+  // there will be 2^bits, their files from `pool` or new in `dir`.
+  void Reset(const std::string& dir, int bits = kDefaultBits, SpillFilePool* pool = nullptr);
   int bits() const { return bits_; }
   int count() const { return 1 << bits_; }
   // Partition of a key hash in this pass.
@@ -59,6 +75,7 @@ class SpillPartitions {
 
  private:
   std::string dir_;
+  SpillFilePool* pool_ = nullptr;
   int bits_ = kDefaultBits;
   std::array<std::unique_ptr<SpillFile>, 1 << kMaxBits> files_;
   std::array<uint64_t, 1 << kMaxBits> rows_{};

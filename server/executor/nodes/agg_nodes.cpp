@@ -87,7 +87,7 @@ void AggregateNode::Accumulate(size_t group, EvalContext& eval) {
 
 template <typename NextRow>
 void AggregateNode::Consume(NextRow&& next_row, int depth, int fanout_bits) {
-  spill_.Reset(ctx_->temp_dir, fanout_bits);
+  spill_.Reset(ctx_->temp_dir, fanout_bits, &pool_);
   EvalContext eval = ctx_->MakeEval();
   Row in;
   Row keyvals(keys_.size());
@@ -135,7 +135,8 @@ bool AggregateNode::NextPass() {
   pending_.pop_back();
   ClearTable();
   Consume([&](Row& r) { return ReadSpilledRow(*part.file, &spill_buf_, &r); }, part.depth, part.fanout_bits);
-  return true;  // part.file is deleted here, its rows aggregated
+  pool_.Put(std::move(part.file));  // its rows are aggregated or re-spilled
+  return true;
 }
 
 void AggregateNode::Open(ExecContext& ctx) {
@@ -170,7 +171,8 @@ void AggregateNode::Close() {
   std::vector<std::unordered_set<std::string>>().swap(seen_);
   std::unordered_map<std::string, size_t>().swap(index_);
   pending_.clear();
-  spill_.Reset("");
+  spill_ = SpillPartitions();  // deletes its files
+  pool_.Clear();
 }
 
 void AggregateNode::ExplainDetails(std::vector<std::string>* out) const {

@@ -102,6 +102,7 @@ class AggregateNode : public ExecNode {
   size_t limit_ = 0;       // hash_mem in bytes
   bool table_full_ = false;
   size_t groups_that_fit_ = 0;  // groups in the table when it first filled up
+  SpillFilePool pool_;
   SpillPartitions spill_;  // partitions of the current pass
   std::vector<Pending> pending_;
   size_t partitions_spilled_ = 0;

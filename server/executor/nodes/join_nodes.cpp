@@ -177,8 +177,8 @@ void HashJoinNode::Build(NextRow&& next_row, int depth, bool may_spill, int fano
   partitioned_ = false;
   partition0_in_memory_ = true;
   pass_inner_rows_ = 0;
-  inner_parts_.Reset(ctx_->temp_dir, fanout_bits);
-  outer_parts_.Reset(ctx_->temp_dir, fanout_bits);
+  inner_parts_.Reset(ctx_->temp_dir, fanout_bits, &pool_);
+  outer_parts_.Reset(ctx_->temp_dir, fanout_bits, &pool_);
   Row in;
   while (next_row(in)) {
     ctx_->CheckInterrupts();
@@ -257,15 +257,14 @@ bool HashJoinNode::StartNextPass() {
                         SpillPartitions::FanoutBits(inner_rows, rows_that_fit_)});
     ++partitions_spilled_;
   }
-  inner_parts_.Reset(ctx_->temp_dir);
-  outer_parts_.Reset(ctx_->temp_dir);
   if (pending_.empty()) return false;
   Pending part = std::move(pending_.back());
   pending_.pop_back();
   outer_file_ = std::move(part.outer);
   Build([&](Row& r) { return part.inner && ReadSpilledRow(*part.inner, &spill_buf_, &r); }, part.depth,
         part.may_spill, part.fanout_bits);
-  return true;  // part.inner is deleted here, its rows loaded or re-partitioned
+  pool_.Put(std::move(part.inner));  // its rows are loaded or re-partitioned
+  return true;
 }
 
 void HashJoinNode::Open(ExecContext& ctx) {
@@ -316,7 +315,7 @@ bool HashJoinNode::Next(Row& row) {
         continue;
       case Phase::kUnmatchedInner:
         if (NextUnmatchedInMemory(row)) return true;
-        outer_file_.reset();
+        pool_.Put(std::move(outer_file_));
         if (!StartNextPass()) {
           phase_ = Phase::kNullInner;
           if (null_inner_) null_inner_->Rewind();
@@ -345,10 +344,11 @@ void HashJoinNode::Close() {
   std::vector<uint32_t>().swap(mem_next_);
   std::vector<uint8_t>().swap(mem_matched_);
   decltype(table_)().swap(table_);
-  inner_parts_.Reset("");
-  outer_parts_.Reset("");
+  inner_parts_ = SpillPartitions();  // deletes their files
+  outer_parts_ = SpillPartitions();
   outer_file_.reset();
   pending_.clear();
+  pool_.Clear();
   null_inner_.reset();
   phase_ = Phase::kDone;
   match_ = kNone;

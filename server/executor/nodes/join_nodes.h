@@ -141,6 +141,7 @@ class HashJoinNode : public JoinNodeBase {
   bool partition0_in_memory_ = true;
   uint64_t pass_inner_rows_ = 0;
   uint64_t rows_that_fit_ = 0;  // rows in memory when the table first overflowed
+  SpillFilePool pool_;
   SpillPartitions inner_parts_, outer_parts_;
   std::unique_ptr<SpillFile> outer_file_;  // outer rows of a pass > 0
   std::vector<Pending> pending_;
