@@ -1,5 +1,5 @@
-// Hash aggregation and hash joins over ~1M rows with work_mem = 64kB:
-// their hash tables stay within work_mem × hash_mem_multiplier by spilling
+// Hash aggregation, DISTINCT and hash joins over ~1M rows with work_mem =
+// 64kB: their hash tables stay within work_mem × hash_mem_multiplier by spilling
 // partitions to temp files, so the backend's peak RSS (VmHWM, read from
 // /proc/<pg_backend_pid()>/status) stays small, the results equal both a
 // checksum computed here from the generated data and the same query run
@@ -70,7 +70,7 @@ std::string Str(long long v) { return std::to_string(v); }
 
 }  // namespace
 
-TEST_CASE("hash_spill: GROUP BY over 900k keys spills within work_mem, every aggregate kind", "[hash_spill_test]") {
+TEST_CASE("hash_spill: GROUP BY and DISTINCT over 900k keys spill within work_mem, every aggregate kind", "[hash_spill_test]") {
   TestServer server(SmallPool());
   RawConn c(server.port());
   REQUIRE(LastStatus(c.Startup()) == 'I');
@@ -120,6 +120,13 @@ TEST_CASE("hash_spill: GROUP BY over 900k keys spills within work_mem, every agg
   REQUIRE(LastStatus(big.Startup()) == 'I');
   REQUIRE(Ok(big.Query("set work_mem = '1GB'")));
   CHECK(OneRow(big, kinds) == spilled);
+  // SELECT DISTINCT and UNION de-duplicate through the same kind of table.
+  CHECK(OneRow(c, "select count(*), sum(k) from (select distinct k from t) s") ==
+        Values{"900000", Str(899999LL * 900000 / 2)});
+  CHECK(OneRow(c, "select count(*) from (select k from t union select k + 450000 from t) s") ==
+        Values{"1350000"});
+  CHECK(PeakRssKb(pid) < kPeakRssLimitKb);
+  CHECK(NoTempFiles(server));
 
   // temp_file_limit bounds the partitions; the session goes on, nothing stays.
   REQUIRE(Ok(c.Query("set temp_file_limit = '1MB'")));

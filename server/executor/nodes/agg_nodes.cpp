@@ -188,24 +188,81 @@ void AggregateNode::ExplainDetails(std::vector<std::string>* out) const {
 DistinctNode::DistinctNode(ExecNodePtr child) : child_(std::move(child)) { columns_ = child_->columns(); }
 
 void DistinctNode::Open(ExecContext& ctx) {
-  seen_.clear();
+  Close();
+  ctx_ = &ctx;
+  limit_ = HashMemLimit(ctx.hash_mem);
+  keys_that_fit_ = 0;
+  depth_ = 0;
+  child_done_ = false;
+  spill_.Reset(ctx.temp_dir, SpillPartitions::kDefaultBits, &pool_);
   child_->Open(ctx);
 }
 
+bool DistinctNode::NextInput(Row& row) {
+  if (depth_ > 0) return input_ && ReadSpilledRow(*input_, &spill_buf_, &row);
+  if (child_done_ || !child_->Next(row)) {
+    child_done_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool DistinctNode::FirstSeen(const Row& row) {
+  if (seen_.find(key_) != seen_.end()) return false;
+  if (!table_full_ && !seen_.empty() &&
+      GrownBucketBytes(seen_) + heap_bytes_ + kHashNodeBytes + StringHeapBytes(key_) > limit_) {
+    table_full_ = true;  // no new value for the rest of this pass
+    if (keys_that_fit_ == 0) keys_that_fit_ = seen_.size();
+  }
+  if (table_full_) {
+    spill_.Write(spill_.PartitionOf(HashKeyBytes(key_), depth_), row.data(), row.size());
+    return false;
+  }
+  seen_.insert(key_);
+  heap_bytes_ += kHashNodeBytes + StringHeapBytes(key_);
+  return true;
+}
+
+bool DistinctNode::NextPass() {
+  for (int p = 0; p < spill_.count(); ++p) {
+    if (spill_.rows(p) == 0) continue;
+    pending_.push_back({spill_.Take(p), depth_ + 1, SpillPartitions::FanoutBits(spill_.rows(p), keys_that_fit_)});
+  }
+  pool_.Put(std::move(input_));
+  if (pending_.empty()) return false;
+  Pending part = std::move(pending_.back());
+  pending_.pop_back();
+  input_ = std::move(part.file);
+  depth_ = part.depth;
+  seen_.clear();
+  heap_bytes_ = 0;
+  table_full_ = false;
+  spill_.Reset(ctx_->temp_dir, part.fanout_bits, &pool_);
+  return true;
+}
+
 bool DistinctNode::Next(Row& row) {
-  while (child_->Next(row)) {
+  for (;;) {
+    if (!NextInput(row)) {
+      if (!NextPass()) return false;
+      continue;
+    }
+    ctx_->CheckInterrupts();
     key_.clear();
     for (const types::Value& v : row) AppendHashKey(v, &key_);
-    if (seen_.find(key_) != seen_.end()) continue;
-    seen_.insert(key_);
-    return true;
+    if (FirstSeen(row)) return true;
   }
-  return false;
 }
 
 void DistinctNode::Close() {
   child_->Close();
-  seen_.clear();
+  std::unordered_set<std::string>().swap(seen_);
+  heap_bytes_ = 0;
+  table_full_ = false;
+  spill_ = SpillPartitions();  // deletes its files
+  pending_.clear();
+  input_.reset();
+  pool_.Clear();
 }
 
 void DistinctNode::ExplainDetails(std::vector<std::string>* out) const {

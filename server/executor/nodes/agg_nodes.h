@@ -6,7 +6,8 @@
 // SetOpNode (INTERSECT/EXCEPT [ALL]). The aggregate's hash table stays
 // within ExecContext::hash_mem: once full, rows of groups not in it are
 // spilled by hash partition and aggregated in later passes (see
-// AggregateNode). DistinctNode and SetOpNode keep their tables in memory.
+// AggregateNode); so does DistinctNode's. SetOpNode keeps its table in
+// memory.
 // Within one pass groups are emitted in first-seen order, so results are
 // deterministic. Immutable plan, one execution at a time.
 #pragma once
@@ -113,6 +114,11 @@ class AggregateNode : public ExecNode {
   std::string spill_buf_;
 };
 
+// DISTINCT streams each row the first time its value is seen. Its table of
+// seen values stays within hash_mem the same way: once full, a row not in
+// it is spilled to its hash partition (all later copies of that value go
+// there too), and after the input ends each partition is de-duplicated by
+// a pass of its own, one level deeper.
 class DistinctNode : public ExecNode {
  public:
   explicit DistinctNode(ExecNodePtr child);
@@ -126,9 +132,33 @@ class DistinctNode : public ExecNode {
   std::vector<const ExecNode*> ExplainChildren() const override { return {child_.get()}; }
 
  private:
+  struct Pending {
+    std::unique_ptr<SpillFile> file;
+    int depth = 0;
+    int fanout_bits = 0;
+  };
+  // The next input row of this pass (child or partition); false at its end.
+  bool NextInput(Row& row);
+  // True when row (key in key_) is new; false when seen or spilled.
+  bool FirstSeen(const Row& row);
+  // Queues this pass's partitions and starts the next pending one.
+  bool NextPass();
+
   ExecNodePtr child_;
+  ExecContext* ctx_ = nullptr;
   std::unordered_set<std::string> seen_;
+  size_t heap_bytes_ = 0;  // set nodes and key strings
+  size_t limit_ = 0;
+  bool table_full_ = false;
+  size_t keys_that_fit_ = 0;
+  int depth_ = 0;
+  bool child_done_ = false;
+  std::unique_ptr<SpillFile> input_;  // the partition a pass > 0 reads
+  SpillFilePool pool_;
+  SpillPartitions spill_;
+  std::vector<Pending> pending_;
   std::string key_;
+  std::string spill_buf_;
 };
 
 enum class SetOpKind : uint8_t { kIntersect, kExcept };

@@ -1,9 +1,9 @@
-// Hash aggregation and hash joins beyond hash_mem: with the smallest limit
-// (64 kB) they spill partitions to temp files, yet return exactly the rows
-// (as a multiset) of the same plan run with a limit large enough to stay in
-// memory — every join kind with NULL keys, duplicates, long strings and a
-// join filter, every aggregate kind — and leave no temp file behind, also
-// when cancelled mid-spill.
+// Hash aggregation, DISTINCT and hash joins beyond hash_mem: with the
+// smallest limit (64 kB) they spill partitions to temp files, yet return
+// exactly the rows (as a multiset) of the same plan run with a limit large
+// enough to stay in memory — every join kind with NULL keys, duplicates,
+// long strings and a join filter, every aggregate kind, DISTINCT and UNION —
+// and leave no temp file behind, also when cancelled mid-spill.
 #include <algorithm>
 #include <filesystem>
 
@@ -89,12 +89,28 @@ TEST_CASE("hash spill: every aggregate kind returns the in-memory groups", "[exe
   CHECK(SortedRows(db, outer, kTiny) == SortedRows(db, outer, kHuge));
 }
 
+TEST_CASE("hash spill: DISTINCT and UNION return the in-memory rows", "[executor][hashspill]") {
+  Db db;
+  Fill(db);
+  for (const char* sql : {"SELECT DISTINCT k, s FROM l", "SELECT k, s FROM l UNION SELECT k, t FROM r",
+                          "SELECT DISTINCT v % 5000, s FROM l"}) {
+    INFO(sql);
+    const auto in_memory = SortedRows(db, sql, kHuge);
+    CHECK(in_memory.size() > 5000);
+    CHECK(std::adjacent_find(in_memory.begin(), in_memory.end()) == in_memory.end());
+    CHECK(SortedRows(db, sql, kTiny) == in_memory);
+    CHECK(db.TempFiles() == 0);
+  }
+  CHECK(std::filesystem::exists(db.temp_dir));  // something spilled
+}
+
 TEST_CASE("hash spill: a cancel mid-spill leaves no temp file", "[executor][hashspill]") {
   Db db;
   Fill(db);
   db.ctx.hash_mem = kTiny;
   for (const char* sql : {"SELECT k, count(*) FROM l GROUP BY k, v",
-                          "SELECT count(*) FROM l FULL JOIN r ON l.k = r.k"}) {
+                          "SELECT count(*) FROM l FULL JOIN r ON l.k = r.k",
+                          "SELECT count(*) FROM (SELECT DISTINCT v, s FROM l) d"}) {
     int calls = 0;
     db.ctx.check_interrupts = [&calls] {
       // Past the input: the spill files exist by then.
