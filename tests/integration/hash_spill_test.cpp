@@ -1,5 +1,6 @@
-// Hash aggregation, DISTINCT and hash joins over ~1M rows with work_mem =
-// 64kB: their hash tables stay within work_mem × hash_mem_multiplier by spilling
+// Hash aggregation, DISTINCT, set operations and hash joins over ~1M rows
+// with work_mem = 64kB: their hash tables stay within work_mem ×
+// hash_mem_multiplier by spilling
 // partitions to temp files, so the backend's peak RSS (VmHWM, read from
 // /proc/<pg_backend_pid()>/status) stays small, the results equal both a
 // checksum computed here from the generated data and the same query run
@@ -125,6 +126,11 @@ TEST_CASE("hash_spill: GROUP BY and DISTINCT over 900k keys spill within work_me
         Values{"900000", Str(899999LL * 900000 / 2)});
   CHECK(OneRow(c, "select count(*) from (select k from t union select k + 450000 from t) s") ==
         Values{"1350000"});
+  // So do INTERSECT and EXCEPT (ALL counts the 100k keys that occur twice).
+  CHECK(OneRow(c, "select count(*) from (select k from t intersect select k + 450000 from t) s") ==
+        Values{"450000"});
+  CHECK(OneRow(c, "select count(*) from (select k from t except all select k + 450000 from t) s") ==
+        Values{"550000"});
   CHECK(PeakRssKb(pid) < kPeakRssLimitKb);
   CHECK(NoTempFiles(server));
 

@@ -279,60 +279,126 @@ SetOpNode::SetOpNode(SetOpKind op, bool all, ExecNodePtr left, ExecNodePtr right
   columns_ = left_->columns();
 }
 
+size_t SetOpNode::BytesWithEntry(const Row& row) const {
+  size_t bytes = GrownBytes(entries_, 1) + GrownBucketBytes(index_) + heap_bytes_ + kHashNodeBytes +
+                 StringHeapBytes(key_) + row.size() * sizeof(types::Value) + 16;  // + malloc header
+  for (const types::Value& v : row) bytes += StringHeapBytes(v.str);
+  return bytes;
+}
+
+template <typename NextRow>
+void SetOpNode::Count(NextRow&& next_row, bool left_side) {
+  Row in;
+  while (next_row(in)) {
+    ctx_->CheckInterrupts();
+    key_.clear();
+    for (const types::Value& v : in) AppendHashKey(v, &key_);
+    auto it = index_.find(key_);
+    if (it != index_.end()) {
+      (left_side ? entries_[it->second].left : entries_[it->second].right)++;
+      continue;
+    }
+    if (left_side && !table_full_ && !entries_.empty() && BytesWithEntry(in) > limit_) {
+      table_full_ = true;  // no new value for the rest of this pass
+      if (values_that_fit_ == 0) values_that_fit_ = entries_.size();
+    }
+    if (left_side && !table_full_) {
+      index_.emplace(key_, entries_.size());
+      entries_.push_back({in, 1, 0});
+      heap_bytes_ += kHashNodeBytes + StringHeapBytes(key_) + in.size() * sizeof(types::Value) + 16;
+      for (const types::Value& v : in) heap_bytes_ += StringHeapBytes(v.str);
+      continue;
+    }
+    // A value absent from the table: its left rows are in partition p.
+    const int p = left_parts_.PartitionOf(HashKeyBytes(key_), depth_);
+    if (left_side) {
+      left_parts_.Write(p, in.data(), in.size());
+    } else if (left_parts_.rows(p) > 0) {
+      right_parts_.Write(p, in.data(), in.size());
+    }
+  }
+}
+
+bool SetOpNode::NextPass() {
+  for (int p = 0; p < left_parts_.count(); ++p) {
+    const uint64_t rows = left_parts_.rows(p);
+    if (rows == 0) continue;
+    pending_.push_back({left_parts_.Take(p), right_parts_.Take(p), depth_ + 1,
+                        SpillPartitions::FanoutBits(rows, values_that_fit_)});
+  }
+  if (pending_.empty()) return false;
+  Pending part = std::move(pending_.back());
+  pending_.pop_back();
+  entries_.clear();
+  index_.clear();
+  heap_bytes_ = 0;
+  table_full_ = false;
+  depth_ = part.depth;
+  left_parts_.Reset(ctx_->temp_dir, part.fanout_bits, &pool_);
+  right_parts_.Reset(ctx_->temp_dir, part.fanout_bits, &pool_);
+  Count([&](Row& r) { return ReadSpilledRow(*part.left, &spill_buf_, &r); }, true);
+  Count([&](Row& r) { return part.right && ReadSpilledRow(*part.right, &spill_buf_, &r); }, false);
+  pool_.Put(std::move(part.left));
+  pool_.Put(std::move(part.right));
+  pos_ = 0;
+  emit_left_ = -1;
+  return true;
+}
+
 void SetOpNode::Open(ExecContext& ctx) {
   Close();
-  std::unordered_map<std::string, size_t> index;
-  std::string key;
-  Row in;
-  for (int side = 0; side < 2; ++side) {
-    ExecNode& n = side == 0 ? *left_ : *right_;
-    n.Open(ctx);
-    while (n.Next(in)) {
-      ctx.CheckInterrupts();
-      key.clear();
-      for (const types::Value& v : in) AppendHashKey(v, &key);
-      auto it = index.find(key);
-      if (it == index.end()) {
-        if (side == 1) continue;  // only rows of the left input can be emitted
-        index.emplace(key, entries_.size());
-        entries_.push_back({in, 1, 0});
-      } else {
-        (side == 0 ? entries_[it->second].left : entries_[it->second].right)++;
-      }
-    }
-    n.Close();
-  }
+  ctx_ = &ctx;
+  limit_ = HashMemLimit(ctx.hash_mem);
+  values_that_fit_ = 0;
+  depth_ = 0;
+  left_parts_.Reset(ctx.temp_dir, SpillPartitions::kDefaultBits, &pool_);
+  right_parts_.Reset(ctx.temp_dir, SpillPartitions::kDefaultBits, &pool_);
+  left_->Open(ctx);
+  Count([this](Row& r) { return left_->Next(r); }, true);
+  left_->Close();
+  right_->Open(ctx);
+  Count([this](Row& r) { return right_->Next(r); }, false);
+  right_->Close();
   pos_ = 0;
   emit_left_ = -1;
 }
 
 bool SetOpNode::Next(Row& row) {
-  while (pos_ < entries_.size()) {
-    Entry& e = entries_[pos_];
-    if (emit_left_ < 0) {
-      int64_t n;
-      if (op_ == SetOpKind::kIntersect) {
-        n = all_ ? std::min(e.left, e.right) : (e.left > 0 && e.right > 0 ? 1 : 0);
-      } else {
-        n = all_ ? std::max<int64_t>(e.left - e.right, 0) : (e.right == 0 ? 1 : 0);
+  for (;;) {
+    while (pos_ < entries_.size()) {
+      Entry& e = entries_[pos_];
+      if (emit_left_ < 0) {
+        int64_t n;
+        if (op_ == SetOpKind::kIntersect) {
+          n = all_ ? std::min(e.left, e.right) : (e.left > 0 && e.right > 0 ? 1 : 0);
+        } else {
+          n = all_ ? std::max<int64_t>(e.left - e.right, 0) : (e.right == 0 ? 1 : 0);
+        }
+        emit_left_ = n;
       }
-      emit_left_ = n;
+      if (emit_left_ > 0) {
+        --emit_left_;
+        row = e.row;
+        return true;
+      }
+      ++pos_;
+      emit_left_ = -1;
     }
-    if (emit_left_ > 0) {
-      --emit_left_;
-      row = e.row;
-      return true;
-    }
-    ++pos_;
-    emit_left_ = -1;
+    if (!NextPass()) return false;
   }
-  return false;
 }
 
 void SetOpNode::Close() {
   left_->Close();
   right_->Close();
-  entries_.clear();
+  std::vector<Entry>().swap(entries_);
+  std::unordered_map<std::string, size_t>().swap(index_);
+  heap_bytes_ = 0;
+  table_full_ = false;
+  left_parts_ = SpillPartitions();  // deletes their files
+  right_parts_ = SpillPartitions();
+  pending_.clear();
+  pool_.Clear();
   pos_ = 0;
 }
 

@@ -3,12 +3,10 @@
 // Hashing nodes: AggregateNode (GROUP BY with a hash table — "HashAggregate"
 // — or a single group without GROUP BY — "Aggregate", one row even on empty
 // input), DistinctNode (SELECT DISTINCT / UNION by hashing whole rows) and
-// SetOpNode (INTERSECT/EXCEPT [ALL]). The aggregate's hash table stays
-// within ExecContext::hash_mem: once full, rows of groups not in it are
-// spilled by hash partition and aggregated in later passes (see
-// AggregateNode); so does DistinctNode's. SetOpNode keeps its table in
-// memory.
-// Within one pass groups are emitted in first-seen order, so results are
+// SetOpNode (INTERSECT/EXCEPT [ALL]). Each node's hash table stays within
+// ExecContext::hash_mem: once full, rows of values not in it are spilled
+// by hash partition and handled by later passes (see each class). Within
+// one pass values are emitted in first-seen order, so results are
 // deterministic. Immutable plan, one execution at a time.
 #pragma once
 
@@ -163,6 +161,11 @@ class DistinctNode : public ExecNode {
 
 enum class SetOpKind : uint8_t { kIntersect, kExcept };
 
+// INTERSECT/EXCEPT count each distinct left value's copies on both sides.
+// The table of values stays within hash_mem: once full, left rows of values
+// not in it go to their hash partition, and so do right rows of such values
+// whose partition has left rows (others cannot matter); each pair of
+// partitions is then counted by a pass of its own, one level deeper.
 class SetOpNode : public ExecNode {
  public:
   SetOpNode(SetOpKind op, bool all, ExecNodePtr left, ExecNodePtr right);
@@ -179,10 +182,34 @@ class SetOpNode : public ExecNode {
     Row row;
     int64_t left = 0, right = 0;
   };
+  struct Pending {
+    std::unique_ptr<SpillFile> left, right;
+    int depth = 0;
+    int fanout_bits = 0;
+  };
+  // One side of a pass: counts next_row's rows (spilling as above).
+  template <typename NextRow>
+  void Count(NextRow&& next_row, bool left_side);
+  size_t BytesWithEntry(const Row& row) const;
+  // Queues this pass's partition pairs and counts the next pending one.
+  bool NextPass();
+
   SetOpKind op_;
   bool all_;
   ExecNodePtr left_, right_;
+  ExecContext* ctx_ = nullptr;
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, size_t> index_;
+  size_t heap_bytes_ = 0;  // rows, strings and map nodes outside entries_
+  size_t limit_ = 0;
+  bool table_full_ = false;
+  size_t values_that_fit_ = 0;
+  int depth_ = 0;
+  SpillFilePool pool_;
+  SpillPartitions left_parts_, right_parts_;
+  std::vector<Pending> pending_;
+  std::string key_;
+  std::string spill_buf_;
   size_t pos_ = 0;
   int64_t emit_left_ = 0;  // copies of entries_[pos_] still to emit
 };

@@ -1,9 +1,10 @@
-// Hash aggregation, DISTINCT and hash joins beyond hash_mem: with the
-// smallest limit (64 kB) they spill partitions to temp files, yet return
-// exactly the rows (as a multiset) of the same plan run with a limit large
-// enough to stay in memory — every join kind with NULL keys, duplicates,
-// long strings and a join filter, every aggregate kind, DISTINCT and UNION —
-// and leave no temp file behind, also when cancelled mid-spill.
+// Hash aggregation, DISTINCT, set operations and hash joins beyond
+// hash_mem: with the smallest limit (64 kB) they spill partitions to temp
+// files, yet return exactly the rows (as a multiset) of the same plan run
+// with a limit large enough to stay in memory — every join kind with NULL
+// keys, duplicates, long strings and a join filter, every aggregate kind,
+// DISTINCT, UNION, INTERSECT and EXCEPT [ALL] — and leave no temp file
+// behind, also when cancelled mid-spill.
 #include <algorithm>
 #include <filesystem>
 
@@ -104,13 +105,28 @@ TEST_CASE("hash spill: DISTINCT and UNION return the in-memory rows", "[executor
   CHECK(std::filesystem::exists(db.temp_dir));  // something spilled
 }
 
+TEST_CASE("hash spill: INTERSECT and EXCEPT [ALL] return the in-memory rows", "[executor][hashspill]") {
+  Db db;
+  Fill(db);
+  for (const char* op : {"INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL"}) {
+    const std::string sql = std::string("SELECT k, v % 300 FROM l ") + op + " SELECT k, w % 300 FROM r";
+    INFO(sql);
+    const auto in_memory = SortedRows(db, sql, kHuge);
+    CHECK(in_memory.size() > 100);
+    CHECK(SortedRows(db, sql, kTiny) == in_memory);
+    CHECK(db.TempFiles() == 0);
+  }
+  CHECK(std::filesystem::exists(db.temp_dir));  // something spilled
+}
+
 TEST_CASE("hash spill: a cancel mid-spill leaves no temp file", "[executor][hashspill]") {
   Db db;
   Fill(db);
   db.ctx.hash_mem = kTiny;
   for (const char* sql : {"SELECT k, count(*) FROM l GROUP BY k, v",
                           "SELECT count(*) FROM l FULL JOIN r ON l.k = r.k",
-                          "SELECT count(*) FROM (SELECT DISTINCT v, s FROM l) d"}) {
+                          "SELECT count(*) FROM (SELECT DISTINCT v, s FROM l) d",
+                          "SELECT count(*) FROM (SELECT k, s FROM l EXCEPT SELECT k, t FROM r) e"}) {
     int calls = 0;
     db.ctx.check_interrupts = [&calls] {
       // Past the input: the spill files exist by then.
