@@ -1,7 +1,7 @@
 // server/executor/spill_file.h
 //
-// SpillFile: an anonymous-ish temporary file for one sorted run, written
-// sequentially then read back sequentially through a large stdio buffer
+// SpillFile: an anonymous-ish temporary file for one sorted run or one hash
+// partition, written sequentially then read back sequentially through a stdio buffer
 // (no syscall per row). The file is created in the directory given by
 // ExecContext::temp_dir as pgsql_tmp<pid>.<n> and removed by the
 // destructor — RAII, so a cancel (57014) or any other error unwinding
