@@ -17,6 +17,7 @@
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
 #include "common/error/db_error.h"
+#include "catalog/table_stats_counts.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
 
@@ -111,6 +112,7 @@ void DeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, acce
   heap::TmFailureData fd;
   access::TmResult r = heap::HeapDelete(rel, tid, xid, cid, nullptr, /*wait=*/true, &fd);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  PendingCounts(rel.number.value).CountDelete();  // catalogs: relfilenode = oid
 }
 
 void RejectSystemCatalog(const RelationEntry& e) {
@@ -301,7 +303,10 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
   std::vector<Oid> victim_oids;
-  for (const RelationRef& e : victims) victim_oids.push_back(e->oid);
+  for (const RelationRef& e : victims) {
+    victim_oids.push_back(e->oid);
+    CountTableDropped(e->oid);
+  }
   MarkCatalogChanged(victim_oids);
   for (const RelationRef& e : victims) {
     auto cls = internal::FindClassByOid(e->oid);
@@ -340,7 +345,10 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
   std::vector<Oid> target_oids;
-  for (const RelationRef& e : targets) target_oids.push_back(e->oid);
+  for (const RelationRef& e : targets) {
+    target_oids.push_back(e->oid);
+    CountTableTruncated(e->oid);
+  }
   MarkCatalogChanged(target_oids);
   for (const RelationRef& e : targets) {
     auto cls = internal::FindClassByOid(e->oid);
