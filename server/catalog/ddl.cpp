@@ -224,11 +224,19 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     }
   }
   int fillfactor = 100;
+  std::string reloptions;
   for (const parser::GenericOption& opt : stmt.with_options) {
     if (opt.name == "fillfactor") {
       fillfactor = ParseFillfactor(opt);
     } else if (opt.name == "autovacuum_enabled" || opt.name == "toast.autovacuum_enabled") {
-      // Accepted for compatibility (pgbench may send it); there is no autovacuum.
+      // WITH (autovacuum_enabled) alone means true, as PostgreSQL.
+      const std::string value = opt.has_value ? opt.value : "true";
+      if (!internal::ParseBoolOption(value)) {
+        throw DbError("22023", "invalid value for boolean option \"" + opt.name.substr(opt.name.find('.') + 1) +
+                                   "\": " + value);
+      }
+      // There is no TOAST table: only the table's own setting is kept.
+      if (opt.name == "autovacuum_enabled") reloptions = "autovacuum_enabled=" + value;
     } else {
       throw DbError("22023", "unrecognized parameter \"" + opt.name + "\"");
     }
@@ -257,6 +265,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.relfilenode = oid;
   cf.relnatts = ncols;
   cf.fillfactor = fillfactor;
+  cf.reloptions = reloptions;
   MarkCatalogChanged(oid);
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   for (internal::AttributeFields& a : attrs) {

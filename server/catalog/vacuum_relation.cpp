@@ -15,13 +15,14 @@
 
 namespace hearth::catalog {
 
-void VacuumRelation(const RelationRef& rel, bool also_analyze, bool autovacuum) {
+heap::VacuumStats VacuumRelation(const RelationRef& rel, bool also_analyze, bool autovacuum) {
   heap::VacuumStats st = heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin(), IndexCleanupCallback(rel));
   UpdateRelationStats(rel->oid, static_cast<int32_t>(st.pages), static_cast<double>(st.tuples_live));
   // What stays dead is what some snapshot may still see.
   ReportVacuumCounts(rel->oid, static_cast<int64_t>(st.tuples_live), static_cast<int64_t>(st.tuples_recently_dead),
                      autovacuum);
   if (also_analyze) ReportAnalyzeCounts(rel->oid, static_cast<int64_t>(st.tuples_live), autovacuum);
+  return st;
 }
 
 void AnalyzeRelation(const RelationRef& rel, bool autovacuum) {

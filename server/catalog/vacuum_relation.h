@@ -10,13 +10,14 @@
 // pages and rows.
 #pragma once
 
+#include "access/heap/vacuumlazy.h"
 #include "catalog/relcache.h"
 
 namespace hearth::catalog {
 
 // Removes dead versions (index entries first), records the counts. With
 // `also_analyze` the live count it found also stands for an ANALYZE.
-void VacuumRelation(const RelationRef& rel, bool also_analyze, bool autovacuum);
+heap::VacuumStats VacuumRelation(const RelationRef& rel, bool also_analyze, bool autovacuum);
 
 // Counts the rows visible to the transaction snapshot and records them.
 void AnalyzeRelation(const RelationRef& rel, bool autovacuum);
