@@ -32,15 +32,15 @@ class HeapTableScan final : public executor::TableScan {
   HeapTableScan(RelationRef rel, const access::Snapshot& snap, access::TransactionId my_xid, bool bulk)
       : rel_(std::move(rel)),
         scan_(rel_->rel, rel_->desc, snap, my_xid, Options(bulk)),
-        counts_(PendingCounts(rel_->oid)) {
-    ++counts_.seq_scan;
+        counts_(rel_->oid) {
+    counts_->CountSeqScan();
   }
 
   bool Next(executor::Row& row, RowId* rid) override {
     heap::ItemPointer tid;
     if (!scan_.Next(&row, &tid)) return false;
     if (rid != nullptr) *rid = heap::ItemPointerToU64(tid);
-    ++counts_.seq_tup_read;
+    counts_->CountSeqTuple();
     return true;
   }
 
@@ -52,7 +52,7 @@ class HeapTableScan final : public executor::TableScan {
   }
   RelationRef rel_;  // keeps rel_->desc alive for scan_
   heap::HeapScan scan_;
-  PendingTableCounts& counts_;
+  TableCountsHandle counts_;
 };
 
 // Heap rows through a B-tree: TIDs from BtScan, each fetched with the
@@ -63,8 +63,8 @@ class HeapIndexScan final : public executor::TableScan {
   HeapIndexScan(RelationRef rel, size_t index_pos, const executor::IndexScanRequest& req,
                 const access::Snapshot& snap, access::TransactionId my_xid)
       : rel_(std::move(rel)), ix_(&rel_->indexes[index_pos]), snap_(snap), my_xid_(my_xid),
-        counts_(PendingCounts(rel_->oid)) {
-    ++counts_.idx_scan;
+        counts_(rel_->oid) {
+    counts_->CountIndexScan();
     dir_ = req.backward ? nbtree::ScanDirection::kBackward : nbtree::ScanDirection::kForward;
     const bool desc = ix_->desc.cols[0].descending;
     for (const executor::IndexBound& b : req.bounds) {
@@ -117,7 +117,7 @@ class HeapIndexScan final : public executor::TableScan {
       heap::ItemPointer found;
       if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row, &found)) continue;
       if (rid != nullptr) *rid = heap::ItemPointerToU64(found);
-      ++counts_.idx_tup_fetch;
+      counts_->CountIndexFetch();
       return true;
     }
   }
@@ -156,7 +156,7 @@ class HeapIndexScan final : public executor::TableScan {
   bool has_in_ = false;
   bool empty_ = false;
   std::unique_ptr<nbtree::BtScan> scan_;
-  PendingTableCounts& counts_;
+  TableCountsHandle counts_;
 };
 
 // TmResult → ModifyResult; Repeatable Read turns concurrent changes into 40001.
@@ -182,7 +182,7 @@ class HeapTableModifier final : public executor::TableModifier {
       : rel_(std::move(rel)),
         xid_(access::GetCurrentTransactionId()),
         cid_(access::GetCurrentCommandId(true)),
-        counts_(PendingCounts(rel_->oid)) {
+        counts_(rel_->oid) {
     opts_.fillfactor = rel_->fillfactor;
     for (const IndexEntry& ix : rel_->indexes) indexed_attrs_.insert(indexed_attrs_.end(), ix.columns.begin(), ix.columns.end());
     std::sort(indexed_attrs_.begin(), indexed_attrs_.end());
@@ -191,7 +191,7 @@ class HeapTableModifier final : public executor::TableModifier {
 
   RowId Insert(const executor::Row& row) override {
     heap::ItemPointer tid = heap::HeapInsert(rel_->rel, rel_->desc, row, xid_, cid_, opts_);
-    counts_.CountInsert();
+    counts_->CountInsert();
     InsertIndexEntries(*rel_, row, tid, &key_scratch_);
     return heap::ItemPointerToU64(tid);
   }
@@ -200,7 +200,7 @@ class HeapTableModifier final : public executor::TableModifier {
     heap::TmFailureData fd;
     ModifyResult m =
         MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd));
-    if (m == ModifyResult::kOk) counts_.CountDelete();
+    if (m == ModifyResult::kOk) counts_->CountDelete();
     return m;
   }
 
@@ -213,7 +213,7 @@ class HeapTableModifier final : public executor::TableModifier {
                                           nullptr, true, &fd, &new_tid, opts_, &hot);
     ModifyResult m = MapResult(r);
     if (m == ModifyResult::kOk) {
-      counts_.CountUpdate(hot.was_hot);
+      counts_->CountUpdate(hot.was_hot);
       // A heap-only version is reached through its chain: no new entries.
       if (!hot.was_hot) InsertIndexEntries(*rel_, row, new_tid, &key_scratch_);
       if (new_rid != nullptr) *new_rid = heap::ItemPointerToU64(new_tid);
@@ -238,7 +238,7 @@ class HeapTableModifier final : public executor::TableModifier {
   heap::HeapInsertOptions opts_;
   std::vector<types::Value> key_scratch_;
   std::vector<int> indexed_attrs_;  // every column some index covers (HOT check)
-  PendingTableCounts& counts_;      // pg_stat_all_tables, applied at transaction end
+  TableCountsHandle counts_;  // pg_stat_all_tables, applied at transaction end
 };
 
 // SELECT ... FOR <strength>: row locks in the tuple headers (heap_lock.h),

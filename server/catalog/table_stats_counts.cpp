@@ -22,6 +22,7 @@ struct BackendCounts {
   // Reused across transactions: the flush allocates nothing once warm.
   std::vector<std::pair<uint32_t, storage::TableCountsDelta>> deltas;
   std::vector<uint32_t> dropped;
+  uint64_t generation = 1;
 };
 
 BackendCounts& Counts() {
@@ -36,14 +37,7 @@ int64_t NowUnixUs() {
 
 storage::TableCountsDelta MakeDelta(const PendingTableCounts& p, bool commit) {
   storage::TableCountsDelta d;
-  d.seq_scan = p.seq_scan;
-  d.seq_tup_read = p.seq_tup_read;
-  d.idx_scan = p.idx_scan;
-  d.idx_tup_fetch = p.idx_tup_fetch;
-  d.tup_ins = p.tup_ins;
-  d.tup_upd = p.tup_upd;
-  d.tup_del = p.tup_del;
-  d.tup_hot_upd = p.tup_hot_upd;
+  d.activity = p.activity;
   if (commit) {
     d.truncated = p.truncated;
     d.live_delta = p.xact_ins - p.xact_del;
@@ -60,6 +54,7 @@ void FlushAtXactEnd(access::XactEvent event, void*) {
   if (event == access::XactEvent::kPreCommit) return;
   BackendCounts& c = Counts();
   if (c.pending.empty()) return;
+  ++c.generation;  // every TableCountsHandle looks its entry up again
   const bool commit = event == access::XactEvent::kCommit;
   c.deltas.clear();
   c.dropped.clear();
@@ -86,6 +81,8 @@ PendingTableCounts& PendingCounts(Oid relid) {
   }
   return c.pending[relid];
 }
+
+uint64_t PendingCountsGeneration() { return Counts().generation; }
 
 void CountTableTruncated(Oid relid) {
   PendingTableCounts& p = PendingCounts(relid);

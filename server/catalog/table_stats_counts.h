@@ -7,9 +7,8 @@
 // deleted dead; an aborted transaction's inserted and updated-to versions
 // become dead. n_tup_ins/upd/del count either way.
 //
-// Callers keep the reference PendingCounts returns for the duration of one
-// statement (it stays valid until the transaction ends), so counting a row
-// is an increment in private memory.
+// Scans and modifiers hold a TableCountsHandle, so counting a row is one
+// comparison and an increment in private memory.
 //
 // Process safety: per-process state; any process that runs transactions.
 #pragma once
@@ -17,18 +16,12 @@
 #include <cstdint>
 
 #include "catalog/catalog_defs.h"
+#include "storage/stats/table_stats.h"
 
 namespace hearth::catalog {
 
 struct PendingTableCounts {
-  int64_t seq_scan = 0;
-  int64_t seq_tup_read = 0;
-  int64_t idx_scan = 0;
-  int64_t idx_tup_fetch = 0;
-  int64_t tup_ins = 0;
-  int64_t tup_upd = 0;
-  int64_t tup_del = 0;
-  int64_t tup_hot_upd = 0;
+  storage::TableActivity activity;
   // Since the last TRUNCATE in this transaction: what decides live/dead.
   int64_t xact_ins = 0;
   int64_t xact_upd = 0;
@@ -37,23 +30,50 @@ struct PendingTableCounts {
   bool dropped = false;
 
   void CountInsert(int64_t n = 1) {
-    tup_ins += n;
+    activity.tup_ins += n;
     xact_ins += n;
   }
   void CountUpdate(bool hot) {
-    ++tup_upd;
+    ++activity.tup_upd;
     ++xact_upd;
-    tup_hot_upd += hot ? 1 : 0;
+    activity.tup_hot_upd += hot ? 1 : 0;
   }
   void CountDelete() {
-    ++tup_del;
+    ++activity.tup_del;
     ++xact_del;
   }
+  void CountSeqScan() { ++activity.seq_scan; }
+  void CountSeqTuple() { ++activity.seq_tup_read; }
+  void CountIndexScan() { ++activity.idx_scan; }
+  void CountIndexFetch() { ++activity.idx_tup_fetch; }
 };
 
 // The counts of `relid` in the running transaction. REQUIRES: a transaction
-// in progress (they are applied at its end).
+// in progress (they are applied at its end). The reference is valid until
+// the transaction ends.
 PendingTableCounts& PendingCounts(Oid relid);
+
+// Bumped whenever the pending counts are applied (every transaction end).
+uint64_t PendingCountsGeneration();
+
+// PendingCounts(relid), looked up again only after a transaction ended: for
+// objects that may outlive one (a prepared statement's plan keeps them).
+class TableCountsHandle {
+ public:
+  explicit TableCountsHandle(Oid relid) : relid_(relid) {}
+  PendingTableCounts* operator->() {
+    if (generation_ != PendingCountsGeneration() || counts_ == nullptr) {
+      counts_ = &PendingCounts(relid_);
+      generation_ = PendingCountsGeneration();
+    }
+    return counts_;
+  }
+
+ private:
+  Oid relid_;
+  uint64_t generation_ = 0;
+  PendingTableCounts* counts_ = nullptr;
+};
 
 // TRUNCATE: at commit the table's live and dead counts restart from what
 // this transaction did after it.

@@ -5,6 +5,9 @@
 // behind a worker busy on the table (the worker is cancelled).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <chrono>
 #include <string>
 #include <thread>
@@ -42,6 +45,29 @@ std::string WideCopyData(int rows) {
   const std::string pad(500, 'x');
   for (int i = 1; i <= rows; ++i) data += std::to_string(i) + "\t" + pad + "\n";
   return data + "\\.\n";
+}
+
+// Settings under which a worker sleeps 100 ms per page (cost limit 1).
+Settings SlowWorkerSettings() {
+  return Settings{{"autovacuum_naptime", "1"},
+                  {"autovacuum_vacuum_cost_delay", "100ms"},
+                  {"autovacuum_vacuum_cost_limit", "1"},
+                  {"log_min_messages", "info"}};
+}
+
+// Loads `rows` wide rows into a new table, deletes them, and waits until an
+// autovacuum worker holds its ShareUpdateExclusiveLock. Returns the pid of
+// the worker holding it.
+std::string BusyWorkerOn(const TestServer& server, const std::string& table, int rows) {
+  REQUIRE(server.PsqlScript("\\set ON_ERROR_STOP 1\ncreate table " + table + "(a int, pad text);\n").exit_code == 0);
+  REQUIRE(server.Psql({"-c", "copy " + table + " from stdin"}, WideCopyData(rows)).exit_code == 0);
+  REQUIRE(server.PsqlScript("delete from " + table + ";\n").exit_code == 0);
+  const std::string relid = server.PsqlValue("select relid from pg_stat_user_tables where relname = '" + table + "'");
+  const std::string held =
+      "select count(*) from pg_locks where relation = " + relid + " and mode = 'ShareUpdateExclusiveLock' and granted";
+  REQUIRE(WaitForValue(server, held, "1") == "1");
+  return server.PsqlValue("select pid from pg_locks where relation = " + relid +
+                          " and mode = 'ShareUpdateExclusiveLock' and granted");
 }
 
 }  // namespace
@@ -120,21 +146,9 @@ TEST_CASE("autovacuum: churn is vacuumed by a worker; autovacuum_enabled = false
 }
 
 TEST_CASE("autovacuum: DROP TABLE cancels a worker busy on the table instead of waiting", "[autovacuum_test]") {
-  // 100 ms asleep per page: the worker needs half a minute for the table.
-  TestServer server(Settings{{"autovacuum_naptime", "1"},
-                             {"autovacuum_vacuum_cost_delay", "100ms"},
-                             {"autovacuum_vacuum_cost_limit", "1"},
-                             {"log_min_messages", "info"}});
-  REQUIRE(server.PsqlScript("\\set ON_ERROR_STOP 1\ncreate table big(a int, pad text);\n").exit_code == 0);
-  const CommandResult copy = server.Psql({"-c", "copy big from stdin"}, WideCopyData(4500));
-  REQUIRE(copy.exit_code == 0);
-  REQUIRE(server.PsqlScript("delete from big;\n").exit_code == 0);
-  const std::string relid = server.PsqlValue("select relid from pg_stat_user_tables where relname = 'big'");
-  // A worker holds ShareUpdateExclusiveLock on it while it vacuums.
-  REQUIRE(WaitForValue(server,
-                       "select count(*) from pg_locks where relation = " + relid +
-                           " and mode = 'ShareUpdateExclusiveLock' and granted",
-                       "1") == "1");
+  // 300 pages at 100 ms each: the worker needs half a minute for the table.
+  TestServer server(SlowWorkerSettings());
+  BusyWorkerOn(server, "big", 4500);
   // Without the cancel the DROP would wait out lock_timeout (the worker
   // has tens of seconds of pages left) and fail with 55P03.
   const CommandResult drop =
@@ -145,4 +159,32 @@ TEST_CASE("autovacuum: DROP TABLE cancels a worker busy on the table instead of 
   CHECK(drop.out.find("DROP TABLE") != std::string::npos);
   CHECK(server.PsqlValue("select count(*) from pg_stat_user_tables where relname = 'big'") == "0");
   CHECK(server.log().find("canceling autovacuum task") != std::string::npos);
+}
+
+TEST_CASE("autovacuum: a busy worker does not hold up shutdown; a crashed one resets the server",
+          "[autovacuum_test]") {
+  TestServer server(SlowWorkerSettings());
+  REQUIRE(server.PsqlScript("\\set ON_ERROR_STOP 1\ncreate table kept(a int);\ninsert into kept values (1), (2);\n")
+              .exit_code == 0);
+  // A worker that dies by a signal may have left shared memory half-changed.
+  const std::string pid = BusyWorkerOn(server, "crashy", 4500);
+  REQUIRE(kill(std::stoi(pid), SIGKILL) == 0);
+  REQUIRE(WaitForValue(server, "select 1", "1") == "1");
+  const auto reset_seen = [&] {
+    return server.log().find("autovacuum worker process (PID " + pid + ") was terminated by signal 9") !=
+           std::string::npos;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!reset_seen() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(reset_seen());
+  CHECK(WaitForValue(server, "select count(*) from kept", "2") == "2");
+
+  // 600 pages at 100 ms each: a minute of work, twice what Stop waits.
+  BusyWorkerOn(server, "huge", 9000);
+  const int status = server.Stop(SIGTERM);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(server.log().find("database system is shut down") != std::string::npos);
 }

@@ -63,14 +63,7 @@ void EraseSlot(TableStatsShared& s, uint32_t gap) {
 }
 
 void Apply(TableStatsRow& e, const TableCountsDelta& d) {
-  e.seq_scan += d.seq_scan;
-  e.seq_tup_read += d.seq_tup_read;
-  e.idx_scan += d.idx_scan;
-  e.idx_tup_fetch += d.idx_tup_fetch;
-  e.tup_ins += d.tup_ins;
-  e.tup_upd += d.tup_upd;
-  e.tup_del += d.tup_del;
-  e.tup_hot_upd += d.tup_hot_upd;
+  e.activity += d.activity;
   if (d.truncated) {
     e.live_tup = 0;
     e.dead_tup = 0;
@@ -80,7 +73,7 @@ void Apply(TableStatsRow& e, const TableCountsDelta& d) {
   e.live_tup = std::max<int64_t>(0, e.live_tup + d.live_delta);
   e.dead_tup = std::max<int64_t>(0, e.dead_tup + d.dead_delta);
   e.mod_since_analyze += d.changed;
-  e.ins_since_vacuum += d.tup_ins;
+  e.ins_since_vacuum += d.activity.tup_ins;
 }
 
 }  // namespace

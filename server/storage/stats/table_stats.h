@@ -32,8 +32,8 @@ namespace hearth::storage {
 
 inline constexpr int kTableStatsSlots = 16384;
 
-// What a backend applies at transaction end for one relation.
-struct TableCountsDelta {
+// Counters that only ever grow, whatever the transaction's outcome.
+struct TableActivity {
   int64_t seq_scan = 0;
   int64_t seq_tup_read = 0;
   int64_t idx_scan = 0;
@@ -42,6 +42,23 @@ struct TableCountsDelta {
   int64_t tup_upd = 0;      // n_tup_upd, HOT included
   int64_t tup_del = 0;
   int64_t tup_hot_upd = 0;
+
+  TableActivity& operator+=(const TableActivity& o) {
+    seq_scan += o.seq_scan;
+    seq_tup_read += o.seq_tup_read;
+    idx_scan += o.idx_scan;
+    idx_tup_fetch += o.idx_tup_fetch;
+    tup_ins += o.tup_ins;
+    tup_upd += o.tup_upd;
+    tup_del += o.tup_del;
+    tup_hot_upd += o.tup_hot_upd;
+    return *this;
+  }
+};
+
+// What a backend applies at transaction end for one relation.
+struct TableCountsDelta {
+  TableActivity activity;
   int64_t live_delta = 0;   // n_live_tup change
   int64_t dead_delta = 0;   // n_dead_tup change
   int64_t changed = 0;      // n_mod_since_analyze change
@@ -51,14 +68,7 @@ struct TableCountsDelta {
 // One relation's cumulative counters as a reader copied them.
 struct TableStatsRow {
   uint32_t relid = 0;
-  int64_t seq_scan = 0;
-  int64_t seq_tup_read = 0;
-  int64_t idx_scan = 0;
-  int64_t idx_tup_fetch = 0;
-  int64_t tup_ins = 0;
-  int64_t tup_upd = 0;
-  int64_t tup_del = 0;
-  int64_t tup_hot_upd = 0;
+  TableActivity activity;
   int64_t live_tup = 0;
   int64_t dead_tup = 0;
   int64_t mod_since_analyze = 0;
