@@ -16,8 +16,8 @@
 #include "catalog/pending_delete.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
-#include "common/error/db_error.h"
 #include "catalog/table_stats_counts.h"
+#include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
 

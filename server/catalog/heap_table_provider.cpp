@@ -32,7 +32,7 @@ class HeapTableScan final : public executor::TableScan {
   HeapTableScan(RelationRef rel, const access::Snapshot& snap, access::TransactionId my_xid, bool bulk)
       : rel_(std::move(rel)),
         scan_(rel_->rel, rel_->desc, snap, my_xid, Options(bulk)),
-        counts_(rel_->oid) {
+        counts_(rel_->oid, rel_->rel) {
     counts_->CountSeqScan();
   }
 
@@ -63,7 +63,7 @@ class HeapIndexScan final : public executor::TableScan {
   HeapIndexScan(RelationRef rel, size_t index_pos, const executor::IndexScanRequest& req,
                 const access::Snapshot& snap, access::TransactionId my_xid)
       : rel_(std::move(rel)), ix_(&rel_->indexes[index_pos]), snap_(snap), my_xid_(my_xid),
-        counts_(rel_->oid) {
+        counts_(rel_->oid, rel_->rel) {
     counts_->CountIndexScan();
     dir_ = req.backward ? nbtree::ScanDirection::kBackward : nbtree::ScanDirection::kForward;
     const bool desc = ix_->desc.cols[0].descending;
@@ -182,7 +182,7 @@ class HeapTableModifier final : public executor::TableModifier {
       : rel_(std::move(rel)),
         xid_(access::GetCurrentTransactionId()),
         cid_(access::GetCurrentCommandId(true)),
-        counts_(rel_->oid) {
+        counts_(rel_->oid, rel_->rel) {
     opts_.fillfactor = rel_->fillfactor;
     for (const IndexEntry& ix : rel_->indexes) indexed_attrs_.insert(indexed_attrs_.end(), ix.columns.begin(), ix.columns.end());
     std::sort(indexed_attrs_.begin(), indexed_attrs_.end());

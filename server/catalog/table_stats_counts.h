@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "catalog/catalog_defs.h"
+#include "storage/smgr/relfile.h"
 #include "storage/stats/table_stats.h"
 
 namespace hearth::catalog {
@@ -28,6 +29,7 @@ struct PendingTableCounts {
   int64_t xact_del = 0;
   bool truncated = false;
   bool dropped = false;
+  int64_t pruned = 0;  // freed by pruning on access: no longer dead, whatever the outcome
 
   void CountInsert(int64_t n = 1) {
     activity.tup_ins += n;
@@ -56,14 +58,19 @@ PendingTableCounts& PendingCounts(Oid relid);
 // Bumped whenever the pending counts are applied (every transaction end).
 uint64_t PendingCountsGeneration();
 
+// Remembers that `relid` is stored in `rel`, so versions that pruning on
+// access frees there (heap::TakePrunedTupleCounts) lower its n_dead_tup.
+void NoteRelationFile(Oid relid, storage::RelFileLocator rel);
+
 // PendingCounts(relid), looked up again only after a transaction ended: for
 // objects that may outlive one (a prepared statement's plan keeps them).
 class TableCountsHandle {
  public:
-  explicit TableCountsHandle(Oid relid) : relid_(relid) {}
+  TableCountsHandle(Oid relid, storage::RelFileLocator rel) : relid_(relid), rel_(rel) {}
   PendingTableCounts* operator->() {
     if (generation_ != PendingCountsGeneration() || counts_ == nullptr) {
       counts_ = &PendingCounts(relid_);
+      NoteRelationFile(relid_, rel_);
       generation_ = PendingCountsGeneration();
     }
     return counts_;
@@ -71,6 +78,7 @@ class TableCountsHandle {
 
  private:
   Oid relid_;
+  storage::RelFileLocator rel_;
   uint64_t generation_ = 0;
   PendingTableCounts* counts_ = nullptr;
 };

@@ -250,7 +250,7 @@ pid_t Postmaster::ForkChild() {
     signals_.clear(ec);
     acceptor_.close(ec);
     // clear() restored Asio's saved dispositions; set ours (still blocked).
-    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR2}) signal(s, SIG_DFL);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2}) signal(s, SIG_DFL);
     signal(SIGHUP, SIG_IGN);
     g_inherited_registry = &children_;
     return 0;

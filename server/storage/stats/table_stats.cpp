@@ -76,6 +76,14 @@ void Apply(TableStatsRow& e, const TableCountsDelta& d) {
   e.ins_since_vacuum += d.activity.tup_ins;
 }
 
+// Runs fn on relid's entry (made if missing) under the exclusive lock.
+template <typename Fn>
+void UpdateEntry(uint32_t relid, Fn&& fn) {
+  if (g_stats == nullptr) return;
+  LWLockGuard g(g_stats->lock, LWLockMode::kExclusive);
+  if (TableStatsRow* e = FindOrCreate(*g_stats, relid)) fn(*e);
+}
+
 }  // namespace
 
 size_t TableStatsShmemSize(const ShmemParams&) { return sizeof(TableStatsShared); }
@@ -96,36 +104,22 @@ void ApplyTableCounts(std::span<const std::pair<uint32_t, TableCountsDelta>> del
 }
 
 void ReportTableVacuum(uint32_t relid, int64_t live, int64_t dead, bool autovacuum, int64_t now_unix_us) {
-  if (g_stats == nullptr) return;
-  LWLockGuard g(g_stats->lock, LWLockMode::kExclusive);
-  TableStatsRow* e = FindOrCreate(*g_stats, relid);
-  if (e == nullptr) return;
-  e->live_tup = live;
-  e->dead_tup = dead;
-  e->ins_since_vacuum = 0;
-  if (autovacuum) {
-    e->last_autovacuum_us = now_unix_us;
-    ++e->autovacuum_count;
-  } else {
-    e->last_vacuum_us = now_unix_us;
-    ++e->vacuum_count;
-  }
+  UpdateEntry(relid, [&](TableStatsRow& e) {
+    e.live_tup = live;
+    e.dead_tup = dead;
+    e.ins_since_vacuum = 0;
+    (autovacuum ? e.last_autovacuum_us : e.last_vacuum_us) = now_unix_us;
+    ++(autovacuum ? e.autovacuum_count : e.vacuum_count);
+  });
 }
 
 void ReportTableAnalyze(uint32_t relid, int64_t live, bool autovacuum, int64_t now_unix_us) {
-  if (g_stats == nullptr) return;
-  LWLockGuard g(g_stats->lock, LWLockMode::kExclusive);
-  TableStatsRow* e = FindOrCreate(*g_stats, relid);
-  if (e == nullptr) return;
-  e->live_tup = live;
-  e->mod_since_analyze = 0;
-  if (autovacuum) {
-    e->last_autoanalyze_us = now_unix_us;
-    ++e->autoanalyze_count;
-  } else {
-    e->last_analyze_us = now_unix_us;
-    ++e->analyze_count;
-  }
+  UpdateEntry(relid, [&](TableStatsRow& e) {
+    e.live_tup = live;
+    e.mod_since_analyze = 0;
+    (autovacuum ? e.last_autoanalyze_us : e.last_analyze_us) = now_unix_us;
+    ++(autovacuum ? e.autoanalyze_count : e.analyze_count);
+  });
 }
 
 void DropTableStats(std::span<const uint32_t> relids) {
