@@ -274,6 +274,43 @@ const SettingDef kSettings[] = {
      .boot_value = "", .flags = kGucReport,
      .description = "Sets the application name to be reported in statistics and logs.",
      .check = CheckApplicationName},
+    {.name = "log_autovacuum_min_duration", .type = kInt, .context = kSighup, .category = kLogging,
+     .boot_value = "10min", .unit = kMilliseconds, .min_int = -1, .max_int = kIntMax,
+     .description = "Sets the minimum execution time above which autovacuum actions will be logged."},
+
+    // AUTOVACUUM
+    {.name = "autovacuum", .type = kBool, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "on", .description = "Starts the autovacuum subprocess."},
+    {.name = "autovacuum_max_workers", .type = kInt, .context = kPostmaster, .category = kAutovacuum,
+     .boot_value = "3", .min_int = 1, .max_int = 262143,
+     .description = "Sets the maximum number of simultaneously running autovacuum worker processes."},
+    {.name = "autovacuum_naptime", .type = kInt, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "1min", .unit = kSeconds, .min_int = 1, .max_int = 2147483,
+     .description = "Time to sleep between autovacuum runs."},
+    {.name = "autovacuum_vacuum_threshold", .type = kInt, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "50", .min_int = 0, .max_int = kIntMax,
+     .description = "Minimum number of tuple updates or deletes prior to vacuum."},
+    {.name = "autovacuum_vacuum_insert_threshold", .type = kInt, .context = kSighup,
+     .category = kAutovacuum, .boot_value = "1000", .min_int = -1, .max_int = kIntMax,
+     .description = "Minimum number of tuple inserts prior to vacuum, or -1 to disable insert vacuums."},
+    {.name = "autovacuum_analyze_threshold", .type = kInt, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "50", .min_int = 0, .max_int = kIntMax,
+     .description = "Minimum number of tuple inserts, updates, or deletes prior to analyze."},
+    {.name = "autovacuum_vacuum_scale_factor", .type = kReal, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "0.2", .min_real = 0, .max_real = 100,
+     .description = "Number of tuple updates or deletes prior to vacuum as a fraction of reltuples."},
+    {.name = "autovacuum_vacuum_insert_scale_factor", .type = kReal, .context = kSighup,
+     .category = kAutovacuum, .boot_value = "0.2", .min_real = 0, .max_real = 100,
+     .description = "Number of tuple inserts prior to vacuum as a fraction of reltuples."},
+    {.name = "autovacuum_analyze_scale_factor", .type = kReal, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "0.1", .min_real = 0, .max_real = 100,
+     .description = "Number of tuple inserts, updates, or deletes prior to analyze as a fraction of reltuples."},
+    {.name = "autovacuum_vacuum_cost_delay", .type = kReal, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "2ms", .unit = kMilliseconds, .min_real = -1, .max_real = 100,
+     .description = "Vacuum cost delay in milliseconds, for autovacuum."},
+    {.name = "autovacuum_vacuum_cost_limit", .type = kInt, .context = kSighup, .category = kAutovacuum,
+     .boot_value = "-1", .min_int = -1, .max_int = 10000,
+     .description = "Vacuum cost amount available before napping, for autovacuum."},
 
     // CLIENT CONNECTION DEFAULTS
     {.name = "client_min_messages", .type = kEnum, .context = kUser,
@@ -428,6 +465,7 @@ std::string_view CategoryTitle(Category c) {
     case Category::kWal: return "WRITE-AHEAD LOG";
     case Category::kLocks: return "LOCK MANAGEMENT";
     case Category::kLogging: return "REPORTING AND LOGGING";
+    case Category::kAutovacuum: return "AUTOVACUUM";
     case Category::kClientDefaults: return "CLIENT CONNECTION DEFAULTS";
     case Category::kCompatibility: return "VERSION AND PLATFORM COMPATIBILITY";
     case Category::kPreset: return "PRESET OPTIONS";

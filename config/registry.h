@@ -49,6 +49,7 @@ enum class Category {
   kWal,
   kLocks,
   kLogging,
+  kAutovacuum,
   kClientDefaults,
   kCompatibility,
   kPreset,

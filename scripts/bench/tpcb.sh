@@ -7,7 +7,9 @@
 # server and the median WAL bytes per transaction (pg_stat_wal.wal_bytes
 # delta / transactions processed), and at the end the sizes of
 # pgbench_branches, pgbench_tellers and pgbench_accounts_pkey in pages
-# (bloat from dead versions; no VACUUM runs between the points).
+# (bloat from dead versions; no manual VACUUM runs between the points,
+# autovacuum runs on both servers with its defaults) and, per table, how
+# often autovacuum ran and the dead versions left (pg_stat_user_tables).
 #   scripts/bench/tpcb.sh [RUNS] [SECONDS] [SCALE]     (defaults 3, 60, 10)
 #   CLIENTS="1 16 32" HEARTHD=/path/to/hearthd scripts/bench/tpcb.sh 1 10 1
 #   EXTRA_SETTINGS="-c commit_delay=10000 -c commit_siblings=5" scripts/bench/tpcb.sh
@@ -72,4 +74,10 @@ sizes() {
             pg_relation_size('pgbench_accounts_pkey') / 8192"
 }
 echo "pages after the runs: hearthd $(sizes "$hport"); pg15 $(sizes "$pport")"
+# table=autovacuum_count/n_dead_tup
+autovacuums() {
+  sql "$1" "select relname || '=' || autovacuum_count || '/' || n_dead_tup from pg_stat_user_tables
+            order by relname" | tr '\n' ' '
+}
+echo "autovacuum runs/dead versions: hearthd $(autovacuums "$hport"); pg15 $(autovacuums "$pport")"
 echo "scale=$scale, T=${secs}s per point, runs=$runs (medians), machine=$(nproc) cores, $(date -u +%F)"

@@ -33,7 +33,7 @@ const std::vector<ColumnSpec> kClassColumns = {
     {"oid", types::kOidOid},          {"relname", types::kNameOid},     {"relnamespace", types::kOidOid},
     {"relfilenode", types::kOidOid},  {"relkind", types::kTextOid},     {"relnatts", types::kInt2Oid},
     {"relpages", types::kInt4Oid},    {"reltuples", types::kFloat4Oid}, {"relhasindex", types::kBoolOid},
-    {"relfillfactor", types::kInt4Oid},
+    {"relfillfactor", types::kInt4Oid}, {"reloptions", types::kTextOid},
 };
 const std::vector<ColumnSpec> kAttributeColumns = {
     {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},

@@ -21,6 +21,7 @@ const TupleDesc& ClassTupleDesc() {
       ColumnDesc::ForType(types::kFloat4Oid),  // reltuples
       ColumnDesc::ForType(types::kBoolOid),    // relhasindex
       ColumnDesc::ForType(types::kInt4Oid),    // relfillfactor
+      ColumnDesc::ForType(types::kTextOid),    // reloptions
   });
   return desc;
 }

@@ -56,6 +56,7 @@ enum ClassCol : int {
   kClassReltuples,     // float4 (-1: never analyzed)
   kClassRelhasindex,   // bool
   kClassRelfillfactor, // int4, 10..100 (WITH (fillfactor=N))
+  kClassReloptions,    // text, NULL or "autovacuum_enabled=<bool>" (WITH (...) options kept)
   kClassNatts
 };
 

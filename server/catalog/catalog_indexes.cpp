@@ -13,6 +13,7 @@
 #include "access/transam/snapshot.h"
 #include "access/transam/xlog_storage_records.h"
 #include "catalog/pending_delete.h"
+#include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
@@ -113,6 +114,7 @@ void CreateCatalogIndexes() {
 
 heap::ItemPointer CatalogInsert(Oid catalog, const heap::Row& row, access::TransactionId xid, access::CommandId cid) {
   heap::ItemPointer tid = heap::HeapInsert(storage::RelFileLocator(catalog), DescOf(catalog), row, xid, cid);
+  PendingCounts(catalog).CountInsert();
   IndexRowVersion(catalog, row, tid);
   return tid;
 }
@@ -124,6 +126,7 @@ heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::
   access::TmResult r = heap::HeapUpdate(storage::RelFileLocator(catalog), tid, DescOf(catalog), row, xid, cid, nullptr,
                                         /*wait=*/true, &fd, &new_tid);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  PendingCounts(catalog).CountUpdate(/*hot=*/false);
   IndexRowVersion(catalog, row, new_tid);
   return new_tid;
 }

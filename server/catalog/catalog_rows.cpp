@@ -6,6 +6,7 @@
 #include "catalog/catalog_rows.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "access/heap/heapam.h"
@@ -149,7 +150,18 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassReltuples] = Value::Float(types::kFloat4Oid, -1.0);
   r[kClassRelhasindex] = Value::Bool(false);
   r[kClassRelfillfactor] = Value::Int4(f.fillfactor);
+  r[kClassReloptions] = f.reloptions.empty() ? Value::Null(types::kTextOid) : Value::Text(f.reloptions);
   return r;
+}
+
+std::optional<bool> ParseBoolOption(std::string_view text) {
+  std::string s;
+  for (char c : text) s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (s.empty()) return std::nullopt;
+  auto prefix_of = [&s](std::string_view word, size_t min_len) { return s.size() >= min_len && word.starts_with(s); };
+  if (prefix_of("true", 1) || prefix_of("yes", 1) || prefix_of("on", 2) || s == "1") return true;
+  if (prefix_of("false", 1) || prefix_of("no", 1) || prefix_of("off", 2) || s == "0") return false;
+  return std::nullopt;
 }
 
 heap::Row MakeAttributeRow(const AttributeFields& f) {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "access/heap/heap_tuple.h"
@@ -49,8 +50,14 @@ struct ClassFields {
   int relnatts = 0;
   int fillfactor = 100;
   char relkind = 'r';  // 'S' for sequences
+  std::string reloptions;  // empty: NULL
 };
 heap::Row MakeClassRow(const ClassFields& f);
+
+// A boolean reloption value as PostgreSQL's parse_bool reads it (true,
+// false, on, off, yes, no, 1, 0 and unique prefixes, any case); nullopt
+// when it is none of them.
+std::optional<bool> ParseBoolOption(std::string_view text);
 
 struct AttributeFields {
   Oid attrelid = 0;

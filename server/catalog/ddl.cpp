@@ -16,6 +16,7 @@
 #include "catalog/pending_delete.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
+#include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
@@ -111,6 +112,7 @@ void DeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, acce
   heap::TmFailureData fd;
   access::TmResult r = heap::HeapDelete(rel, tid, xid, cid, nullptr, /*wait=*/true, &fd);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  PendingCounts(rel.number.value).CountDelete();  // catalogs: relfilenode = oid
 }
 
 void RejectSystemCatalog(const RelationEntry& e) {
@@ -222,11 +224,19 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     }
   }
   int fillfactor = 100;
+  std::string reloptions;
   for (const parser::GenericOption& opt : stmt.with_options) {
     if (opt.name == "fillfactor") {
       fillfactor = ParseFillfactor(opt);
     } else if (opt.name == "autovacuum_enabled" || opt.name == "toast.autovacuum_enabled") {
-      // Accepted for compatibility (pgbench may send it); there is no autovacuum.
+      // WITH (autovacuum_enabled) alone means true, as PostgreSQL.
+      const std::string value = opt.has_value ? opt.value : "true";
+      if (!internal::ParseBoolOption(value)) {
+        throw DbError("22023", "invalid value for boolean option \"" + opt.name.substr(opt.name.find('.') + 1) +
+                                   "\": " + value);
+      }
+      // There is no TOAST table: only the table's own setting is kept.
+      if (opt.name == "autovacuum_enabled") reloptions = "autovacuum_enabled=" + value;
     } else {
       throw DbError("22023", "unrecognized parameter \"" + opt.name + "\"");
     }
@@ -255,6 +265,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.relfilenode = oid;
   cf.relnatts = ncols;
   cf.fillfactor = fillfactor;
+  cf.reloptions = reloptions;
   MarkCatalogChanged(oid);
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   for (internal::AttributeFields& a : attrs) {
@@ -301,7 +312,10 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
   std::vector<Oid> victim_oids;
-  for (const RelationRef& e : victims) victim_oids.push_back(e->oid);
+  for (const RelationRef& e : victims) {
+    victim_oids.push_back(e->oid);
+    CountTableDropped(e->oid);
+  }
   MarkCatalogChanged(victim_oids);
   for (const RelationRef& e : victims) {
     auto cls = internal::FindClassByOid(e->oid);
@@ -340,7 +354,10 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
   const access::TransactionId xid = access::GetCurrentTransactionId();
   const access::CommandId cid = access::GetCurrentCommandId(true);
   std::vector<Oid> target_oids;
-  for (const RelationRef& e : targets) target_oids.push_back(e->oid);
+  for (const RelationRef& e : targets) {
+    target_oids.push_back(e->oid);
+    CountTableTruncated(e->oid);
+  }
   MarkCatalogChanged(target_oids);
   for (const RelationRef& e : targets) {
     auto cls = internal::FindClassByOid(e->oid);

@@ -10,6 +10,7 @@
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
 #include "catalog/index_maint.h"
+#include "catalog/table_stats_counts.h"
 #include "utils/adt/compare.h"
 
 namespace hearth::catalog {
@@ -53,6 +54,7 @@ void HeapBulkInserter::FlushBatch(bool last) {
   // one WAL record per page filled.
   const size_t written = heap::HeapMultiInsertFormed(rel_->rel, tuples_, xid_, cid_, opts,
                                                      rel_->indexes.empty() ? nullptr : &tids_, !last);
+  PendingCounts(rel_->oid).CountInsert(static_cast<int64_t>(written));  // one lookup per batch
   InsertBatchIndexEntries(written);
   rows_ += written;
   KeepTail(written);

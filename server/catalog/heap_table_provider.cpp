@@ -16,6 +16,7 @@
 #include "catalog/index_maint.h"
 #include "catalog/pending_delete.h"
 #include "catalog/sequence_scan.h"
+#include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "utils/adt/compare.h"
 
@@ -29,12 +30,17 @@ using executor::RowId;
 class HeapTableScan final : public executor::TableScan {
  public:
   HeapTableScan(RelationRef rel, const access::Snapshot& snap, access::TransactionId my_xid, bool bulk)
-      : rel_(std::move(rel)), scan_(rel_->rel, rel_->desc, snap, my_xid, Options(bulk)) {}
+      : rel_(std::move(rel)),
+        scan_(rel_->rel, rel_->desc, snap, my_xid, Options(bulk)),
+        counts_(rel_->oid, rel_->rel) {
+    counts_->CountSeqScan();
+  }
 
   bool Next(executor::Row& row, RowId* rid) override {
     heap::ItemPointer tid;
     if (!scan_.Next(&row, &tid)) return false;
     if (rid != nullptr) *rid = heap::ItemPointerToU64(tid);
+    counts_->CountSeqTuple();
     return true;
   }
 
@@ -46,6 +52,7 @@ class HeapTableScan final : public executor::TableScan {
   }
   RelationRef rel_;  // keeps rel_->desc alive for scan_
   heap::HeapScan scan_;
+  TableCountsHandle counts_;
 };
 
 // Heap rows through a B-tree: TIDs from BtScan, each fetched with the
@@ -55,7 +62,9 @@ class HeapIndexScan final : public executor::TableScan {
  public:
   HeapIndexScan(RelationRef rel, size_t index_pos, const executor::IndexScanRequest& req,
                 const access::Snapshot& snap, access::TransactionId my_xid)
-      : rel_(std::move(rel)), ix_(&rel_->indexes[index_pos]), snap_(snap), my_xid_(my_xid) {
+      : rel_(std::move(rel)), ix_(&rel_->indexes[index_pos]), snap_(snap), my_xid_(my_xid),
+        counts_(rel_->oid, rel_->rel) {
+    counts_->CountIndexScan();
     dir_ = req.backward ? nbtree::ScanDirection::kBackward : nbtree::ScanDirection::kForward;
     const bool desc = ix_->desc.cols[0].descending;
     for (const executor::IndexBound& b : req.bounds) {
@@ -108,6 +117,7 @@ class HeapIndexScan final : public executor::TableScan {
       heap::ItemPointer found;
       if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row, &found)) continue;
       if (rid != nullptr) *rid = heap::ItemPointerToU64(found);
+      counts_->CountIndexFetch();
       return true;
     }
   }
@@ -146,6 +156,7 @@ class HeapIndexScan final : public executor::TableScan {
   bool has_in_ = false;
   bool empty_ = false;
   std::unique_ptr<nbtree::BtScan> scan_;
+  TableCountsHandle counts_;
 };
 
 // TmResult → ModifyResult; Repeatable Read turns concurrent changes into 40001.
@@ -170,7 +181,8 @@ class HeapTableModifier final : public executor::TableModifier {
   explicit HeapTableModifier(RelationRef rel)
       : rel_(std::move(rel)),
         xid_(access::GetCurrentTransactionId()),
-        cid_(access::GetCurrentCommandId(true)) {
+        cid_(access::GetCurrentCommandId(true)),
+        counts_(rel_->oid, rel_->rel) {
     opts_.fillfactor = rel_->fillfactor;
     for (const IndexEntry& ix : rel_->indexes) indexed_attrs_.insert(indexed_attrs_.end(), ix.columns.begin(), ix.columns.end());
     std::sort(indexed_attrs_.begin(), indexed_attrs_.end());
@@ -179,13 +191,17 @@ class HeapTableModifier final : public executor::TableModifier {
 
   RowId Insert(const executor::Row& row) override {
     heap::ItemPointer tid = heap::HeapInsert(rel_->rel, rel_->desc, row, xid_, cid_, opts_);
+    counts_->CountInsert();
     InsertIndexEntries(*rel_, row, tid, &key_scratch_);
     return heap::ItemPointerToU64(tid);
   }
 
   ModifyResult Delete(RowId rid) override {
     heap::TmFailureData fd;
-    return MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd));
+    ModifyResult m =
+        MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd));
+    if (m == ModifyResult::kOk) counts_->CountDelete();
+    return m;
   }
 
   ModifyResult Update(RowId rid, const executor::Row& row, RowId* new_rid, bool key_update) override {
@@ -197,6 +213,7 @@ class HeapTableModifier final : public executor::TableModifier {
                                           nullptr, true, &fd, &new_tid, opts_, &hot);
     ModifyResult m = MapResult(r);
     if (m == ModifyResult::kOk) {
+      counts_->CountUpdate(hot.was_hot);
       // A heap-only version is reached through its chain: no new entries.
       if (!hot.was_hot) InsertIndexEntries(*rel_, row, new_tid, &key_scratch_);
       if (new_rid != nullptr) *new_rid = heap::ItemPointerToU64(new_tid);
@@ -221,6 +238,7 @@ class HeapTableModifier final : public executor::TableModifier {
   heap::HeapInsertOptions opts_;
   std::vector<types::Value> key_scratch_;
   std::vector<int> indexed_attrs_;  // every column some index covers (HOT check)
+  TableCountsHandle counts_;  // pg_stat_all_tables, applied at transaction end
 };
 
 // SELECT ... FOR <strength>: row locks in the tuple headers (heap_lock.h),

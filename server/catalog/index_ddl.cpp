@@ -21,6 +21,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
+#include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/compare.h"
@@ -317,6 +318,7 @@ int DropIndexRowsOf(Oid table_oid) {
     if (heap::HeapDelete(IndexRel(), t.tid, xid, cid, nullptr, true, &fd) != access::TmResult::kOk) {
       throw DbError("XX000", "tuple concurrently updated");
     }
+    PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
     ++n;
   }
@@ -456,6 +458,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
                          nullptr, true, &fd) != access::TmResult::kOk) {
       throw DbError("XX000", "tuple concurrently updated");
     }
+    PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(row->row, kIndRelfilenode)), /*at_commit=*/true);
     ++result.count;
   }

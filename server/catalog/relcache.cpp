@@ -60,6 +60,12 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   e->namespace_oid = internal::RowOid(r, kClassRelnamespace);
   e->rel = storage::RelFileLocator(internal::RowOid(r, kClassRelfilenode));
   e->fillfactor = r[kClassRelfillfactor].is_null ? 100 : static_cast<int>(r[kClassRelfillfactor].i);
+  // Rows written before the column existed have fewer attributes: NULL.
+  if (r.size() > kClassReloptions && !r[kClassReloptions].is_null) {
+    constexpr std::string_view kKey = "autovacuum_enabled=";
+    const std::string& opts = r[kClassReloptions].str;
+    if (opts.starts_with(kKey)) e->autovacuum_enabled = internal::ParseBoolOption(opts.substr(kKey.size())).value_or(true);
+  }
   e->info.oid = e->oid;
   e->info.schema = NamespaceName(e->namespace_oid);
   e->info.name = r[kClassRelname].str;

@@ -54,6 +54,7 @@ struct RelationEntry {
   heap::TupleDesc desc;         // how rows are stored
   std::vector<IndexEntry> indexes;  // also in info.indexes (planner view), same order
   char relkind = 'r';               // 'r' table, 'S' sequence
+  bool autovacuum_enabled = true;   // WITH (autovacuum_enabled = false) turns it off
   std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;

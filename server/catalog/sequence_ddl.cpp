@@ -17,6 +17,7 @@
 #include "catalog/pending_delete.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence.h"
+#include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "utils/adt/type_catalog.h"
 
@@ -218,6 +219,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
   }
   p.relid = oid;
   heap::HeapInsert(SequenceCatalogRel(), SequenceCatalogTupleDesc(), MakeSequenceRow(p), xid, cid);
+  PendingCounts(SequenceCatalogRel().number.value).CountInsert();
   return oid;
 }
 
@@ -242,6 +244,7 @@ void UpdateSequenceRow(const internal::CatalogTuple& row, const SequenceParams& 
                                         access::GetCurrentTransactionId(), access::GetCurrentCommandId(true), nullptr,
                                         /*wait=*/true, &fd, &new_tid);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
+  PendingCounts(SequenceCatalogRel().number.value).CountUpdate(/*hot=*/false);
 }
 
 // Clears a column's DEFAULT (DROP SEQUENCE ... CASCADE of its sequence).

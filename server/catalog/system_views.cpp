@@ -74,13 +74,6 @@ access::WalStats CurrentWalStats() {
   return access::GetWalStats();
 }
 
-// Unix microseconds -> timestamptz (microseconds since 2000-01-01 UTC).
-types::Value TimestampTzFromUnixMicros(int64_t unix_us) {
-  if (unix_us <= 0) return types::Value::Null(types::kTimestampTzOid);
-  constexpr int64_t kUnixToPgEpochUs = 946684800LL * types::kUsecsPerSec;
-  return types::Value::Int(types::kTimestampTzOid, unix_us - kUnixToPgEpochUs);
-}
-
 // pg_stat_wal with PostgreSQL 15's columns and types (wal_bytes is numeric,
 // times are milliseconds).
 void AddPgStatWal(SystemViewProvider& p) {
@@ -268,6 +261,20 @@ executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
   return info;
 }
 
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name,
+                                 std::initializer_list<std::pair<const char*, types::Oid>> columns) {
+  executor::TableInfo info = MakeViewInfo(oid, name);
+  for (const auto& [col, type] : columns) info.columns.push_back(Col(col, type));
+  return info;
+}
+
+// Unix microseconds -> timestamptz (microseconds since 2000-01-01 UTC).
+types::Value TimestampTzFromUnixMicros(int64_t unix_us) {
+  if (unix_us <= 0) return types::Value::Null(types::kTimestampTzOid);
+  constexpr int64_t kUnixToPgEpochUs = 946684800LL * types::kUsecsPerSec;
+  return types::Value::Int(types::kTimestampTzOid, unix_us - kUnixToPgEpochUs);
+}
+
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);
@@ -275,6 +282,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   AddHearthStatCommit(*p);
   AddMonitoringViews(*p);
   AddPgLocks(*p);
+  AddTableStatsViews(*p);
   return p;
 }
 

@@ -63,11 +63,25 @@ inline constexpr types::Oid kPgStatProgressCopyOid = 12004;
 inline constexpr types::Oid kPgBuffercacheOid = 12005;
 inline constexpr types::Oid kPgLocksOid = 12006;
 
+// Block: table statistics views (12350-12369; table_stats_views.cpp).
+inline constexpr types::Oid kPgStatAllTablesOid = 12350;
+inline constexpr types::Oid kPgStatSysTablesOid = 12351;
+inline constexpr types::Oid kPgStatUserTablesOid = 12352;
+
 // The TableInfo of view `oid` named pg_catalog.`name`, without columns.
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name);
+// ... with these (name, type) columns.
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name,
+                                 std::initializer_list<std::pair<const char*, types::Oid>> columns);
+
+// Unix microseconds as a timestamptz value; NULL for 0 ("never").
+types::Value TimestampTzFromUnixMicros(int64_t unix_us);
 
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
+
+// pg_stat_all_tables, pg_stat_sys_tables, pg_stat_user_tables (table_stats_views.cpp).
+void AddTableStatsViews(SystemViewProvider& p);
 
 // A provider over `tables` with every built-in system view registered.
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables);

@@ -54,6 +54,7 @@ int64_t LoopDelayMs(ChildKind kind, const config::Settings& s) {
     case ChildKind::kBgWriter: return s.GetInt("bgwriter_delay");
     // Checked every second; DoRound decides (checkpoint_timeout or max_wal_size).
     case ChildKind::kCheckpointer: return std::min<int64_t>(1000, s.GetInt("checkpoint_timeout") * 1000);
+    case ChildKind::kAutovacuumLauncher: return s.GetInt("autovacuum_naptime") * 1000;
     default: return 1000;
   }
 }
@@ -94,6 +95,13 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
       }
       break;
     }
+    case ChildKind::kAutovacuumLauncher: {
+      // One database: a worker per naptime, as PostgreSQL starts one per
+      // database per naptime. The worker decides what needs doing; the
+      // postmaster decides whether one more may run (autovacuum_max_workers).
+      if (!shutdown && s.GetBool("autovacuum")) kill(getppid(), SIGUSR1);
+      break;
+    }
     case ChildKind::kWalWriter: {
       try {
         if (access::XLogIsStarted()) access::XLogBackgroundFlush();
@@ -120,9 +128,10 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   InstallHandler(SIGQUIT, OnQuitSignal);
   UnblockAllSignals();
   pid_t postmaster = getppid();
-  storage::BackendType type = kind == ChildKind::kWalWriter  ? storage::BackendType::kWalWriter
-                              : kind == ChildKind::kBgWriter ? storage::BackendType::kBgWriter
-                                                             : storage::BackendType::kCheckpointer;
+  storage::BackendType type = kind == ChildKind::kWalWriter            ? storage::BackendType::kWalWriter
+                              : kind == ChildKind::kBgWriter           ? storage::BackendType::kBgWriter
+                              : kind == ChildKind::kAutovacuumLauncher ? storage::BackendType::kAutovacuumLauncher
+                                                                       : storage::BackendType::kCheckpointer;
   storage::ClaimProcSlot(slot, type);
   storage::SetPostmasterPidForWaits(postmaster);
   spdlog::debug("{} started", ChildKindName(kind));

@@ -1,6 +1,8 @@
 // postmaster/aux_process.h
 //
-// The auxiliary processes: walwriter, bgwriter, checkpointer. Each runs a
+// The auxiliary processes: walwriter, bgwriter, checkpointer and the
+// autovacuum launcher (which asks the postmaster for a worker, SIGUSR1, every
+// autovacuum_naptime while autovacuum is on). Each runs a
 // loop that sleeps its configured delay, does one round of work, and exits
 // cleanly on SIGTERM/SIGUSR2 or when the postmaster dies. Their rounds are
 // filled in by the WAL and storage subsystems as those arrive.

@@ -12,6 +12,8 @@ const char* ChildKindName(ChildKind k) {
     case ChildKind::kWalWriter: return "walwriter";
     case ChildKind::kBgWriter: return "bgwriter";
     case ChildKind::kCheckpointer: return "checkpointer";
+    case ChildKind::kAutovacuumLauncher: return "autovacuum launcher";
+    case ChildKind::kAutovacuumWorker: return "autovacuum worker";
   }
   return "child";
 }

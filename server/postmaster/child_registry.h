@@ -16,7 +16,15 @@
 
 namespace hearth::postmaster {
 
-enum class ChildKind { kBackend, kDeadEnd, kWalWriter, kBgWriter, kCheckpointer };
+enum class ChildKind {
+  kBackend,
+  kDeadEnd,
+  kWalWriter,
+  kBgWriter,
+  kCheckpointer,
+  kAutovacuumLauncher,  // auxiliary: restarted when it exits
+  kAutovacuumWorker,    // started on the launcher's request; exits when done
+};
 
 const char* ChildKindName(ChildKind k);
 

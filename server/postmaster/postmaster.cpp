@@ -34,6 +34,7 @@
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/aux_process.h"
+#include "postmaster/autovacuum_worker.h"
 #include "postmaster/child_registry.h"
 #include "postmaster/datadir.h"
 #include "postmaster/pidfile.h"
@@ -75,6 +76,8 @@ class Postmaster {
   void StartCrashReset(const std::string& why);
   void FinishCrashResetIfDone();
   void StartAuxProcesses();
+  void StartAutovacuumWorker();
+  void SignalKind(ChildKind kind, int signo);
   void ForkBackend(tcp::socket socket);
   pid_t ForkChild();  // returns 0 in the child, with Asio state dropped
   void SignalChildren(int signo, bool aux_too);
@@ -165,6 +168,7 @@ int Postmaster::Run() {
   signals_.add(SIGINT);
   signals_.add(SIGQUIT);
   signals_.add(SIGHUP);
+  signals_.add(SIGUSR1);  // the autovacuum launcher asks for a worker
   std::function<void(const boost::system::error_code&, int)> on_signal;
   on_signal = [this, &on_signal](const boost::system::error_code& ec, int signo) {
     if (ec) return;
@@ -246,7 +250,7 @@ pid_t Postmaster::ForkChild() {
     signals_.clear(ec);
     acceptor_.close(ec);
     // clear() restored Asio's saved dispositions; set ours (still blocked).
-    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR2}) signal(s, SIG_DFL);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2}) signal(s, SIG_DFL);
     signal(SIGHUP, SIG_IGN);
     g_inherited_registry = &children_;
     return 0;
@@ -291,7 +295,8 @@ void Postmaster::ForkBackend(tcp::socket socket) {
 }
 
 void Postmaster::StartAuxProcesses() {
-  for (ChildKind kind : {ChildKind::kWalWriter, ChildKind::kBgWriter, ChildKind::kCheckpointer}) {
+  for (ChildKind kind :
+       {ChildKind::kWalWriter, ChildKind::kBgWriter, ChildKind::kCheckpointer, ChildKind::kAutovacuumLauncher}) {
     if (children_.HasKind(kind)) continue;
     auto slot = children_.ReserveAuxSlot();
     if (!slot) {
@@ -309,10 +314,40 @@ void Postmaster::StartAuxProcesses() {
   }
 }
 
+// One more worker unless autovacuum_max_workers run already; never while
+// shutting down or resetting. A worker is not an auxiliary: it is not
+// restarted when it exits, and shutdown does not wait for its work.
+void Postmaster::StartAutovacuumWorker() {
+  if (state_ != PmState::kRunning) return;
+  if (children_.CountKind(ChildKind::kAutovacuumWorker) >= settings_.GetInt("autovacuum_max_workers")) return;
+  auto slot = children_.ReserveAuxSlot();
+  if (!slot) {
+    spdlog::warn("no proc slot left for an autovacuum worker");
+    return;
+  }
+  pid_t pid = ForkChild();
+  if (pid == 0) AutovacuumWorkerMain(*slot, &settings_);
+  if (pid < 0) {
+    spdlog::error("could not fork autovacuum worker process: {}", strerror(errno));
+    children_.FreeSlot(*slot);
+    return;
+  }
+  children_.Add(ChildInfo{pid, ChildKind::kAutovacuumWorker, *slot, 0});
+}
+
+void Postmaster::SignalKind(ChildKind kind, int signo) {
+  for (const ChildInfo& c : children_.children()) {
+    if (c.kind == kind) kill(c.pid, signo);
+  }
+}
+
 void Postmaster::OnSignal(int signo) {
   switch (signo) {
     case SIGCHLD:
       ReapChildren();
+      break;
+    case SIGUSR1:
+      StartAutovacuumWorker();
       break;
     case SIGHUP:
       Reload();
@@ -323,6 +358,8 @@ void Postmaster::OnSignal(int signo) {
         state_ = PmState::kSmartShutdown;
         boost::system::error_code ec;
         acceptor_.close(ec);
+        // Workers do not hold up shutdown, as in PostgreSQL.
+        SignalKind(ChildKind::kAutovacuumWorker, SIGTERM);
       }
       MaybeExit();
       break;
@@ -333,6 +370,7 @@ void Postmaster::OnSignal(int signo) {
         boost::system::error_code ec;
         acceptor_.close(ec);
         SignalChildren(SIGTERM, false);
+        SignalKind(ChildKind::kAutovacuumWorker, SIGTERM);
       }
       MaybeExit();
       break;
@@ -396,7 +434,7 @@ void Postmaster::HandleChildExit(const ChildInfo& child, int status) {
     if (state_ == PmState::kRunning) StartCrashReset(how);
     return;
   }
-  bool is_aux = child.kind != ChildKind::kBackend;
+  bool is_aux = child.kind != ChildKind::kBackend && child.kind != ChildKind::kAutovacuumWorker;
   if (is_aux && state_ == PmState::kRunning) {
     spdlog::warn("{} process (PID {}) exited; restarting it", ChildKindName(child.kind), child.pid);
     StartAuxProcesses();
@@ -439,7 +477,10 @@ void Postmaster::FinishCrashResetIfDone() {
 
 void Postmaster::MaybeExit() {
   if (state_ != PmState::kSmartShutdown && state_ != PmState::kFastShutdown) return;
-  if (children_.CountKind(ChildKind::kBackend) > 0 || children_.CountKind(ChildKind::kDeadEnd) > 0) return;
+  if (children_.CountKind(ChildKind::kBackend) > 0 || children_.CountKind(ChildKind::kDeadEnd) > 0 ||
+      children_.CountKind(ChildKind::kAutovacuumWorker) > 0) {
+    return;
+  }
   // Sessions are gone: stop the auxiliaries (the checkpointer will write a
   // shutdown checkpoint here once WAL exists), then exit when they are reaped.
   bool aux_left = false;

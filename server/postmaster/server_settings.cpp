@@ -33,6 +33,9 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
   ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));
   ss.shmem.relation_size_cache = static_cast<int>(settings.GetInt("relation_size_cache"));
+  // walwriter, bgwriter, checkpointer, autovacuum launcher, one spare, and
+  // the autovacuum workers.
+  ss.shmem.max_aux_processes = 5 + static_cast<int>(settings.GetInt("autovacuum_max_workers"));
   ss.shmem.max_locks_per_transaction = static_cast<int>(settings.GetInt("max_locks_per_transaction"));
   ss.log_file = settings.GetString("log_file");
   ss.log_min_messages = settings.GetString("log_min_messages");

@@ -20,6 +20,7 @@
 #include "catalog/index_maint.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
+#include "catalog/vacuum_relation.h"
 #include "common/error/sqlstate.h"
 #include "planner/default_expr.h"
 #include "planner/deparse.h"
@@ -133,12 +134,9 @@ class VacuumPlan : public Plan {
         continue;
       }
       if (stmt_.is_vacuum) {
-        // Index entries of removed rows go first, before their slots are reused.
-        heap::VacuumStats st =
-            heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin(), catalog::IndexCleanupCallback(rel));
-        catalog::UpdateRelationStats(rel->oid, static_cast<int32_t>(st.pages), static_cast<double>(st.tuples_live));
+        catalog::VacuumRelation(rel, analyze_, /*autovacuum=*/false);
       } else {
-        Analyze(*rel);
+        catalog::AnalyzeRelation(rel, /*autovacuum=*/false);
       }
     }
     (void)full_;  // VACUUM FULL does the same work as VACUUM for now.
@@ -146,19 +144,6 @@ class VacuumPlan : public Plan {
   }
 
  private:
-  static void Analyze(const catalog::RelationEntry& rel) {
-    heap::HeapScan scan(rel.rel, rel.desc, access::GetTransactionSnapshot(),
-                        access::GetCurrentTransactionIdIfAny());
-    heap::Row row;
-    double tuples = 0;
-    while (scan.Next(&row)) {
-      tuples++;
-      if ((static_cast<uint64_t>(tuples) & 1023) == 0) CheckForInterrupts();
-    }
-    auto pages = storage::SmgrNblocks(rel.rel, storage::ForkNumber::kMain);
-    catalog::UpdateRelationStats(rel.oid, static_cast<int32_t>(pages), tuples);
-  }
-
   const parser::VacuumStmt& stmt_;
   bool analyze_ = false;
   bool full_ = false;

@@ -364,6 +364,15 @@ void QueryProtocol::Execute(std::string_view body) {
     PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
     return;
   }
+  // A COMMIT run here drops the portals while `portal` is still in use.
+  struct Running {
+    Session& s;
+    ~Running() {
+      s.executing_portal = nullptr;
+      s.finished_portal.reset();
+    }
+  } running{s_};
+  s_.executing_portal = &portal;
   if (portal.done) {
     // A completed portal answers later Executes with an empty result.
     PutCommandComplete(s_.sock.out(), portal.tag.rfind("SELECT ", 0) == 0 ? "SELECT 0" : portal.tag);

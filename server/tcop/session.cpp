@@ -117,8 +117,15 @@ void Session::EndStatement() {
   if (access::IsTransactionInProgress()) access::CommandCounterIncrement();
 }
 
-void Session::EndTransaction(bool commit) {
+void Session::DropPortals() {
+  for (auto& [name, portal] : portals) {
+    if (portal.get() == executing_portal) finished_portal = std::move(portal);
+  }
   portals.clear();
+}
+
+void Session::EndTransaction(bool commit) {
+  DropPortals();
   block = BlockState::kIdle;
   if (commit && access::IsTransactionInProgress()) {
     const config::SessionHot& hot = settings.hot();
@@ -161,7 +168,7 @@ void Session::AbortAfterError() {
   if (block == BlockState::kInBlock || block == BlockState::kFailed) {
     // The block stays open (failed) until COMMIT/ROLLBACK; portals die now.
     block = BlockState::kFailed;
-    portals.clear();
+    DropPortals();
   } else {
     EndTransaction(false);
   }

@@ -91,6 +91,13 @@ class Session {
   void RevalidatePrepared(PreparedStatement& ps);
   std::map<std::string, std::unique_ptr<PreparedStatement>> prepared;
   std::map<std::string, std::unique_ptr<Portal>> portals;
+  // The portal an Execute message is running. When it ends the transaction
+  // (COMMIT/END through the extended protocol) every portal is dropped, but
+  // this one is parked in `finished_portal` until Execute is done with it.
+  Portal* executing_portal = nullptr;
+  std::unique_ptr<Portal> finished_portal;
+  // Drops every portal (the executing one is parked, see above).
+  void DropPortals();
 
   // Sends a NOTICE/WARNING now (queued with the statement's output).
   void Notice(Severity severity, const std::string& sqlstate, const std::string& message) {

@@ -21,6 +21,33 @@ using storage::Page;
 
 uint64_t g_pages_pruned = 0;
 
+struct PrunedTuples {
+  storage::RelFileLocator rel;
+  int64_t tuples = 0;
+};
+constexpr int kPrunedRelations = 32;
+PrunedTuples g_pruned[kPrunedRelations];
+int g_pruned_used = 0;
+
+void NotePrunedTuples(storage::RelFileLocator rel, int64_t tuples) {
+  if (tuples <= 0) return;
+  for (int i = 0; i < g_pruned_used; ++i) {
+    if (g_pruned[i].rel == rel) {
+      g_pruned[i].tuples += tuples;
+      return;
+    }
+  }
+  if (g_pruned_used < kPrunedRelations) g_pruned[g_pruned_used++] = PrunedTuples{rel, tuples};
+}
+
+// Versions the plan frees outright: heap-only ones, and roots that become
+// redirects. REQUIRES: before ApplyPrune (reads the roots' states).
+int64_t TuplesFreed(storage::Page pg, const PrunePlan& plan) {
+  int64_t n = static_cast<int64_t>(plan.unused.size());
+  for (const auto& r : plan.redirects) n += pg.GetItemId(r.first).IsNormal() ? 1 : 0;
+  return n;
+}
+
 const HeapTupleHeaderData* TupleAt(Page pg, OffsetNumber off) {
   return reinterpret_cast<const HeapTupleHeaderData*>(pg.GetItem(off).data());
 }
@@ -159,6 +186,7 @@ bool HeapPagePruneOpt(PinnedBuffer& buf) {
     buf.MarkDirtyHint();
     return false;
   }
+  NotePrunedTuples(buf.rel(), TuplesFreed(pg, plan));
   ApplyPrune(pg, plan, /*compact=*/true);  // also clears the page-full hint
   pg.set_prune_xid(OldestRemainingXmax(pg));
   buf.MarkDirty();
@@ -186,5 +214,10 @@ void HeapPagePruneOnRead(PinnedBuffer& buf, access::TransactionId snapshot_xmin)
 }
 
 uint64_t HeapPagesPruned() { return g_pages_pruned; }
+
+void TakePrunedTupleCounts(std::vector<std::pair<storage::RelFileLocator, int64_t>>* out) {
+  for (int i = 0; i < g_pruned_used; ++i) out->emplace_back(g_pruned[i].rel, g_pruned[i].tuples);
+  g_pruned_used = 0;
+}
 
 }  // namespace hearth::heap

@@ -83,4 +83,12 @@ access::TransactionId OldestRemainingXmax(storage::Page pg);
 // Pages pruned by this process (tests).
 uint64_t HeapPagesPruned();
 
+// Versions opportunistic pruning freed outright (heap-only versions and
+// redirected roots; not those left as DEAD line pointers, which VACUUM still
+// has to reclaim), per relation, since the last call: PostgreSQL lowers
+// n_dead_tup by them. Moves them to *out. Kept in a fixed array of a few
+// relations (no allocation while the page is locked); beyond it they are
+// not reported.
+void TakePrunedTupleCounts(std::vector<std::pair<storage::RelFileLocator, int64_t>>* out);
+
 }  // namespace hearth::heap

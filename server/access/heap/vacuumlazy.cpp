@@ -54,7 +54,11 @@ void ReleaseAndRecord(storage::RelFileLocator rel, PinnedBuffer& buf, VacuumStat
   if (stats != nullptr) stats->free_bytes += free;
 }
 
+VacuumDelayPoint g_delay_point = nullptr;
+
 }  // namespace
+
+void SetVacuumDelayPoint(VacuumDelayPoint fn) { g_delay_point = fn; }
 
 VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionId oldest_xmin,
                                const DeadTidCallback& index_cleanup) {
@@ -137,6 +141,7 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
       buf.MarkDirtyHint();
     }
     ReleaseAndRecord(rel, buf, &stats);
+    if (g_delay_point != nullptr) g_delay_point(changed || hints);
   }
 
   if (!two_phase || dead.empty()) return stats;

@@ -43,6 +43,13 @@ struct VacuumStats {
 // by (block, offset), so index entries pointing at them can be removed first.
 using DeadTidCallback = std::function<void(std::span<const ItemPointer>)>;
 
+// Cost-based vacuum delay (autovacuum_vacuum_cost_delay): when set, called
+// after each page of phase 1 with no buffer pinned or locked; `dirtied`
+// says whether the page was written. The hook may sleep (and throw 57014
+// on cancel). Per process; nullptr (the default) = no delay.
+using VacuumDelayPoint = void (*)(bool dirtied);
+void SetVacuumDelayPoint(VacuumDelayPoint fn);
+
 // Vacuums `rel`. oldest_xmin: access::GetOldestXmin() (or an older horizon).
 VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionId oldest_xmin,
                                const DeadTidCallback& index_cleanup = {});

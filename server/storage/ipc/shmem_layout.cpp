@@ -10,6 +10,7 @@
 #include "storage/lmgr/lock.h"
 #include "storage/lmgr/proc_array.h"
 #include "storage/smgr/smgr.h"
+#include "storage/stats/table_stats.h"
 
 namespace hearth::storage {
 
@@ -30,6 +31,7 @@ const RegionFns kRegions[] = {
     {SmgrShmemSize, SmgrShmemInit},
     {LockShmemSize, LockShmemInit},
     {XactAreaShmemSize, XactAreaShmemInit},
+    {TableStatsShmemSize, TableStatsShmemInit},
     {[](const ShmemParams& p) { return p.WalAreaBytes(); }, [](ShmemSegment& s, const ShmemParams& p) { s.Allocate(ShmemParams::kWalAreaName, p.WalAreaBytes(), 8192); }},
 };
 

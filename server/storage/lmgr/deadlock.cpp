@@ -82,4 +82,24 @@ bool DeadLockCheck(int32_t me, std::string* detail) {
   return true;
 }
 
+int32_t BlockingAutovacuumPid(int32_t me) {
+  const LockTableView& t = Table();
+  const ProcArrayShared* pa = ProcArray();
+  if (pa == nullptr) return 0;
+  std::vector<int32_t> blockers;
+  Successors(t, me, &blockers);
+  for (int32_t p : blockers) {
+    const ProcSlot& slot = pa->slots[p];
+    if (slot.type.load(std::memory_order_relaxed) != BackendType::kAutovacuumWorker) continue;
+    // Only holders count: a worker merely queued ahead will be granted and cancelled later.
+    const LockObject& lock = t.locks[t.procs[me].waiting_lock];
+    for (int32_t h = lock.holders_head; h != kNil; h = t.holders[h].next) {
+      if (t.holders[h].proc == p && (t.holders[h].held_mask & ConflictMask(t.procs[me].wait_mode)) != 0) {
+        return slot.pid.load(std::memory_order_relaxed);
+      }
+    }
+  }
+  return 0;
+}
+
 }  // namespace hearth::storage::lock_internal

@@ -96,4 +96,9 @@ uint16_t OthersGrantMask(const LockObject& lock, uint16_t own_held_mask);
 // with one line per process on the cycle, PostgreSQL style.
 bool DeadLockCheck(int32_t me, std::string* detail);
 
+// REQUIRES: as DeadLockCheck. The pid of an autovacuum worker that holds a
+// mode conflicting with `me`'s request, or 0. PostgreSQL's rule: such a
+// worker is cancelled rather than waited for (its work can be redone).
+int32_t BlockingAutovacuumPid(int32_t me);
+
 }  // namespace hearth::storage::lock_internal

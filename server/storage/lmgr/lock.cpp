@@ -18,6 +18,7 @@
 // waiters, so a stream of AccessShare cannot starve an AccessExclusive.
 #include "storage/lmgr/lock.h"
 
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -369,11 +370,19 @@ void WaitForLock(const LockTag& tag, LockMode mode, int32_t li) {
       checked_deadlock = true;
       std::string detail;
       bool deadlocked = false;
+      int32_t autovacuum_pid = 0;
       for (int p = 0; p < kLockPartitions; p++) PartitionLock(p).Acquire(LWLockMode::kExclusive);
-      if (ps.status.load(std::memory_order_acquire) == kWaiting && DeadLockCheck(me, &detail)) {
-        deadlocked = WithdrawLocked(li, w.bucket, me);
+      if (ps.status.load(std::memory_order_acquire) == kWaiting) {
+        if (DeadLockCheck(me, &detail)) {
+          deadlocked = WithdrawLocked(li, w.bucket, me);
+        } else {
+          autovacuum_pid = BlockingAutovacuumPid(me);
+        }
       }
       for (int p = kLockPartitions - 1; p >= 0; p--) PartitionLock(p).Release(LWLockMode::kExclusive);
+      // The worker gives up its table ("canceling autovacuum task") and we
+      // are granted when it releases the lock; DDL never queues behind it.
+      if (autovacuum_pid > 0) kill(autovacuum_pid, SIGINT);
       if (deadlocked) {
         FinishWait();
         throw DbError(sqlstate::kDeadlockDetected, "deadlock detected")

@@ -36,7 +36,16 @@ inline constexpr bool TransactionIdIsNormal(TransactionId x) { return x >= kFirs
 using ProcNumber = int32_t;
 inline constexpr ProcNumber kInvalidProcNumber = -1;
 
-enum class BackendType : uint8_t { kUnused = 0, kClient, kWalWriter, kBgWriter, kCheckpointer, kStartup };
+enum class BackendType : uint8_t {
+  kUnused = 0,
+  kClient,
+  kWalWriter,
+  kBgWriter,
+  kCheckpointer,
+  kStartup,
+  kAutovacuumLauncher,
+  kAutovacuumWorker,  // a lock waiter cancels it (lock.cpp) instead of waiting behind it
+};
 
 enum class ProcState : uint8_t { kFree = 0, kStarting, kIdle, kActive, kIdleInTransaction, kIdleInFailedTransaction };
 
