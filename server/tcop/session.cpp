@@ -19,6 +19,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
+#include "catalog/object_definitions.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence.h"
 #include "common/error/panic.h"
@@ -81,6 +82,7 @@ void Session::InstallCallbacks() {
   };
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
+  catalog::InstallCatalogCallbacks(callbacks, datadir);
   func_context.session = &callbacks;
 }
 
