@@ -39,6 +39,16 @@ struct ShowRow {
   std::string description;
 };
 
+// One setting as pg_settings shows it: the typed value in effect and the
+// RESET value, and where the value came from (PostgreSQL's source names:
+// "default", "configuration file", "command line", "client", "session",
+// "override").
+struct SettingState {
+  SettingValue value;
+  SettingValue reset;
+  std::string_view source;
+};
+
 // Session values read per statement or per row; refreshed on every change.
 struct SessionHot {
   int extra_float_digits = 1;
@@ -127,6 +137,9 @@ class SessionSettings {
   // SHOW ALL rows, sorted case-insensitively by name.
   std::vector<ShowRow> ShowAll() const;
 
+  // Setting AllSettings()[index] for pg_settings.
+  SettingState StateAt(size_t index) const;
+
   // Installs the SHOW override for integer settings (see ShowIntOverride).
   void SetShowIntOverride(ShowIntOverride hook) { show_int_override_ = std::move(hook); }
 
@@ -184,6 +197,7 @@ class SessionSettings {
   std::string ShownValue(size_t index) const;
 
   std::vector<Slot> slots_;
+  std::vector<Source> base_source_;          // per slot: where the server's value came from
   std::vector<size_t> touched_;              // slots with tx != kNone
   std::vector<std::string> last_reported_;   // per slot; used for kGucReport ones
   bool report_dirty_ = true;
