@@ -67,8 +67,8 @@ std::optional<std::string> IndexDefinition(Oid index_oid, int column) {
   const std::vector<std::string> names = ColumnNames(ix->indrelid);
   if (column > 0) {
     if (column > static_cast<int>(ix->attnums.size())) return std::nullopt;
-    const auto i = static_cast<size_t>(column - 1);
-    return internal::FormatIndexColumn(ColumnName(names, ix->attnums[i]), ix->options[i]);
+    // PostgreSQL's column form is the key alone, without DESC / NULLS.
+    return ColumnName(names, ix->attnums[static_cast<size_t>(column - 1)]);
   }
   return internal::FormatIndexDefinition(ix->name, NamespaceName(internal::RowOid(table->row, kClassRelnamespace)),
                                          table->row[kClassRelname].str, ix->unique, ix->attnums, ix->options, names);

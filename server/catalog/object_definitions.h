@@ -19,7 +19,8 @@
 namespace hearth::catalog {
 
 // The CREATE INDEX statement of index `index_oid`; with column >= 1 only
-// that key column's definition ("a DESC"). nullopt: no such index/column.
+// that key column (its name, without ordering options, as PostgreSQL).
+// nullopt: no such index/column.
 std::optional<std::string> IndexDefinition(Oid index_oid, int column);
 
 // The definition of constraint `oid` (a primary key's oid is its index's).
