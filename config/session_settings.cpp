@@ -129,7 +129,15 @@ void SessionSettings::Set(std::string_view name, const std::vector<std::string>&
     if (i > 0) text += ", ";
     text += (def.flags & kListQuote) ? QuoteListItem(values[i]) : values[i];
   }
-  SettingValue v = ParseSettingValue(def, text, slots_[idx].value);
+  SetText(idx, text, is_local);
+}
+
+void SessionSettings::SetValueText(std::string_view name, std::string_view text, bool is_local) {
+  SetText(CheckSettable(name), text, is_local);
+}
+
+void SessionSettings::SetText(size_t idx, std::string_view text, bool is_local) {
+  SettingValue v = ParseSettingValue(AllSettings()[idx], text, slots_[idx].value);
   Assign(idx, std::move(v), is_local);
   if (!is_local) slots_[idx].session_set = true;
   RefreshHot();

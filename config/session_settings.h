@@ -122,6 +122,10 @@ class SessionSettings {
   //   22023 / 0A000 from value parsing (see value_parse.h)
   void Set(std::string_view name, const std::vector<std::string>& values, bool is_local);
 
+  // set_config(name, text, is_local): as Set, with `text` taken whole as the
+  // value (list settings are not split or quoted). Same errors.
+  void SetValueText(std::string_view name, std::string_view text, bool is_local);
+
   // SET [LOCAL] name TO DEFAULT: back to the RESET value. Same errors.
   void SetDefault(std::string_view name, bool is_local);
 
@@ -191,6 +195,7 @@ class SessionSettings {
   // Name lookup + context check for SET-like commands. Returns the index.
   size_t CheckSettable(std::string_view name) const;
   void Assign(size_t index, SettingValue value, bool is_local);
+  void SetText(size_t index, std::string_view text, bool is_local);
   void MarkChanged(size_t index);
   const SettingValue& TypedValue(std::string_view name, SettingType type) const;
   void RefreshHot();

@@ -61,6 +61,9 @@ struct SessionCallbacks {
   std::function<std::string()> current_schema;      // default "public"
   // Value of a setting, nullopt if there is no such setting (→ 42704).
   std::function<std::optional<std::string>(std::string_view)> get_setting;
+  // set_config(name, value, is_local): SET [LOCAL] name = value; returns
+  // the value now in effect as SHOW prints it. Throws as SET. Unset: 0A000.
+  std::function<std::string(std::string_view name, std::string_view value, bool is_local)> set_setting;
   std::function<int32_t()> backend_pid;             // default getpid()
   // µs since 2000-01-01 UTC; default: the wall clock at call time.
   std::function<int64_t()> transaction_timestamp;

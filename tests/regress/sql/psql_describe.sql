@@ -64,6 +64,18 @@ select setting, source, reset_val from pg_settings where name = 'work_mem';
 reset work_mem;
 select * from pg_stat_activity where false;
 select state, backend_type, usename, application_name from pg_stat_activity where pid = pg_backend_pid();
+-- what pg_dump sends before it reads the catalogs
+select pg_catalog.set_config('search_path', '', false);
+show search_path;
+select set_config('search_path', 'public, pg_catalog', false), current_setting('search_path');
+reset search_path;
+select pg_catalog.pg_is_in_recovery();
+set synchronize_seqscans to off;
+begin;
+select set_config('work_mem', '1MB', true), current_setting('work_mem');
+commit;
+show work_mem;
+select set_config('nosuch', '1', false);
 drop table t, u, "Mixed Case";
 drop sequence s;
 \d
