@@ -167,6 +167,8 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"stxrelid", kOidOid}, {"stxname", kNameOid}, {"stxnamespace", kOidOid},
             {"stxowner", kOidOid}, {"stxstattarget", kInt4Oid}, {"stxkeys", kTextOid}, {"stxkind", kTextOid},
             {"stxexprs", kTextOid}});
+  AddEmpty(p, kPgEnumOid, "pg_enum",
+           {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});
   AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
   AddEmpty(p, kPgPartitionedTableOid, "pg_partitioned_table",

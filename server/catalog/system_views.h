@@ -96,6 +96,7 @@ inline constexpr types::Oid kPgTriggerOid = 2620;
 inline constexpr types::Oid kPgNamespaceOid = 2615;
 inline constexpr types::Oid kPgSequenceOid = 2224;
 inline constexpr types::Oid kPgExtensionOid = 3079;
+inline constexpr types::Oid kPgEnumOid = 3501;
 inline constexpr types::Oid kPgForeignTableOid = 3118;
 inline constexpr types::Oid kPgPolicyOid = 3256;
 inline constexpr types::Oid kPgPartitionedTableOid = 3350;

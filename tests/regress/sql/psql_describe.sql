@@ -1,6 +1,6 @@
 -- psql's \d family and the pg_catalog relations and functions its queries
--- read. (\l lists PostgreSQL's template databases and \dx its plpgsql, so
--- those two are checked through pg_database / pg_extension instead.)
+-- read. (A bare \l lists PostgreSQL's template databases and \dx its
+-- plpgsql, so those two run with a pattern.)
 \d
 create table t (id int primary key, name text not null default 'x', qty numeric(10,2) default 0,
                 note varchar(20), created timestamp, flag boolean);
@@ -14,6 +14,10 @@ create table "Mixed Case" (x int);
 \dt t*
 \di
 \ds
+\di+
+\ds+
+\l hearth
+\dx nosuch
 \dn
 \db
 \dT
