@@ -18,18 +18,6 @@ namespace {
 
 constexpr types::Oid kDefaultTablespaceOid = 1663;  // pg_default
 
-executor::TableInfo ViewInfo(types::Oid oid, const char* name,
-                             std::initializer_list<std::pair<const char*, types::Oid>> columns) {
-  executor::TableInfo info = MakeViewInfo(oid, name);
-  for (const auto& [col, type] : columns) {
-    executor::ColumnInfo c;
-    c.name = col;
-    c.type = type;
-    info.columns.push_back(std::move(c));
-  }
-  return info;
-}
-
 const char* CopyCommandName(int64_t v) {
   switch (v) {
     case storage::copy_progress::kCommandFrom: return "COPY FROM";
@@ -63,7 +51,7 @@ std::vector<executor::Row> ProgressCopyRows() {
 
 void AddPgStatProgressCopy(SystemViewProvider& p) {
   using namespace types;
-  p.AddView(ViewInfo(kPgStatProgressCopyOid, "pg_stat_progress_copy",
+  p.AddView(MakeViewInfo(kPgStatProgressCopyOid, "pg_stat_progress_copy",
                      {{"pid", kInt4Oid},
                       {"datid", kOidOid},
                       {"datname", kNameOid},
@@ -108,7 +96,7 @@ std::vector<executor::Row> BuffercacheRows() {
 
 void AddPgBuffercache(SystemViewProvider& p) {
   using namespace types;
-  p.AddView(ViewInfo(kPgBuffercacheOid, "pg_buffercache",
+  p.AddView(MakeViewInfo(kPgBuffercacheOid, "pg_buffercache",
                      {{"bufferid", kInt4Oid},
                       {"relfilenode", kOidOid},
                       {"reltablespace", kOidOid},

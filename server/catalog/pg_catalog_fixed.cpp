@@ -134,7 +134,7 @@ void AddPgCollation(SystemViewProvider& p) {
 
 // Catalogs of objects Hearth does not have yet: PostgreSQL 15's columns,
 // no rows (array and pg_node_tree columns as text, "char" as text).
-void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, std::initializer_list<ViewColumn> columns) {
+void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, ViewColumns columns) {
   p.AddView(PgViewInfo(oid, name, columns), [] { return std::vector<Row>{}; });
 }
 

@@ -6,9 +6,9 @@
 // from hearth_class / hearth_index / hearth_attribute / hearth_sequence.
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "catalog/catalog_defs.h"
+#include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/object_definitions.h"
 #include "catalog/pg_catalog_views.h"
@@ -23,14 +23,6 @@ namespace {
 using executor::Row;
 using types::Value;
 using namespace types;
-
-std::vector<int> Ints(const std::string& s) {
-  std::vector<int> v;
-  std::istringstream in(s);
-  int x;
-  while (in >> x) v.push_back(x);
-  return v;
-}
 
 void AddPgTables(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
@@ -77,10 +69,10 @@ void AddPgIndexes(SystemViewProvider& p) {
       auto t = table_names.find(relid);
       if (t == table_names.end()) continue;
       const std::string schema = NamespaceName(t->second.first);
-      std::vector<int> options = Ints(i[kIndOption].str);
-      out.push_back({NameValue(schema), NameValue(t->second.second), NameValue(i[kIndName].str), Value::Null(kNameOid),
-                     Value::Text(FormatIndexDefinition(i[kIndName].str, schema, t->second.second, i[kIndIsunique].b,
-                                                       Ints(i[kIndKey].str), options, columns[relid]))});
+      const IndexFields ix = ParseIndexRow(i);
+      out.push_back({NameValue(schema), NameValue(t->second.second), NameValue(ix.name), Value::Null(kNameOid),
+                     Value::Text(FormatIndexDefinition(ix.name, schema, t->second.second, ix.unique, ix.attnums,
+                                                       ix.options, columns[relid]))});
     }
     return out;
   });

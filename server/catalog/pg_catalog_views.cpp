@@ -8,9 +8,9 @@
 
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "catalog/catalog_defs.h"
+#include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "utils/adt/type_catalog.h"
@@ -37,13 +37,8 @@ IndexRows LoadIndexes(executor::TableProvider& tables) {
   return out;
 }
 
-std::vector<int> ParseInts(const std::string& s) {
-  std::vector<int> v;
-  std::istringstream in(s);
-  int x;
-  while (in >> x) v.push_back(x);
-  return v;
-}
+// The key columns (1-based attnums) of a hearth_index row.
+std::vector<int> KeyAttnums(const Row& index_row) { return ParseIndexRow(index_row).attnums; }
 
 // Identity columns: (table, attnum) → 'a' / 'd', from hearth_sequence.
 std::map<std::pair<Oid, int>, char> IdentityColumns(const std::vector<Row>& seqs) {
@@ -132,7 +127,7 @@ void AddPgClass(SystemViewProvider& p) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,
                               static_cast<Oid>(i[kIndNamespace].i), kBtreeAmOid,
                               static_cast<Oid>(i[kIndRelfilenode].i), 1, 0, false, 'i',
-                              static_cast<int>(ParseInts(i[kIndKey].str).size()), ""}));
+                              static_cast<int>(KeyAttnums(i).size()), ""}));
     }
     return out;
   });
@@ -206,7 +201,7 @@ void AddPgAttribute(SystemViewProvider& p) {
     for (const Row& i : ScanCatalog(tables, kHearthIndexName)) {
       const auto& cols = by_rel[static_cast<Oid>(i[kIndIndrelid].i)];
       int n = 0;
-      for (int attnum : ParseInts(i[kIndKey].str)) {
+      for (int attnum : KeyAttnums(i)) {
         if (attnum < 1 || attnum > static_cast<int>(cols.size())) continue;
         AttributeFields f = cols[static_cast<size_t>(attnum - 1)];
         f.relid = static_cast<Oid>(i[kIndIndexrelid].i);
@@ -263,7 +258,7 @@ void AddPgIndex(SystemViewProvider& p) {
   p.AddView(std::move(info), [&p] {
     std::vector<Row> out;
     for (const Row& i : ScanCatalog(p.wrapped(), kHearthIndexName)) {
-      const int n = static_cast<int>(ParseInts(i[kIndKey].str).size());
+      const int n = static_cast<int>(KeyAttnums(i).size());
       out.push_back({OidValue(static_cast<Oid>(i[kIndIndexrelid].i)), OidValue(static_cast<Oid>(i[kIndIndrelid].i)),
                      Int2Value(n), Int2Value(n), Value::Bool(i[kIndIsunique].b), Value::Bool(false),
                      Value::Bool(i[kIndIsprimary].b), Value::Bool(false), Value::Bool(true), Value::Bool(false),
@@ -294,7 +289,7 @@ void AddPgConstraint(SystemViewProvider& p) {
     for (const Row& i : ScanCatalog(p.wrapped(), kHearthIndexName)) {
       if (!i[kIndIsprimary].b) continue;
       std::string key = "{";
-      for (int a : ParseInts(i[kIndKey].str)) key += (key.size() > 1 ? "," : "") + std::to_string(a);
+      for (int a : KeyAttnums(i)) key += (key.size() > 1 ? "," : "") + std::to_string(a);
       key += "}";
       const Oid idx = static_cast<Oid>(i[kIndIndexrelid].i);
       out.push_back({OidValue(idx), NameValue(i[kIndName].str), OidValue(static_cast<Oid>(i[kIndNamespace].i)),
@@ -344,17 +339,6 @@ void AddPgDepend(SystemViewProvider& p) {
 }
 
 }  // namespace
-
-executor::TableInfo PgViewInfo(types::Oid oid, const char* name, std::initializer_list<ViewColumn> columns) {
-  executor::TableInfo info = MakeViewInfo(oid, name);
-  for (const ViewColumn& c : columns) {
-    executor::ColumnInfo col;
-    col.name = c.name;
-    col.type = c.type;
-    info.columns.push_back(std::move(col));
-  }
-  return info;
-}
 
 std::vector<executor::Row> ScanCatalog(executor::TableProvider& tables, const char* name) {
   std::vector<executor::Row> rows;

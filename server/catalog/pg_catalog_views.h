@@ -21,13 +21,10 @@
 
 namespace hearth::catalog::internal {
 
-struct ViewColumn {
-  const char* name;
-  types::Oid type;
-};
-
 // A view named pg_catalog.`name` with oid `oid` and these columns.
-executor::TableInfo PgViewInfo(types::Oid oid, const char* name, std::initializer_list<ViewColumn> columns);
+inline executor::TableInfo PgViewInfo(types::Oid oid, const char* name, ViewColumns columns) {
+  return MakeViewInfo(oid, name, columns);
+}
 
 // Every row of catalog pg_catalog.`name` visible to the statement's
 // snapshot, scanned through `tables` (empty when it does not exist).

@@ -300,6 +300,17 @@ executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
   return info;
 }
 
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns) {
+  executor::TableInfo info = MakeViewInfo(oid, name);
+  for (const auto& [col, type] : columns) {
+    executor::ColumnInfo c;
+    c.name = col;
+    c.type = type;
+    info.columns.push_back(std::move(c));
+  }
+  return info;
+}
+
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables) {
   auto p = std::make_unique<SystemViewProvider>(tables);
   AddPgStatBgwriter(*p);

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
+#include <utility>
 #include <map>
 #include <memory>
 #include <string>
@@ -113,8 +115,11 @@ inline constexpr types::Oid kPgSettingsOid = 12103;
 inline constexpr types::Oid kPgStatActivityOid = 12104;
 inline constexpr types::Oid kPgSequencesOid = 12105;
 
-// The TableInfo of view `oid` named pg_catalog.`name`, without columns.
+// The TableInfo of view `oid` named pg_catalog.`name`, without columns /
+// with these (name, type) columns.
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name);
+using ViewColumns = std::initializer_list<std::pair<const char*, types::Oid>>;
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns);
 
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);

@@ -20,18 +20,6 @@ namespace {
 using executor::Row;
 using types::Value;
 
-executor::TableInfo ViewInfo(types::Oid oid, const char* name,
-                             std::initializer_list<std::pair<const char*, types::Oid>> columns) {
-  executor::TableInfo info = catalog::MakeViewInfo(oid, name);
-  for (const auto& [col, type] : columns) {
-    executor::ColumnInfo c;
-    c.name = col;
-    c.type = type;
-    info.columns.push_back(std::move(c));
-  }
-  return info;
-}
-
 Value TextOrNull(std::string s) { return s.empty() ? Value::Null(types::kTextOid) : Value::Text(std::move(s)); }
 
 const char* VarType(config::SettingType t) {
@@ -98,7 +86,7 @@ Row SettingRow(const config::SettingDef& def, const config::SettingState& st) {
 
 void AddPgSettings(catalog::SystemViewProvider& p, Session& session) {
   using namespace types;
-  executor::TableInfo info = ViewInfo(
+  executor::TableInfo info = catalog::MakeViewInfo(
       catalog::kPgSettingsOid, "pg_settings",
       {{"name", kTextOid},       {"setting", kTextOid},   {"unit", kTextOid},     {"category", kTextOid},
        {"short_desc", kTextOid}, {"extra_desc", kTextOid}, {"context", kTextOid}, {"vartype", kTextOid},
@@ -139,7 +127,7 @@ const char* StateName(storage::ProcState s) {
 
 void AddPgStatActivity(catalog::SystemViewProvider& p, Session& session) {
   using namespace types;
-  executor::TableInfo info = ViewInfo(
+  executor::TableInfo info = catalog::MakeViewInfo(
       catalog::kPgStatActivityOid, "pg_stat_activity",
       {{"datid", kOidOid},          {"datname", kNameOid},         {"pid", kInt4Oid},
        {"leader_pid", kInt4Oid},    {"usesysid", kOidOid},         {"usename", kNameOid},

@@ -59,6 +59,18 @@ select 23::regtype, 'integer'::regtype::oid, 'character varying'::regtype, 'pg_c
 select format_type(1043, 24), format_type(1700, 655366), format_type(1114, null), format_type(null, 1);
 select quote_ident('abc'), quote_ident('Abc'), quote_ident('a b'), quote_literal('it''s'), quote_literal('a\b');
 select 'pg_toast' ~ '^pg_', 'public' !~ '^pg_', 'ABC' ~* 'abc', 'abc' OPERATOR(pg_catalog.~) '^(abc)$' COLLATE pg_catalog.default;
+-- regular expressions: linear time whatever the pattern and input
+select repeat('a', 200000) ~ '(a|b)*c' as long_nomatch, repeat('a', 200000) || 'c' ~ '(a|b)*c' as long_match;
+select repeat('a', 30) || 'b' ~ '^(a+)+$' as catastrophic;
+select 'abc' ~ '^a.c$', 'abc' ~ 'b', 'abc' ~ '^b', 'ABC' ~* '^abc$', 'abc' !~ 'x', 'ABC' !~* 'abc';
+select 'pg_toast' ~ '^pg_toast', 'public' ~ '^(t|public)$', 'x1y' ~ '\d', 'xy' ~ '\d', 'a b' ~ '\s', 'é' ~ '^.$', 'Éa' ~* '^é';
+select 'aaa' ~ '^a{3}$', 'aa' ~ '^a{3}$', 'aaaa' ~ '^a{2,3}$', 'aaa' ~ '^a{2,}$', 'abab' ~ '^(?:ab)+$', 'a-b' ~ '^[a-c-]+$';
+select 'x' ~ '[[:alpha:]]', '5' ~ '[^[:digit:]]', 'a]' ~ '[]a]+', 'a.b' ~ 'a\.b', 'axb' ~ 'a\.b', '' ~ '', '' ~ '^$', 'a' ~ 'a*?';
+select 'a' ~ '(';
+select 'a' ~ 'a)';
+select 'a' ~ '[a';
+select 'a' ~ '*a';
+select 'a' ~ 'a{3,1}';
 -- settings and activity
 select name, setting, unit, context, vartype, source, min_val, max_val, enumvals, boot_val, reset_val, pending_restart
   from pg_settings where name in ('work_mem', 'synchronous_commit', 'checkpoint_completion_target', 'statement_timeout')
