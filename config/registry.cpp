@@ -377,6 +377,10 @@ const SettingDef kSettings[] = {
      .category = kCompatibility, .boot_value = "on", .flags = kGucReport,
      .description = "Causes '...' strings to treat backslashes literally.",
      .check = CheckOnlyOn},
+    // Accepted for pg_dump (SET synchronize_seqscans TO off): Hearth's
+    // sequential scans always start at block 0, as with it off.
+    {.name = "synchronize_seqscans", .type = kBool, .context = kUser, .category = kCompatibility,
+     .boot_value = "on", .description = "Enable synchronized sequential scans."},
 
     // PRESET OPTIONS (read-only; the server sets some of them per session)
     {.name = "server_version", .type = kString, .context = kInternal, .category = kPreset,

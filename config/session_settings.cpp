@@ -54,10 +54,12 @@ std::string Lower(std::string_view s) {
 SessionSettings::SessionSettings(const Settings& base) {
   auto all = AllSettings();
   slots_.resize(all.size());
+  base_source_.resize(all.size());
   last_reported_.resize(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
     slots_[i].value = base.ValueAt(i);
     slots_[i].reset = base.ValueAt(i);
+    base_source_[i] = base.SourceAt(i);
   }
   RefreshHot();
 }
@@ -127,7 +129,15 @@ void SessionSettings::Set(std::string_view name, const std::vector<std::string>&
     if (i > 0) text += ", ";
     text += (def.flags & kListQuote) ? QuoteListItem(values[i]) : values[i];
   }
-  SettingValue v = ParseSettingValue(def, text, slots_[idx].value);
+  SetText(idx, text, is_local);
+}
+
+void SessionSettings::SetValueText(std::string_view name, std::string_view text, bool is_local) {
+  SetText(CheckSettable(name), text, is_local);
+}
+
+void SessionSettings::SetText(size_t idx, std::string_view text, bool is_local) {
+  SettingValue v = ParseSettingValue(AllSettings()[idx], text, slots_[idx].value);
   Assign(idx, std::move(v), is_local);
   if (!is_local) slots_[idx].session_set = true;
   RefreshHot();
@@ -228,6 +238,24 @@ std::vector<ShowRow> SessionSettings::ShowAll() const {
   return rows;
 }
 
+SettingState SessionSettings::StateAt(size_t index) const {
+  const Slot& s = slots_[index];
+  std::string_view source = "default";
+  if (s.session_set || s.tx != TxState::kNone) {
+    source = "session";
+  } else if (s.reset_pinned) {
+    source = AllSettings()[index].context == Context::kInternal ? "override" : "client";
+  } else {
+    switch (base_source_[index]) {
+      case Source::kDefault: source = "default"; break;
+      case Source::kFile: source = "configuration file"; break;
+      case Source::kCommandLine: source = "command line"; break;
+      case Source::kInternal: source = "override"; break;
+    }
+  }
+  return SettingState{s.value, s.reset, source};
+}
+
 void SessionSettings::AtTransactionEnd(bool commit) {
   if (touched_.empty()) return;
   for (size_t idx : touched_) {
@@ -280,6 +308,7 @@ void SessionSettings::OnReload(const Settings& base) {
     Context c = all[i].context;
     if (c != Context::kUser && c != Context::kSighup) continue;
     Slot& s = slots_[i];
+    base_source_[i] = base.SourceAt(i);
     if (!s.reset_pinned) s.reset = base.ValueAt(i);
     if (!s.session_set && s.tx == TxState::kNone && !(s.value == s.reset)) {
       s.value = s.reset;

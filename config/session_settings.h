@@ -39,6 +39,16 @@ struct ShowRow {
   std::string description;
 };
 
+// One setting as pg_settings shows it: the typed value in effect and the
+// RESET value, and where the value came from (PostgreSQL's source names:
+// "default", "configuration file", "command line", "client", "session",
+// "override").
+struct SettingState {
+  SettingValue value;
+  SettingValue reset;
+  std::string_view source;
+};
+
 // Session values read per statement or per row; refreshed on every change.
 struct SessionHot {
   int extra_float_digits = 1;
@@ -113,6 +123,10 @@ class SessionSettings {
   //   22023 / 0A000 from value parsing (see value_parse.h)
   void Set(std::string_view name, const std::vector<std::string>& values, bool is_local);
 
+  // set_config(name, text, is_local): as Set, with `text` taken whole as the
+  // value (list settings are not split or quoted). Same errors.
+  void SetValueText(std::string_view name, std::string_view text, bool is_local);
+
   // SET [LOCAL] name TO DEFAULT: back to the RESET value. Same errors.
   void SetDefault(std::string_view name, bool is_local);
 
@@ -127,6 +141,9 @@ class SessionSettings {
 
   // SHOW ALL rows, sorted case-insensitively by name.
   std::vector<ShowRow> ShowAll() const;
+
+  // Setting AllSettings()[index] for pg_settings.
+  SettingState StateAt(size_t index) const;
 
   // Installs the SHOW override for integer settings (see ShowIntOverride).
   void SetShowIntOverride(ShowIntOverride hook) { show_int_override_ = std::move(hook); }
@@ -179,12 +196,14 @@ class SessionSettings {
   // Name lookup + context check for SET-like commands. Returns the index.
   size_t CheckSettable(std::string_view name) const;
   void Assign(size_t index, SettingValue value, bool is_local);
+  void SetText(size_t index, std::string_view text, bool is_local);
   void MarkChanged(size_t index);
   const SettingValue& TypedValue(std::string_view name, SettingType type) const;
   void RefreshHot();
   std::string ShownValue(size_t index) const;
 
   std::vector<Slot> slots_;
+  std::vector<Source> base_source_;          // per slot: where the server's value came from
   std::vector<size_t> touched_;              // slots with tx != kNone
   std::vector<std::string> last_reported_;   // per slot; used for kGucReport ones
   bool report_dirty_ = true;

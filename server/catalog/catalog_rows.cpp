@@ -239,6 +239,13 @@ IndexFields ParseIndexRow(const heap::Row& r) {
 
 namespace hearth::catalog::internal {
 
+std::optional<CatalogTuple> FindIndexByOid(Oid oid) {
+  auto rows = ScanCatalog(IndexRel(), IndexTupleDesc(),
+                          [oid](const heap::Row& r) { return RowOid(r, kIndIndexrelid) == oid; }, true);
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows.front());
+}
+
 std::vector<CatalogTuple> ScanCatalogWhere(storage::RelFileLocator rel, const heap::TupleDesc& desc,
                                            const std::function<bool(const heap::Row&)>& match, bool first_only) {
   return ScanCatalog(rel, desc, match, first_only);

@@ -38,6 +38,8 @@ std::vector<CatalogTuple> FindAttributes(Oid relid);
 
 // Every hearth_index row of table `relid` (0: all), in physical order.
 std::vector<CatalogTuple> FindIndexes(Oid relid);
+// The hearth_index row of index `oid` (a scan: no catalog index has it).
+std::optional<CatalogTuple> FindIndexByOid(Oid oid);
 // The hearth_index row of the index named `name` in namespace `ns`.
 std::optional<CatalogTuple> FindIndexByName(Oid ns, const std::string& name);
 

@@ -56,4 +56,15 @@ std::vector<std::string> ListDatabases(const std::string& datadir) {
   return ReadNames(datadir + "/" + kDatabasesFile);
 }
 
+std::vector<std::string> ListRoles(const std::string& datadir) { return ReadNames(datadir + "/" + kRolesFile); }
+
+std::string RoleNameByOid(const std::string& datadir, unsigned oid) {
+  if (oid == kPgDatabaseOwnerOid) return "pg_database_owner";
+  if (oid == kBootstrapSuperuserOid) {
+    std::vector<std::string> roles = ListRoles(datadir);
+    if (!roles.empty()) return roles.front();
+  }
+  return "unknown (OID=" + std::to_string(oid) + ")";
+}
+
 }  // namespace hearth::catalog

@@ -22,5 +22,16 @@ bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& d
 bool DatabaseExists(const std::string& datadir, const std::string& name);
 bool RoleExists(const std::string& datadir, const std::string& name);
 std::vector<std::string> ListDatabases(const std::string& datadir);
+// Role names in file order; the first is the bootstrap superuser (oid 10,
+// kBootstrapSuperuserOid).
+std::vector<std::string> ListRoles(const std::string& datadir);
+
+// PostgreSQL's fixed role oids: the bootstrap superuser and the
+// pg_database_owner pseudo-role that owns schema public.
+inline constexpr unsigned kBootstrapSuperuserOid = 10;
+inline constexpr unsigned kPgDatabaseOwnerOid = 6171;
+// The name pg_get_userbyid(oid) shows: the bootstrap superuser's from
+// global/roles, "pg_database_owner", else PostgreSQL's "unknown (OID=n)".
+std::string RoleNameByOid(const std::string& datadir, unsigned oid);
 
 }  // namespace hearth::catalog

@@ -7,6 +7,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/relcache.h"
+#include "catalog/system_views.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "storage/smgr/smgr.h"
@@ -15,14 +16,7 @@ namespace hearth::catalog {
 
 namespace {
 
-// The hearth_index row of index `oid` (a scan of hearth_index: there are no
-// catalog indexes).
-std::optional<internal::CatalogTuple> FindIndexByOid(Oid oid) {
-  for (internal::CatalogTuple& t : internal::FindIndexes(0)) {
-    if (internal::RowOid(t.row, kIndIndexrelid) == oid) return std::move(t);
-  }
-  return std::nullopt;
-}
+using internal::FindIndexByOid;
 
 // Bytes of each fork in `mask` (a missing fork is 0). Hearth has no init
 // forks (no unlogged relations).
@@ -70,6 +64,8 @@ std::optional<Oid> RelationOidByName(const std::string& schema, const std::strin
     if (RelationRef r = LookupRelation(ns_name, name)) return r->oid;
     if (auto ix = internal::FindIndexByName(ns, name)) return internal::RowOid(ix->row, kIndIndexrelid);
   }
+  // PostgreSQL's catalogs and views ('pg_catalog.pg_class'::regclass).
+  if (schema.empty() || schema == "pg_catalog") return SystemViewOid(name);
   return std::nullopt;
 }
 
@@ -78,6 +74,9 @@ std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid) {
   if (auto ix = FindIndexByOid(oid)) {
     internal::IndexFields f = internal::ParseIndexRow(ix->row);
     return types::RelationNameHooks::Name{NamespaceName(f.ns), f.name, true};
+  }
+  if (std::optional<std::string> view = SystemViewName(oid)) {
+    return types::RelationNameHooks::Name{"pg_catalog", *view, true};
   }
   return std::nullopt;
 }
@@ -105,6 +104,14 @@ void InstallRegclassHooks() {
   types::RelationNameHooks hooks;
   hooks.lookup = LookupForRegclass;
   hooks.name_of = NameForRegclass;
+  hooks.namespace_oid = [](const std::string& name) -> std::optional<Oid> {
+    const Oid ns = NamespaceOid(name);
+    return name.empty() || ns == 0 ? std::nullopt : std::optional<Oid>(ns);
+  };
+  hooks.namespace_name = [](Oid oid) -> std::optional<std::string> {
+    std::string name = NamespaceName(oid);
+    return name.empty() ? std::nullopt : std::optional<std::string>(name);
+  };
   types::SetRelationNameHooks(hooks);
 }
 

@@ -3,6 +3,8 @@
 // Principal entry points: SystemViewProvider, MakeSystemViewProvider.
 #include "catalog/system_views.h"
 
+#include "catalog/pg_catalog_views.h"
+
 #include "common/error/db_error.h"
 #include "storage/lmgr/lock.h"
 #include "common/error/sqlstate.h"
@@ -180,6 +182,10 @@ void AddPgLocks(SystemViewProvider& p) {
 
 }  // namespace
 
+namespace {
+const SystemViewProvider* g_process_views = nullptr;  // the backend's provider (one per process)
+}  // namespace
+
 SystemViewProvider::SystemViewProvider(executor::TableProvider& tables) : tables_(tables) {}
 
 void SystemViewProvider::AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows) {
@@ -194,9 +200,9 @@ const SystemViewProvider::View* SystemViewProvider::Find(const std::string& sche
   return nullptr;
 }
 
-const SystemViewProvider::View* SystemViewProvider::FindByOid(types::Oid oid) const {
+const SystemViewProvider::View* SystemViewProvider::FindView(const executor::TableInfo& table) const {
   for (const View& v : views_) {
-    if (v.info.oid == oid) return &v;
+    if (v.info.oid == table.oid && v.info.name == table.name) return &v;
   }
   return nullptr;
 }
@@ -218,12 +224,12 @@ std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string&
 }
 
 std::unique_ptr<executor::TableScan> SystemViewProvider::OpenScan(const executor::TableInfo& table, bool bulk) {
-  if (const View* v = FindByOid(table.oid)) return std::make_unique<RowsScan>(v->rows());
+  if (const View* v = FindView(table)) return std::make_unique<RowsScan>(v->rows());
   return tables_.OpenScan(table, bulk);
 }
 
 std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const executor::TableInfo& table) {
-  if (FindByOid(table.oid) != nullptr) {
+  if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
   return tables_.OpenModifier(table);
@@ -232,14 +238,14 @@ std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const 
 std::unique_ptr<executor::TableRowLocker> SystemViewProvider::OpenRowLocker(const executor::TableInfo& table,
                                                                            executor::RowLockStrength strength,
                                                                            executor::RowLockPolicy policy) {
-  if (FindByOid(table.oid) != nullptr) {
+  if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot lock rows in view \"" + table.name + "\"");
   }
   return tables_.OpenRowLocker(table, strength, policy);
 }
 
 std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserter(const executor::TableInfo& table) {
-  if (FindByOid(table.oid) != nullptr) {
+  if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
   return tables_.OpenBulkInserter(table);
@@ -247,10 +253,36 @@ std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserte
 
 std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenFrozenBulkInserter(
     const executor::TableInfo& table) {
-  if (FindByOid(table.oid) != nullptr) {
+  if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
   return tables_.OpenFrozenBulkInserter(table);
+}
+
+const executor::TableInfo* SystemViewProvider::FindViewInfo(const std::string& name) const {
+  const View* v = Find("pg_catalog", name);
+  return v != nullptr ? &v->info : nullptr;
+}
+
+const executor::TableInfo* SystemViewProvider::FindViewInfo(types::Oid oid) const {
+  for (const View& v : views_) {
+    if (v.info.oid == oid) return &v.info;
+  }
+  return nullptr;
+}
+
+SystemViewProvider::~SystemViewProvider() {
+  if (g_process_views == this) g_process_views = nullptr;
+}
+
+std::optional<types::Oid> SystemViewOid(const std::string& name) {
+  const executor::TableInfo* v = g_process_views ? g_process_views->FindViewInfo(name) : nullptr;
+  return v ? std::optional<types::Oid>(v->oid) : std::nullopt;
+}
+
+std::optional<std::string> SystemViewName(types::Oid oid) {
+  const executor::TableInfo* v = g_process_views ? g_process_views->FindViewInfo(oid) : nullptr;
+  return v ? std::optional<std::string>(v->name) : std::nullopt;
 }
 
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
@@ -261,8 +293,7 @@ executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
   return info;
 }
 
-executor::TableInfo MakeViewInfo(types::Oid oid, const char* name,
-                                 std::initializer_list<std::pair<const char*, types::Oid>> columns) {
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns) {
   executor::TableInfo info = MakeViewInfo(oid, name);
   for (const auto& [col, type] : columns) info.columns.push_back(Col(col, type));
   return info;
@@ -283,6 +314,10 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   AddMonitoringViews(*p);
   AddPgLocks(*p);
   AddTableStatsViews(*p);
+  internal::AddPgCatalogRelationViews(*p);
+  internal::AddPgCatalogFixedViews(*p);
+  internal::AddPgCatalogSystemViews(*p);
+  g_process_views = p.get();
   return p;
 }
 

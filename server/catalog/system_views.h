@@ -9,6 +9,8 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
+#include <utility>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +23,7 @@ namespace hearth::catalog {
 class SystemViewProvider : public executor::TableProvider {
  public:
   explicit SystemViewProvider(executor::TableProvider& tables);
+  ~SystemViewProvider() override;
 
   std::optional<executor::TableInfo> Lookup(const std::string& schema, const std::string& name) override;
   std::unique_ptr<executor::TableScan> OpenScan(const executor::TableInfo& table, bool bulk) override;
@@ -42,13 +45,22 @@ class SystemViewProvider : public executor::TableProvider {
   // Registers a view: its columns and a function producing its rows now.
   void AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows);
 
+  // The provider the views sit in front of: views computed from Hearth's
+  // own catalogs scan them through it (the statement's snapshot).
+  executor::TableProvider& wrapped() { return tables_; }
+  // The TableInfo of the view named `name` / with oid `oid`, or null.
+  const executor::TableInfo* FindViewInfo(const std::string& name) const;
+  const executor::TableInfo* FindViewInfo(types::Oid oid) const;
+
  private:
   struct View {
     executor::TableInfo info;
     std::function<std::vector<executor::Row>()> rows;
   };
   const View* Find(const std::string& schema, const std::string& name) const;
-  const View* FindByOid(types::Oid oid) const;
+  // The view `table` names: views are matched by oid *and* name, since
+  // pg_class shares PostgreSQL's oid 1259 with the real hearth_class.
+  const View* FindView(const executor::TableInfo& table) const;
 
   executor::TableProvider& tables_;
   std::vector<View> views_;
@@ -68,11 +80,51 @@ inline constexpr types::Oid kPgStatAllTablesOid = 12350;
 inline constexpr types::Oid kPgStatSysTablesOid = 12351;
 inline constexpr types::Oid kPgStatUserTablesOid = 12352;
 
-// The TableInfo of view `oid` named pg_catalog.`name`, without columns.
+// pg_catalog block (pg_catalog_views.h). PostgreSQL's catalogs keep
+// PostgreSQL's fixed oids, as 'pg_class'::regclass and tableoid show them
+// (views are matched by oid and name, so pg_class 1259 and pg_index 2610
+// never meet hearth_class 1259 / hearth_index 2610, nor pg_sequence 2224
+// hearth_sequence). None is a catalog index oid (2659/2662/2663/2678/2679).
+inline constexpr types::Oid kPgTypeOid = 1247;
+inline constexpr types::Oid kPgAttributeOid = 1249;
+inline constexpr types::Oid kPgProcOid = 1255;
+inline constexpr types::Oid kPgClassOid = 1259;
+inline constexpr types::Oid kPgDatabaseOid = 1262;
+inline constexpr types::Oid kPgTablespaceOid = 1213;
+inline constexpr types::Oid kPgAmOid = 2601;
+inline constexpr types::Oid kPgAttrdefOid = 2604;
+inline constexpr types::Oid kPgConstraintOid = 2606;
+inline constexpr types::Oid kPgDependOid = 2608;
+inline constexpr types::Oid kPgDescriptionOid = 2609;
+inline constexpr types::Oid kPgIndexOid = 2610;
+inline constexpr types::Oid kPgInheritsOid = 2611;
+inline constexpr types::Oid kPgRewriteOid = 2618;
+inline constexpr types::Oid kPgTriggerOid = 2620;
+inline constexpr types::Oid kPgNamespaceOid = 2615;
+inline constexpr types::Oid kPgSequenceOid = 2224;
+inline constexpr types::Oid kPgExtensionOid = 3079;
+inline constexpr types::Oid kPgEnumOid = 3501;
+inline constexpr types::Oid kPgForeignTableOid = 3118;
+inline constexpr types::Oid kPgPolicyOid = 3256;
+inline constexpr types::Oid kPgPartitionedTableOid = 3350;
+inline constexpr types::Oid kPgStatisticExtOid = 3381;
+inline constexpr types::Oid kPgCollationOid = 3456;
+inline constexpr types::Oid kPgPublicationOid = 6104;
+inline constexpr types::Oid kPgPublicationRelOid = 6106;
+inline constexpr types::Oid kPgPublicationNamespaceOid = 6237;
+// PostgreSQL's views over them (12100-12299).
+inline constexpr types::Oid kPgTablesOid = 12100;
+inline constexpr types::Oid kPgIndexesOid = 12101;
+inline constexpr types::Oid kPgViewsOid = 12102;
+inline constexpr types::Oid kPgSettingsOid = 12103;
+inline constexpr types::Oid kPgStatActivityOid = 12104;
+inline constexpr types::Oid kPgSequencesOid = 12105;
+
+// The TableInfo of view `oid` named pg_catalog.`name`, without columns /
+// with these (name, type) columns.
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name);
-// ... with these (name, type) columns.
-executor::TableInfo MakeViewInfo(types::Oid oid, const char* name,
-                                 std::initializer_list<std::pair<const char*, types::Oid>> columns);
+using ViewColumns = std::initializer_list<std::pair<const char*, types::Oid>>;
+executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns);
 
 // Unix microseconds as a timestamptz value; NULL for 0 ("never").
 types::Value TimestampTzFromUnixMicros(int64_t unix_us);
@@ -83,7 +135,13 @@ void AddMonitoringViews(SystemViewProvider& p);
 // pg_stat_all_tables, pg_stat_sys_tables, pg_stat_user_tables (table_stats_views.cpp).
 void AddTableStatsViews(SystemViewProvider& p);
 
-// A provider over `tables` with every built-in system view registered.
+// The oid of system view `name` / the name of view `oid`, among the views of
+// this process's provider (nullopt before one is made). For regclass I/O.
+std::optional<types::Oid> SystemViewOid(const std::string& name);
+std::optional<std::string> SystemViewName(types::Oid oid);
+
+// A provider over `tables` with every built-in system view registered; the
+// one SystemViewOid/SystemViewName consult.
 std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvider& tables);
 
 }  // namespace hearth::catalog

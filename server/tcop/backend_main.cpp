@@ -25,6 +25,7 @@
 #include "storage/lmgr/lwlock.h"
 #include "tcop/query_protocol.h"
 #include "tcop/session.h"
+#include "tcop/session_views.h"
 #include "tcop/socket_options.h"
 #include "tcop/startup.h"
 
@@ -152,6 +153,7 @@ void BackendMain(const BackendStartInfo& info) {
     session.InstallCallbacks();
     catalog::HeapTableProvider tables;
     auto with_views = catalog::MakeSystemViewProvider(tables);
+    AddSessionViews(*with_views, session);
     session.tables = with_views.get();
     session.provider = &tables;
 

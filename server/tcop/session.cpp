@@ -19,6 +19,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
+#include "catalog/object_definitions.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence.h"
 #include "common/error/panic.h"
@@ -59,6 +60,11 @@ void Session::InstallCallbacks() {
     if (config::FindSetting(name) == nullptr) return std::nullopt;
     return settings.Show(name);
   };
+  callbacks.set_setting = [this](std::string_view name, std::string_view value, bool is_local) {
+    if (value.data() == nullptr) settings.SetDefault(name, is_local);
+    else settings.SetValueText(name, value, is_local);
+    return settings.Show(name);
+  };
   callbacks.backend_pid = [this] { return backend_pid; };
   callbacks.transaction_timestamp = [this] { return transaction_start_us; };
   callbacks.statement_timestamp = [this] { return statement_start_us; };
@@ -81,6 +87,7 @@ void Session::InstallCallbacks() {
   };
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
+  catalog::InstallCatalogCallbacks(callbacks, datadir);
   func_context.session = &callbacks;
 }
 

@@ -204,7 +204,7 @@ insert into cb select x from ca;
   c.Query("drop table ca, cb, digits");
 }
 
-TEST_CASE("tables: psql \\d and \\dt give an error, not a crash", "[tables_test]") {
+TEST_CASE("tables: psql \\d and \\dt list the table; \\d table is an error, not a crash", "[tables_test]") {
   TestServer server;
   RunOk(server, "create table if not exists described (a int);");
   auto r = server.PsqlScript("\\dt\n\\d\n\\d described\nselect 40 + 2 as answer;\n");
@@ -214,12 +214,20 @@ TEST_CASE("tables: psql \\d and \\dt give an error, not a crash", "[tables_test]
   CHECK(r.out.find(" 42\n") != std::string::npos);
   CHECK(r.out.find("server closed the connection") == std::string::npos);
   CHECK(r.out.find("connection to server was lost") == std::string::npos);
-  // hearthd has no pg_catalog tables yet: each backslash command is an
-  // error (PostgreSQL answers them, so this part only holds for hearthd).
+  // \dt and \d list it (both with the header and the table's row).
+  size_t listed = 0;
+  for (size_t at = r.out.find(" public | described | table | hearth"); at != std::string::npos;
+       at = r.out.find(" public | described | table | hearth", at + 1)) {
+    listed++;
+  }
+  CHECK(listed == 2);
+  // \d of a table also reads pg_roles and needs arrays, which hearthd does
+  // not have yet: that one command is an error (PostgreSQL answers it, so
+  // this part only holds for hearthd).
   if (getenv("HEARTH_IT_EXTERNAL_PORT") == nullptr) {
     size_t errors = 0;
     for (size_t at = r.out.find("ERROR:"); at != std::string::npos; at = r.out.find("ERROR:", at + 1)) errors++;
-    CHECK(errors == 3);
+    CHECK(errors == 1);
   }
   CHECK(server.PsqlValue("select count(*) from described") == "0");
   RunOk(server, "drop table described;");

@@ -62,7 +62,10 @@ ColumnDesc ColumnDesc::ForType(types::Oid type, int32_t typmod) {
     case types::kInt4Oid:
     case types::kDateOid:
     case types::kOidOid:
-    case types::kRegclassOid: fixed(4, 4, AttrKind::kInt4); break;
+    case types::kRegclassOid:
+    case types::kRegtypeOid:
+    case types::kRegprocOid:
+    case types::kRegnamespaceOid: fixed(4, 4, AttrKind::kInt4); break;
     case types::kInt8Oid:
     case types::kTimestampOid:
     case types::kTimestampTzOid: fixed(8, 8, AttrKind::kInt8); break;

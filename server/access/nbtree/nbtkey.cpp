@@ -26,6 +26,9 @@ Family FamilyOf(types::Oid t) {
     case types::kInt8Oid:
     case types::kOidOid:
     case types::kRegclassOid:
+    case types::kRegtypeOid:
+    case types::kRegprocOid:
+    case types::kRegnamespaceOid:
     case types::kDateOid:
     case types::kTimestampOid:
     case types::kTimestampTzOid: return Family::kInt;

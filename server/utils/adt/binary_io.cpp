@@ -121,6 +121,9 @@ void AppendBinary(const Value& v, std::string* out) {
     case kInt4Oid:
     case kOidOid:
     case kRegclassOid:
+    case kRegtypeOid:
+    case kRegprocOid:
+    case kRegnamespaceOid:
     case kDateOid:
       PutBE(static_cast<uint32_t>(v.i), 4, out);
       return;
@@ -173,6 +176,9 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
       return Value::Int(oid, static_cast<int32_t>(GetBE(b, 0, 4)));
     case kOidOid:
     case kRegclassOid:
+    case kRegtypeOid:
+    case kRegprocOid:
+    case kRegnamespaceOid:
       ExpectSize(b, 4);
       return Value::Int(oid, static_cast<int64_t>(GetBE(b, 0, 4)));
     case kInt8Oid:

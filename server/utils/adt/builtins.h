@@ -16,6 +16,8 @@ void AddTextBuiltins(std::vector<FuncSignature>* table);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
+void AddCatalogBuiltins(std::vector<FuncSignature>* table);
+void AddRegexBuiltins(std::vector<FuncSignature>* table);
 
 // One table row. flags: strict unless noted.
 inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<Oid> args,

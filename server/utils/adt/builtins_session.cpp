@@ -74,6 +74,19 @@ Value CurrentSetting(const Value* a, int n, FuncCallContext& c) {
   return Value::Text(*v);
 }
 
+Value SetConfig(const Value* a, int, FuncCallContext& c) {
+  if (a[0].is_null) throw DbError(sqlstate::kNullValueNotAllowed, "SET requires parameter name");
+  if (!S(c) || !S(c)->set_setting) {
+    throw DbError(sqlstate::kFeatureNotSupported, "set_config is not available in this context");
+  }
+  // A NULL value resets the setting, as SET name TO DEFAULT.
+  const bool is_local = !a[2].is_null && a[2].b;
+  return Value::Text(S(c)->set_setting(a[0].str, a[1].is_null ? std::string_view() : a[1].str, is_local));
+}
+
+// Backends accept queries only after recovery ends (no hot standby).
+Value IsInRecovery(const Value*, int, FuncCallContext&) { return Value::Bool(false); }
+
 Value BackendPid(const Value*, int, FuncCallContext& c) {
   if (S(c) && S(c)->backend_pid) return Value::Int4(S(c)->backend_pid());
   return Value::Int4(static_cast<int32_t>(getpid()));
@@ -146,6 +159,8 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("current_schema", {}, kNameOid, CurrentSchema);
   vol("current_setting", {kTextOid}, kTextOid, CurrentSetting);
   vol("current_setting", {kTextOid, kBoolOid}, kTextOid, CurrentSetting, false);
+  vol("set_config", {kTextOid, kTextOid, kBoolOid}, kTextOid, SetConfig, false);
+  vol("pg_is_in_recovery", {}, kBoolOid, IsInRecovery);
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);

@@ -50,8 +50,16 @@ constexpr std::array<CastRow, 53> kCasts = {{
     {kDateOid, kTimestampTzOid, I}, {kTimestampOid, kTimestampTzOid, I},
 }};
 
-constexpr std::array<CastRow, 5> kMoreCasts = {{
+constexpr std::array<CastRow, 23> kMoreCasts = {{
     {kTextOid, kRegclassOid, I},  // regclass input: the name's relation (text_io.h)
+    // regtype, regproc, regnamespace as PostgreSQL: binary-coercible with
+    // oid, integers cast implicitly, text through their input function.
+    {kOidOid, kRegtypeOid, I}, {kRegtypeOid, kOidOid, I}, {kInt4Oid, kRegtypeOid, I}, {kInt8Oid, kRegtypeOid, I},
+    {kTextOid, kRegtypeOid, I}, {kOidOid, kRegprocOid, I}, {kRegprocOid, kOidOid, I}, {kInt4Oid, kRegprocOid, I},
+    {kInt8Oid, kRegprocOid, I}, {kTextOid, kRegprocOid, I}, {kOidOid, kRegnamespaceOid, I},
+    {kRegnamespaceOid, kOidOid, I}, {kInt4Oid, kRegnamespaceOid, I}, {kInt8Oid, kRegnamespaceOid, I},
+    {kTextOid, kRegnamespaceOid, I}, {kRegclassOid, kInt8Oid, A}, {kRegtypeOid, kInt8Oid, A},
+    {kRegprocOid, kInt8Oid, A},
     {kTimestampOid, kDateOid, A},
     {kTimestampTzOid, kDateOid, A},
     {kTimestampTzOid, kTimestampOid, A},
@@ -63,7 +71,7 @@ bool IsStringType(Oid t) {
 }
 
 bool IsIntType(Oid t) {
-  return t == kInt2Oid || t == kInt4Oid || t == kInt8Oid || t == kOidOid || t == kRegclassOid;
+  return t == kInt2Oid || t == kInt4Oid || t == kInt8Oid || t == kOidOid || IsRegType(t);
 }
 
 bool IsFloatType(Oid t) { return t == kFloat4Oid || t == kFloat8Oid; }

@@ -40,6 +40,19 @@ struct SequenceCallbacks {
   std::function<std::optional<std::string>(const std::string& table, const std::string& column)> serial_sequence;
 };
 
+// Catalog information functions (pg_get_userbyid, pg_get_indexdef,
+// pg_get_constraintdef), installed by the backend (catalog/object_definitions.h).
+// Unset: pg_get_userbyid prints PostgreSQL's "unknown (OID=n)", the others
+// return NULL.
+struct CatalogCallbacks {
+  std::function<std::string(uint32_t role)> role_name;
+  // CREATE INDEX statement of index `index`, or with column > 0 that key
+  // column's definition; nullopt when there is no such index.
+  std::function<std::optional<std::string>(uint32_t index, int column)> index_def;
+  // "PRIMARY KEY (a, b)" of constraint `constraint`, or nullopt.
+  std::function<std::optional<std::string>(uint32_t constraint)> constraint_def;
+};
+
 // Each callback is optional; unset ones fall back to the documented default.
 struct SessionCallbacks {
   std::function<std::string()> database_name;       // default "postgres"
@@ -48,6 +61,9 @@ struct SessionCallbacks {
   std::function<std::string()> current_schema;      // default "public"
   // Value of a setting, nullopt if there is no such setting (→ 42704).
   std::function<std::optional<std::string>(std::string_view)> get_setting;
+  // set_config(name, value, is_local): SET [LOCAL] name = value; returns
+  // the value now in effect as SHOW prints it. Throws as SET. Unset: 0A000.
+  std::function<std::string(std::string_view name, std::string_view value, bool is_local)> set_setting;
   std::function<int32_t()> backend_pid;             // default getpid()
   // µs since 2000-01-01 UTC; default: the wall clock at call time.
   std::function<int64_t()> transaction_timestamp;
@@ -68,6 +84,7 @@ struct SessionCallbacks {
   // pg_current_wal_lsn() & co. Unset: 0A000.
   std::function<uint64_t(WalPosition)> wal_position;
   SequenceCallbacks sequences;
+  CatalogCallbacks catalog;
 };
 
 struct FuncCallContext {

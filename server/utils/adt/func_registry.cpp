@@ -36,6 +36,8 @@ const Registry& GetRegistry() {
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
+    internal::AddCatalogBuiltins(&r->table);
+    internal::AddRegexBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();

@@ -29,6 +29,9 @@ inline bool FitsInteger(int64_t v, Oid oid) {
       return v >= INT32_MIN && v <= INT32_MAX;
     case kOidOid:
     case kRegclassOid:
+    case kRegtypeOid:
+    case kRegprocOid:
+    case kRegnamespaceOid:
       return v >= 0 && v <= UINT32_MAX;
     default:
       return true;

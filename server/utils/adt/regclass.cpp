@@ -22,6 +22,8 @@ bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; 
 
 [[noreturn]] void InvalidNameSyntax() { throw DbError(kInvalidName, "invalid name syntax"); }
 
+}  // namespace
+
 // PostgreSQL's SplitIdentifierString on '.': quoted parts keep their case
 // ("" is a quote), unquoted parts are lower-cased; blanks around parts are
 // allowed. Empty parts are a syntax error.
@@ -69,9 +71,9 @@ bool AllDigits(std::string_view s) {
   return true;
 }
 
-}  // namespace
-
 void SetRelationNameHooks(const RelationNameHooks& hooks) { g_hooks = hooks; }
+
+const RelationNameHooks& CurrentRelationNameHooks() { return g_hooks; }
 
 Oid RegclassIn(std::string_view text) {
   if (text == "-") return kInvalidOid;

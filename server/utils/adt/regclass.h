@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "utils/adt/type_oid.h"
 
@@ -35,13 +36,37 @@ struct RelationNameHooks {
     bool on_search_path = true;
   };
   std::optional<Name> (*name_of)(Oid oid) = nullptr;
+  // Namespace oid of `name`, and the name of namespace `oid` (regnamespace).
+  std::optional<Oid> (*namespace_oid)(const std::string& name) = nullptr;
+  std::optional<std::string> (*namespace_name)(Oid oid) = nullptr;
 };
+
+// The hooks installed for this process (all null before backend start).
+const RelationNameHooks& CurrentRelationNameHooks();
 
 // Installs the hooks for this process (backend start). Not thread-safe.
 void SetRelationNameHooks(const RelationNameHooks& hooks);
 
 Oid RegclassIn(std::string_view text);
 void AppendRegclass(Oid oid, std::string* out);
+
+// regtype: a type name as SQL spells it ("integer", "pg_catalog.int4",
+// "character varying") ↔ oid; output is format_type's spelling. 42704 for
+// an unknown name. regproc: Hearth's built-ins have no oids, so only "-"
+// (0) and numeric oids are accepted (42883 for a name). regnamespace: a
+// schema name ↔ oid through the hooks (3F000 for an unknown one). Each
+// prints an oid it cannot name as the number, "-" for 0 (regtype/regproc).
+Oid RegtypeIn(std::string_view text);
+void AppendRegtype(Oid oid, std::string* out);
+Oid RegprocIn(std::string_view text);
+void AppendRegproc(Oid oid, std::string* out);
+Oid RegnamespaceIn(std::string_view text);
+void AppendRegnamespace(Oid oid, std::string* out);
+
+// PostgreSQL's SplitIdentifierString on '.' (quoted parts keep their case,
+// unquoted ones are lower-cased); 42602 on bad syntax.
+std::vector<std::string> SplitQualifiedName(std::string_view s);
+bool AllDigits(std::string_view s);
 
 // PostgreSQL's quote_identifier without the keyword check: double-quotes a
 // name unless it is a plain lower-case identifier.

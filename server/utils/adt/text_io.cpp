@@ -44,6 +44,12 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Int(oid, ParseInteger(text, oid));
     case kRegclassOid:
       return Value::Int(oid, RegclassIn(text));
+    case kRegtypeOid:
+      return Value::Int(oid, RegtypeIn(text));
+    case kRegprocOid:
+      return Value::Int(oid, RegprocIn(text));
+    case kRegnamespaceOid:
+      return Value::Int(oid, RegnamespaceIn(text));
     case kPgLsnOid:
       return LsnValue(ParseLsn(text));
     case kFloat4Oid:
@@ -139,6 +145,15 @@ void AppendOutput(const Value& v, std::string* out) {
       return;
     case kRegclassOid:
       AppendRegclass(static_cast<Oid>(v.i), out);
+      return;
+    case kRegtypeOid:
+      AppendRegtype(static_cast<Oid>(v.i), out);
+      return;
+    case kRegprocOid:
+      AppendRegproc(static_cast<Oid>(v.i), out);
+      return;
+    case kRegnamespaceOid:
+      AppendRegnamespace(static_cast<Oid>(v.i), out);
       return;
     case kPgLsnOid:
       AppendLsn(LsnOf(v), out);

@@ -12,7 +12,7 @@
 namespace hearth::types {
 namespace {
 
-constexpr std::array<TypeInfo, 21> kTypes = {{
+constexpr std::array<TypeInfo, 24> kTypes = {{
     {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
     {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
     {kInt8Oid, "int8", "bigint", 8, TypeCategory::kNumeric, false, Storage::kInt},
@@ -32,6 +32,9 @@ constexpr std::array<TypeInfo, 21> kTypes = {{
      Storage::kInt},
     {kNumericOid, "numeric", "numeric", -1, TypeCategory::kNumeric, false, Storage::kBytes},
     {kRegclassOid, "regclass", "regclass", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kRegtypeOid, "regtype", "regtype", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kRegprocOid, "regproc", "regproc", 4, TypeCategory::kNumeric, false, Storage::kInt},
+    {kRegnamespaceOid, "regnamespace", "regnamespace", 4, TypeCategory::kNumeric, false, Storage::kInt},
     {kPgLsnOid, "pg_lsn", "pg_lsn", 8, TypeCategory::kUser, false, Storage::kInt},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
@@ -78,6 +81,8 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
+
+std::span<const TypeInfo> AllTypes() { return kTypes; }
 
 const TypeInfo* LookupType(Oid oid) {
   for (const TypeInfo& t : kTypes) {

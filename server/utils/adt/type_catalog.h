@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,9 @@ struct TypeInfo {
   bool preferred;        // pg_type.typispreferred
   Storage storage;
 };
+
+// Every built-in type, in a fixed order (pg_type's rows).
+std::span<const TypeInfo> AllTypes();
 
 // Returns the entry for `oid`, or nullptr for OIDs Hearth does not know.
 const TypeInfo* LookupType(Oid oid);

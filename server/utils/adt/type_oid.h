@@ -14,6 +14,7 @@ using Oid = uint32_t;
 inline constexpr Oid kInvalidOid = 0;
 
 inline constexpr Oid kBoolOid = 16;
+inline constexpr Oid kRegprocOid = 24;
 inline constexpr Oid kNameOid = 19;
 inline constexpr Oid kInt8Oid = 20;
 inline constexpr Oid kInt2Oid = 21;
@@ -30,8 +31,16 @@ inline constexpr Oid kTimestampOid = 1114;
 inline constexpr Oid kTimestampTzOid = 1184;
 inline constexpr Oid kNumericOid = 1700;
 inline constexpr Oid kRegclassOid = 2205;
+inline constexpr Oid kRegtypeOid = 2206;
 inline constexpr Oid kVoidOid = 2278;
 inline constexpr Oid kPgLsnOid = 3220;
+inline constexpr Oid kRegnamespaceOid = 4089;
+
+// The oid alias types (regclass, regtype, regproc, regnamespace): an oid
+// whose text form is the object's name.
+inline constexpr bool IsRegType(Oid t) {
+  return t == kRegclassOid || t == kRegtypeOid || t == kRegprocOid || t == kRegnamespaceOid;
+}
 
 // Pseudo-types used only in function signatures.
 inline constexpr Oid kAnyOid = 2276;          // "any": accepts every type as is

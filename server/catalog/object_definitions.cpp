@@ -1,0 +1,92 @@
+// catalog/object_definitions.cpp
+//
+// Principal entry points: IndexDefinition, ConstraintDefinition,
+// InstallCatalogCallbacks.
+#include "catalog/object_definitions.h"
+
+#include "catalog/catalog_rows.h"
+#include "catalog/cluster_catalog.h"
+#include "utils/adt/regclass.h"
+
+namespace hearth::catalog {
+
+namespace {
+
+std::optional<internal::IndexFields> FindIndexByOid(Oid oid) {
+  std::optional<internal::CatalogTuple> row = internal::FindIndexByOid(oid);
+  if (!row) return std::nullopt;
+  return internal::ParseIndexRow(row->row);
+}
+
+std::vector<std::string> ColumnNames(Oid relid) {
+  std::vector<std::string> names;
+  for (const internal::CatalogTuple& a : internal::FindAttributes(relid)) names.push_back(a.row[kAttAttname].str);
+  return names;
+}
+
+std::string ColumnName(const std::vector<std::string>& names, int attnum) {
+  if (attnum < 1 || attnum > static_cast<int>(names.size())) return "?";
+  return types::QuoteIdentifier(names[static_cast<size_t>(attnum - 1)]);
+}
+
+}  // namespace
+
+namespace internal {
+
+// PostgreSQL prints DESC without NULLS FIRST (its default) and the
+// non-default null order otherwise.
+std::string FormatIndexColumn(const std::string& column_name, int option) {
+  const bool desc = (option & 1) != 0;
+  const bool nulls_first = (option & 2) != 0;
+  std::string out = column_name;
+  if (desc) out += nulls_first ? " DESC" : " DESC NULLS LAST";
+  else if (nulls_first) out += " NULLS FIRST";
+  return out;
+}
+
+std::string FormatIndexDefinition(const std::string& index_name, const std::string& schema, const std::string& table,
+                                  bool unique, const std::vector<int>& attnums, const std::vector<int>& options,
+                                  const std::vector<std::string>& column_names) {
+  std::string out = unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ";
+  out += types::QuoteIdentifier(index_name) + " ON " + types::QuoteIdentifier(schema) + "." +
+         types::QuoteIdentifier(table) + " USING btree (";
+  for (size_t i = 0; i < attnums.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += FormatIndexColumn(ColumnName(column_names, attnums[i]), i < options.size() ? options[i] : 0);
+  }
+  return out + ")";
+}
+
+}  // namespace internal
+
+std::optional<std::string> IndexDefinition(Oid index_oid, int column) {
+  std::optional<internal::IndexFields> ix = FindIndexByOid(index_oid);
+  if (!ix) return std::nullopt;
+  std::optional<internal::CatalogTuple> table = internal::FindClassByOid(ix->indrelid);
+  if (!table) return std::nullopt;
+  const std::vector<std::string> names = ColumnNames(ix->indrelid);
+  if (column > 0) {
+    if (column > static_cast<int>(ix->attnums.size())) return std::nullopt;
+    // PostgreSQL's column form is the key alone, without DESC / NULLS.
+    return ColumnName(names, ix->attnums[static_cast<size_t>(column - 1)]);
+  }
+  return internal::FormatIndexDefinition(ix->name, NamespaceName(internal::RowOid(table->row, kClassRelnamespace)),
+                                         table->row[kClassRelname].str, ix->unique, ix->attnums, ix->options, names);
+}
+
+std::optional<std::string> ConstraintDefinition(Oid oid) {
+  std::optional<internal::IndexFields> ix = FindIndexByOid(oid);
+  if (!ix || !ix->primary) return std::nullopt;
+  const std::vector<std::string> names = ColumnNames(ix->indrelid);
+  std::string out = "PRIMARY KEY (";
+  for (size_t i = 0; i < ix->attnums.size(); ++i) out += (i > 0 ? ", " : "") + ColumnName(names, ix->attnums[i]);
+  return out + ")";
+}
+
+void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::string& datadir) {
+  callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
+  callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
+  callbacks.catalog.constraint_def = [](uint32_t oid) { return ConstraintDefinition(oid); };
+}
+
+}  // namespace hearth::catalog

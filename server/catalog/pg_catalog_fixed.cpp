@@ -1,0 +1,205 @@
+// catalog/pg_catalog_fixed.cpp
+//
+// Principal entry point: AddPgCatalogFixedViews — the pg_catalog relations
+// whose rows are built in (pg_type from the type catalog, pg_am,
+// pg_tablespace, pg_collation), come from the cluster catalog files
+// (pg_database), or are empty because Hearth has no such objects yet
+// (triggers, rules, policies, publications, inheritance, extended
+// statistics, foreign tables, partitioning, extensions, comments).
+#include <array>
+
+#include "catalog/catalog_defs.h"
+#include "catalog/cluster_catalog.h"
+#include "catalog/pg_catalog_views.h"
+#include "storage/smgr/smgr.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::catalog::internal {
+
+namespace {
+
+using executor::Row;
+using types::Value;
+using namespace types;
+
+// PostgreSQL's array type of each built-in type (pg_type.typarray).
+Oid ArrayTypeOf(Oid t) {
+  static constexpr std::array<std::pair<Oid, Oid>, 17> kArrays = {{
+      {kBoolOid, 1000}, {kNameOid, 1003}, {kInt8Oid, 1016}, {kInt2Oid, 1005}, {kInt4Oid, 1007},
+      {kTextOid, 1009}, {kOidOid, 1028}, {kFloat4Oid, 1021}, {kFloat8Oid, 1022}, {kBpcharOid, 1014},
+      {kVarcharOid, 1015}, {kDateOid, 1182}, {kTimestampOid, 1115}, {kTimestampTzOid, 1185},
+      {kNumericOid, 1231}, {kRegclassOid, 2210}, {kPgLsnOid, 3221},
+  }};
+  for (const auto& [elem, arr] : kArrays) {
+    if (elem == t) return arr;
+  }
+  return 0;
+}
+
+// pg_type: one row per built-in type (regproc columns are plain oids, 0).
+void AddPgType(SystemViewProvider& p) {
+  executor::TableInfo info = PgViewInfo(
+      kPgTypeOid, "pg_type",
+      {{"oid", kOidOid},          {"typname", kNameOid},       {"typnamespace", kOidOid},  {"typowner", kOidOid},
+       {"typlen", kInt2Oid},      {"typbyval", kBoolOid},      {"typtype", kTextOid},      {"typcategory", kTextOid},
+       {"typispreferred", kBoolOid}, {"typisdefined", kBoolOid}, {"typdelim", kTextOid},   {"typrelid", kOidOid},
+       {"typsubscript", kOidOid}, {"typelem", kOidOid},        {"typarray", kOidOid},      {"typinput", kOidOid},
+       {"typoutput", kOidOid},    {"typreceive", kOidOid},     {"typsend", kOidOid},       {"typmodin", kOidOid},
+       {"typmodout", kOidOid},    {"typanalyze", kOidOid},     {"typalign", kTextOid},     {"typstorage", kTextOid},
+       {"typnotnull", kBoolOid},  {"typbasetype", kOidOid},    {"typtypmod", kInt4Oid},    {"typndims", kInt4Oid},
+       {"typcollation", kOidOid}, {"typdefaultbin", kTextOid}, {"typdefault", kTextOid},   {"typacl", kTextOid}});
+  p.AddView(std::move(info), [] {
+    std::vector<Row> out;
+    for (const TypeInfo& t : AllTypes()) {
+      const bool byval = t.typlen == 1 || t.typlen == 2 || t.typlen == 4 || t.typlen == 8;
+      const bool pseudo = t.category == TypeCategory::kPseudo || t.oid == kUnknownOid;
+      const char align = t.typlen == 8 ? 'd' : t.typlen == 2 ? 's' : (t.typlen == 1 || t.typlen == 64 || t.typlen == -2) ? 'c' : 'i';
+      const char storage = t.oid == kNumericOid ? 'm' : t.typlen == -1 ? 'x' : 'p';
+      out.push_back({OidValue(t.oid), NameValue(t.name), OidValue(kPgCatalogNamespace), OidValue(kBootstrapSuperuserOid),
+                     Int2Value(t.typlen), Value::Bool(byval), CharValue(pseudo ? 'p' : 'b'),
+                     CharValue(static_cast<char>(t.category)), Value::Bool(t.preferred), Value::Bool(true),
+                     CharValue(','), OidValue(0), OidValue(0), OidValue(0), OidValue(ArrayTypeOf(t.oid)),
+                     OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0),
+                     CharValue(align), CharValue(storage), Value::Bool(false), OidValue(0), Value::Int4(-1),
+                     Value::Int4(0), OidValue(TypeCollation(t.oid)), Value::Null(kTextOid), Value::Null(kTextOid),
+                     Value::Null(kTextOid)});
+    }
+    return out;
+  });
+}
+
+void AddPgAm(SystemViewProvider& p) {
+  p.AddView(PgViewInfo(kPgAmOid, "pg_am",
+                       {{"oid", kOidOid}, {"amname", kNameOid}, {"amhandler", kOidOid}, {"amtype", kTextOid}}),
+            [] {
+              return std::vector<Row>{{OidValue(kHeapAmOid), NameValue("heap"), OidValue(0), CharValue('t')},
+                                      {OidValue(kBtreeAmOid), NameValue("btree"), OidValue(0), CharValue('i')}};
+            });
+}
+
+void AddPgTablespace(SystemViewProvider& p) {
+  p.AddView(PgViewInfo(kPgTablespaceOid, "pg_tablespace",
+                       {{"oid", kOidOid}, {"spcname", kNameOid}, {"spcowner", kOidOid}, {"spcacl", kTextOid},
+                        {"spcoptions", kTextOid}}),
+            [] {
+              const Value owner = OidValue(kBootstrapSuperuserOid);
+              return std::vector<Row>{
+                  {OidValue(kDefaultTablespaceOid), NameValue("pg_default"), owner, Value::Null(kTextOid),
+                   Value::Null(kTextOid)},
+                  {OidValue(kGlobalTablespaceOid), NameValue("pg_global"), owner, Value::Null(kTextOid),
+                   Value::Null(kTextOid)}};
+            });
+}
+
+// Every database name of global/databases (they share one catalog and
+// kDatabaseOid for now), UTF8 with the C locale Hearth compares text in.
+void AddPgDatabase(SystemViewProvider& p) {
+  executor::TableInfo info = PgViewInfo(
+      kPgDatabaseOid, "pg_database",
+      {{"oid", kOidOid},           {"datname", kNameOid},      {"datdba", kOidOid},       {"encoding", kInt4Oid},
+       {"datlocprovider", kTextOid}, {"datistemplate", kBoolOid}, {"datallowconn", kBoolOid}, {"datconnlimit", kInt4Oid},
+       {"datfrozenxid", kInt8Oid}, {"datminmxid", kInt8Oid},   {"dattablespace", kOidOid}, {"datcollate", kTextOid},
+       {"datctype", kTextOid},     {"daticulocale", kTextOid}, {"datcollversion", kTextOid}, {"datacl", kTextOid}});
+  p.AddView(std::move(info), [] {
+    std::vector<Row> out;
+    for (const std::string& name : ListDatabases(storage::SmgrDataDir())) {
+      constexpr int32_t kUtf8Encoding = 6;
+      out.push_back({OidValue(kDatabaseOid), NameValue(name), OidValue(kBootstrapSuperuserOid),
+                     Value::Int4(kUtf8Encoding), CharValue('c'), Value::Bool(false), Value::Bool(true),
+                     Value::Int4(-1), Value::Int8(0), Value::Int8(0), OidValue(kDefaultTablespaceOid),
+                     Value::Text("C"), Value::Text("C"), Value::Null(kTextOid), Value::Null(kTextOid),
+                     Value::Null(kTextOid)});
+    }
+    return out;
+  });
+}
+
+void AddPgCollation(SystemViewProvider& p) {
+  executor::TableInfo info = PgViewInfo(
+      kPgCollationOid, "pg_collation",
+      {{"oid", kOidOid},           {"collname", kNameOid},     {"collnamespace", kOidOid}, {"collowner", kOidOid},
+       {"collprovider", kTextOid}, {"collisdeterministic", kBoolOid}, {"collencoding", kInt4Oid},
+       {"collcollate", kTextOid},  {"collctype", kTextOid},    {"colliculocale", kTextOid}, {"collversion", kTextOid}});
+  p.AddView(std::move(info), [] {
+    auto row = [](Oid oid, const char* name, char provider, int enc, const char* locale) {
+      const Value loc = locale == nullptr ? Value::Null(kTextOid) : Value::Text(locale);
+      return Row{OidValue(oid), NameValue(name), OidValue(kPgCatalogNamespace), OidValue(kBootstrapSuperuserOid),
+                 CharValue(provider), Value::Bool(true), Value::Int4(enc), loc, loc, Value::Null(kTextOid),
+                 Value::Null(kTextOid)};
+    };
+    return std::vector<Row>{row(kDefaultCollationOid, "default", 'd', -1, nullptr),
+                            row(kCCollationOid, "C", 'c', -1, "C"), row(951, "POSIX", 'c', -1, "POSIX")};
+  });
+}
+
+// Catalogs of objects Hearth does not have yet: PostgreSQL 15's columns,
+// no rows (array and pg_node_tree columns as text, "char" as text).
+void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, ViewColumns columns) {
+  p.AddView(PgViewInfo(oid, name, columns), [] { return std::vector<Row>{}; });
+}
+
+void AddEmptyCatalogs(SystemViewProvider& p) {
+  AddEmpty(p, kPgDescriptionOid, "pg_description",
+           {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"description", kTextOid}});
+  AddEmpty(p, kPgInheritsOid, "pg_inherits",
+           {{"inhrelid", kOidOid}, {"inhparent", kOidOid}, {"inhseqno", kInt4Oid}, {"inhdetachpending", kBoolOid}});
+  AddEmpty(p, kPgTriggerOid, "pg_trigger",
+           {{"oid", kOidOid},          {"tgrelid", kOidOid},      {"tgparentid", kOidOid},    {"tgname", kNameOid},
+            {"tgfoid", kOidOid},       {"tgtype", kInt2Oid},      {"tgenabled", kTextOid},    {"tgisinternal", kBoolOid},
+            {"tgconstrrelid", kOidOid}, {"tgconstrindid", kOidOid}, {"tgconstraint", kOidOid}, {"tgdeferrable", kBoolOid},
+            {"tginitdeferred", kBoolOid}, {"tgnargs", kInt2Oid},  {"tgattr", kTextOid},       {"tgargs", kTextOid},
+            {"tgqual", kTextOid},      {"tgoldtable", kNameOid},  {"tgnewtable", kNameOid}});
+  AddEmpty(p, kPgRewriteOid, "pg_rewrite",
+           {{"oid", kOidOid}, {"rulename", kNameOid}, {"ev_class", kOidOid}, {"ev_type", kTextOid},
+            {"ev_enabled", kTextOid}, {"is_instead", kBoolOid}, {"ev_qual", kTextOid}, {"ev_action", kTextOid}});
+  AddEmpty(p, kPgPolicyOid, "pg_policy",
+           {{"oid", kOidOid}, {"polname", kNameOid}, {"polrelid", kOidOid}, {"polcmd", kTextOid},
+            {"polpermissive", kBoolOid}, {"polroles", kTextOid}, {"polqual", kTextOid}, {"polwithcheck", kTextOid}});
+  AddEmpty(p, kPgPublicationOid, "pg_publication",
+           {{"oid", kOidOid}, {"pubname", kNameOid}, {"pubowner", kOidOid}, {"puballtables", kBoolOid},
+            {"pubinsert", kBoolOid}, {"pubupdate", kBoolOid}, {"pubdelete", kBoolOid}, {"pubtruncate", kBoolOid},
+            {"pubviaroot", kBoolOid}});
+  AddEmpty(p, kPgPublicationRelOid, "pg_publication_rel",
+           {{"oid", kOidOid}, {"prpubid", kOidOid}, {"prrelid", kOidOid}, {"prqual", kTextOid}, {"prattrs", kTextOid}});
+  AddEmpty(p, kPgPublicationNamespaceOid, "pg_publication_namespace",
+           {{"oid", kOidOid}, {"pnpubid", kOidOid}, {"pnnspid", kOidOid}});
+  AddEmpty(p, kPgStatisticExtOid, "pg_statistic_ext",
+           {{"oid", kOidOid}, {"stxrelid", kOidOid}, {"stxname", kNameOid}, {"stxnamespace", kOidOid},
+            {"stxowner", kOidOid}, {"stxstattarget", kInt4Oid}, {"stxkeys", kTextOid}, {"stxkind", kTextOid},
+            {"stxexprs", kTextOid}});
+  AddEmpty(p, kPgEnumOid, "pg_enum",
+           {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});
+  AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
+           {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
+  AddEmpty(p, kPgPartitionedTableOid, "pg_partitioned_table",
+           {{"partrelid", kOidOid}, {"partstrat", kTextOid}, {"partnatts", kInt2Oid}, {"partdefid", kOidOid},
+            {"partattrs", kTextOid}, {"partclass", kTextOid}, {"partcollation", kTextOid}, {"partexprs", kTextOid}});
+  AddEmpty(p, kPgExtensionOid, "pg_extension",
+           {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
+            {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},
+            {"extcondition", kTextOid}});
+  // Built-in functions are not listed yet (they have no oids); user-defined
+  // functions do not exist.
+  AddEmpty(p, kPgProcOid, "pg_proc",
+           {{"oid", kOidOid},          {"proname", kNameOid},     {"pronamespace", kOidOid}, {"proowner", kOidOid},
+            {"prolang", kOidOid},      {"procost", kFloat4Oid},   {"prorows", kFloat4Oid},   {"provariadic", kOidOid},
+            {"prosupport", kOidOid},   {"prokind", kTextOid},     {"prosecdef", kBoolOid},   {"proleakproof", kBoolOid},
+            {"proisstrict", kBoolOid}, {"proretset", kBoolOid},   {"provolatile", kTextOid}, {"proparallel", kTextOid},
+            {"pronargs", kInt2Oid},    {"pronargdefaults", kInt2Oid}, {"prorettype", kOidOid}, {"proargtypes", kTextOid},
+            {"proallargtypes", kTextOid}, {"proargmodes", kTextOid}, {"proargnames", kTextOid},
+            {"proargdefaults", kTextOid}, {"protrftypes", kTextOid}, {"prosrc", kTextOid},  {"probin", kTextOid},
+            {"prosqlbody", kTextOid},  {"proconfig", kTextOid},   {"proacl", kTextOid}});
+}
+
+}  // namespace
+
+void AddPgCatalogFixedViews(SystemViewProvider& p) {
+  AddPgType(p);
+  AddPgAm(p);
+  AddPgTablespace(p);
+  AddPgDatabase(p);
+  AddPgCollation(p);
+  AddEmptyCatalogs(p);
+}
+
+}  // namespace hearth::catalog::internal

@@ -1,0 +1,149 @@
+// server/utils/adt/builtins_catalog.cpp
+//
+// PostgreSQL's system information functions that psql's \d family and
+// pg_dump call: format_type, pg_get_userbyid, pg_get_indexdef,
+// pg_get_constraintdef, pg_get_expr, the *_is_visible family,
+// obj_description & co., pg_encoding_to_char, pg_tablespace_location,
+// quote_ident, quote_literal, array_to_string. Those that need the catalog
+// go through the session's CatalogCallbacks. Facts Hearth fixes today:
+// every relation lives in public or pg_catalog, both on the search path
+// (so every relation and type is visible), there are no comments (the
+// description functions return NULL), one tablespace without a location,
+// and array values are their text form ('{a,b}').
+#include <string>
+
+#include "common/error/db_error.h"
+#include "utils/adt/builtins.h"
+#include "utils/adt/regclass.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::types::internal {
+namespace {
+
+const CatalogCallbacks* Catalog(FuncCallContext& c) { return c.session ? &c.session->catalog : nullptr; }
+
+// format_type(type, typmod): NULL type → NULL; NULL typmod → no modifier.
+Value FormatTypeFn(const Value* a, int, FuncCallContext&) {
+  if (a[0].is_null) return Value::Null(kTextOid);
+  return Value::Text(FormatType(static_cast<Oid>(a[0].i), a[1].is_null ? kNoTypmod : static_cast<int32_t>(a[1].i)));
+}
+
+Value UserById(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  const auto oid = static_cast<uint32_t>(a[0].i);
+  if (cat == nullptr || !cat->role_name) return Value::Bytes(kNameOid, "unknown (OID=" + std::to_string(oid) + ")");
+  return Value::Bytes(kNameOid, cat->role_name(oid));
+}
+
+Value AlwaysVisible(const Value*, int, FuncCallContext&) { return Value::Bool(true); }
+
+Value IndexDef(const Value* a, int n, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->index_def) return Value::Null(kTextOid);
+  auto def = cat->index_def(static_cast<uint32_t>(a[0].i), n > 1 ? static_cast<int>(a[1].i) : 0);
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
+Value ConstraintDef(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->constraint_def) return Value::Null(kTextOid);
+  auto def = cat->constraint_def(static_cast<uint32_t>(a[0].i));
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
+// Expressions are stored as their SQL text (pg_attrdef.adbin), so
+// decompiling one is the identity.
+Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].str); }
+
+Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
+
+Value EncodingToChar(const Value* a, int, FuncCallContext&) {
+  switch (a[0].i) {
+    case 0: return Value::Bytes(kNameOid, "SQL_ASCII");
+    case 6: return Value::Bytes(kNameOid, "UTF8");
+    default: return Value::Bytes(kNameOid, "");
+  }
+}
+
+Value TablespaceLocation(const Value*, int, FuncCallContext&) { return Value::Text(""); }
+
+Value QuoteIdent(const Value* a, int, FuncCallContext&) { return Value::Text(QuoteIdentifier(a[0].str)); }
+
+// quote_literal: '...' with quotes doubled; a backslash makes it E'...'
+// with backslashes doubled, as PostgreSQL does.
+Value QuoteLiteral(const Value* a, int, FuncCallContext&) {
+  const std::string& s = a[0].str;
+  std::string out = s.find('\\') != std::string::npos ? "E'" : "'";
+  for (char ch : s) {
+    if (ch == '\'' || ch == '\\') out.push_back(ch);
+    out.push_back(ch);
+  }
+  out.push_back('\'');
+  return Value::Text(out);
+}
+
+// array_to_string(array, sep) over an array's text form: the elements of
+// '{a,"b c",NULL}' joined by sep (NULL elements skipped, as PostgreSQL).
+Value ArrayToString(const Value* a, int, FuncCallContext&) {
+  const std::string& arr = a[0].str;
+  std::string out;
+  bool first = true;
+  size_t i = arr.empty() || arr[0] != '{' ? 0 : 1;
+  const size_t end = !arr.empty() && arr.back() == '}' ? arr.size() - 1 : arr.size();
+  while (i < end) {
+    std::string elem;
+    bool quoted = false;
+    if (arr[i] == '"') {
+      quoted = true;
+      for (++i; i < end && arr[i] != '"'; ++i) {
+        if (arr[i] == '\\' && i + 1 < end) ++i;
+        elem.push_back(arr[i]);
+      }
+      ++i;
+    } else {
+      for (; i < end && arr[i] != ','; ++i) elem.push_back(arr[i]);
+    }
+    ++i;  // the comma
+    if (!quoted && elem == "NULL") continue;
+    if (!first) out += a[1].str;
+    out += elem;
+    first = false;
+  }
+  return Value::Text(out);
+}
+
+}  // namespace
+
+void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
+  constexpr FuncKind kFn = FuncKind::kFunction;
+  // Reads of the catalog are "volatile" here: never folded at bind time,
+  // so a prepared statement sees later DDL.
+  auto cat = [&](const char* name, std::initializer_list<Oid> args, Oid result, BuiltinFn fn) {
+    t->push_back(Row(name, kFn, args, result, fn, /*strict=*/true, false, /*is_volatile=*/true));
+  };
+  t->push_back(Row("format_type", kFn, {kOidOid, kInt4Oid}, kTextOid, FormatTypeFn, /*strict=*/false));
+  cat("pg_get_userbyid", {kOidOid}, kNameOid, UserById);
+  cat("pg_table_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
+  cat("pg_type_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
+  cat("pg_function_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
+  cat("pg_get_indexdef", {kOidOid}, kTextOid, IndexDef);
+  cat("pg_get_indexdef", {kOidOid, kInt4Oid, kBoolOid}, kTextOid, IndexDef);
+  cat("pg_get_constraintdef", {kOidOid}, kTextOid, ConstraintDef);
+  cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
+  t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
+  t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
+  for (auto args : {std::initializer_list<Oid>{kOidOid}, {kOidOid, kNameOid}}) {
+    t->push_back(Row("obj_description", kFn, args, kTextOid, NoDescription));
+  }
+  t->push_back(Row("col_description", kFn, {kOidOid, kInt4Oid}, kTextOid, NoDescription));
+  t->push_back(Row("shobj_description", kFn, {kOidOid, kNameOid}, kTextOid, NoDescription));
+  t->push_back(Row("pg_get_function_result", kFn, {kOidOid}, kTextOid, NoDescription));
+  t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
+  t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));
+  t->push_back(Row("pg_tablespace_location", kFn, {kOidOid}, kTextOid, TablespaceLocation));
+  t->push_back(Row("quote_ident", kFn, {kTextOid}, kTextOid, QuoteIdent));
+  t->push_back(Row("quote_literal", kFn, {kTextOid}, kTextOid, QuoteLiteral));
+  t->push_back(Row("array_to_string", kFn, {kTextOid, kTextOid}, kTextOid, ArrayToString));
+}
+
+}  // namespace hearth::types::internal
