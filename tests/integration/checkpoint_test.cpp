@@ -20,16 +20,6 @@ using namespace hearth::testing;
 
 namespace {
 
-void Connect(RawConn& c) { REQUIRE(LastStatus(c.Startup()) == 'I'); }
-
-int64_t Scalar(RawConn& c, const std::string& sql) {
-  const std::string v = QueryValue(c, sql);
-  INFO(sql << " -> " << v);
-  REQUIRE(v.find_first_not_of("-0123456789") == std::string::npos);
-  REQUIRE(!v.empty());
-  return std::stoll(v);
-}
-
 bool LogHas(const TestServer& server, const std::string& text) { return server.log().find(text) != std::string::npos; }
 
 // PostgreSQL 15's log_checkpoints closing line, every field.
@@ -107,37 +97,37 @@ TEST_CASE("checkpoint: a timed checkpoint writes buffers, is counted in checkpoi
   // 30 s is checkpoint_timeout's minimum, as in PostgreSQL.
   TestServer server(Settings{{"checkpoint_timeout", "30s"}, {"checkpoint_completion_target", "0"}});
   RawConn c(server.port());
-  Connect(c);
+  RequireStartup(c);
   REQUIRE(Exec(c, "create table t (id int, pad text)"));
   InsertThousand(c, "t", 100);
-  const int64_t written0 = Scalar(c, "select buffers_checkpoint from pg_stat_bgwriter");
-  const int64_t req0 = Scalar(c, "select checkpoints_req from pg_stat_bgwriter");  // end of recovery at start
-  REQUIRE(Scalar(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);
-  REQUIRE(WaitFor([&] { return Scalar(c, "select checkpoints_timed from pg_stat_bgwriter") >= 1; }, 90000));
-  CHECK(Scalar(c, "select buffers_checkpoint from pg_stat_bgwriter") > written0);
-  CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") == req0);
+  const int64_t written0 = QueryNumber(c, "select buffers_checkpoint from pg_stat_bgwriter");
+  const int64_t req0 = QueryNumber(c, "select checkpoints_req from pg_stat_bgwriter");  // end of recovery at start
+  REQUIRE(QueryNumber(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);
+  REQUIRE(WaitFor([&] { return QueryNumber(c, "select checkpoints_timed from pg_stat_bgwriter") >= 1; }, 90000));
+  CHECK(QueryNumber(c, "select buffers_checkpoint from pg_stat_bgwriter") > written0);
+  CHECK(QueryNumber(c, "select checkpoints_req from pg_stat_bgwriter") == req0);
   CHECK(LogHas(server, "checkpoint starting: time"));
   const std::string log = server.log();
   CHECK(std::regex_search(log, kCompleteLine));
   // The counters the view shows are the real ones, not constants.
-  CHECK(Scalar(c, "select buffers_alloc from pg_stat_bgwriter") > 0);
-  CHECK(Scalar(c, "select count(*) from t") == 1000);
+  CHECK(QueryNumber(c, "select buffers_alloc from pg_stat_bgwriter") > 0);
+  CHECK(QueryNumber(c, "select count(*) from t") == 1000);
 }
 
 TEST_CASE("checkpoint: a WAL-triggered checkpoint is spread; CHECKPOINT makes it finish at full speed",
           "[checkpoint_test]") {
   TestServer server(SpreadSettings());
   RawConn c(server.port());
-  Connect(c);
-  const int64_t req0 = Scalar(c, "select checkpoints_req from pg_stat_bgwriter");
+  RequireStartup(c);
+  const int64_t req0 = QueryNumber(c, "select checkpoints_req from pg_stat_bgwriter");
   LoadUntilWalCheckpoint(server, c);
   // Spread over ~270 s, it is still running: the CHECKPOINT below waits for
   // it, and gets its turn only because the running one stops sleeping.
   CHECK_FALSE(LogHas(server, "checkpoint complete"));
   REQUIRE(Exec(c, "checkpoint", 120000));
-  CHECK(Scalar(c, "select checkpoints_req from pg_stat_bgwriter") - req0 == 2);
-  CHECK(Scalar(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);
-  CHECK(Scalar(c, "select buffers_checkpoint from pg_stat_bgwriter") > 0);
+  CHECK(QueryNumber(c, "select checkpoints_req from pg_stat_bgwriter") - req0 == 2);
+  CHECK(QueryNumber(c, "select checkpoints_timed from pg_stat_bgwriter") == 0);
+  CHECK(QueryNumber(c, "select buffers_checkpoint from pg_stat_bgwriter") > 0);
   const std::string log = server.log();
   const size_t wal_start = log.find("checkpoint starting: wal");
   const size_t cmd_start = log.find("checkpoint starting: immediate force wait");
@@ -145,7 +135,7 @@ TEST_CASE("checkpoint: a WAL-triggered checkpoint is spread; CHECKPOINT makes it
   REQUIRE(cmd_start != std::string::npos);
   CHECK(wal_start < cmd_start);
   CHECK(std::regex_search(log, kCompleteLine));
-  CHECK(Scalar(c, "select count(*) from big") == kBigRows);
+  CHECK(QueryNumber(c, "select count(*) from big") == kBigRows);
 }
 
 TEST_CASE("checkpoint: kill -9 in the middle of a spread checkpoint loses no acknowledged commit",
@@ -154,13 +144,13 @@ TEST_CASE("checkpoint: kill -9 in the middle of a spread checkpoint loses no ack
   std::vector<int> acked;
   {
     RawConn c(server.port());
-    Connect(c);
+    RequireStartup(c);
     REQUIRE(Exec(c, "create table stream (id int)"));
     Committer committer(server.port(), "stream");
     REQUIRE(WaitFor([&] { return committer.started(); }, 10000));
     LoadUntilWalCheckpoint(server, c);
     // Some of its buffers are written, the checkpoint record is not.
-    REQUIRE(WaitFor([&] { return Scalar(c, "select buffers_checkpoint from pg_stat_bgwriter") > 0; }, 30000));
+    REQUIRE(WaitFor([&] { return QueryNumber(c, "select buffers_checkpoint from pg_stat_bgwriter") > 0; }, 30000));
     CHECK_FALSE(LogHas(server, "checkpoint complete"));
     CrashAndRestart(server);
     committer.Join();
@@ -168,13 +158,13 @@ TEST_CASE("checkpoint: kill -9 in the middle of a spread checkpoint loses no ack
   }
   REQUIRE(acked.size() > 3);
   RawConn c(server.port());
-  Connect(c);
+  RequireStartup(c);
   std::set<int> got;
   for (const std::string& v : FirstColumn(c.Query("select id from stream", 30000))) got.insert(std::stoi(v));
   int missing = 0;
   for (int id : acked) missing += got.count(id) == 0 ? 1 : 0;
   CHECK(missing == 0);
   CHECK(got.size() <= acked.size() + 1);  // at most the statement in flight at the kill
-  CHECK(Scalar(c, "select count(*) from big") == kBigRows);
-  CHECK(Scalar(c, "select sum(length(pad)) from big") == kBigRows * 80);
+  CHECK(QueryNumber(c, "select count(*) from big") == kBigRows);
+  CHECK(QueryNumber(c, "select sum(length(pad)) from big") == kBigRows * 80);
 }

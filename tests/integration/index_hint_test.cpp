@@ -15,16 +15,6 @@ using namespace hearth::testing;
 
 namespace {
 
-void Connect(RawConn& c) { REQUIRE(LastStatus(c.Startup()) == 'I'); }
-
-int64_t Scalar(RawConn& c, const std::string& sql) {
-  const std::string v = QueryValue(c, sql);
-  INFO(sql << " -> " << v);
-  REQUIRE(!v.empty());
-  REQUIRE(v.find_first_not_of("-0123456789") == std::string::npos);
-  return std::stoll(v);
-}
-
 // Rows (i, v_sign * i) for i in [from, to], in one statement.
 void InsertRows(RawConn& c, const std::string& table, int from, int to, int v_sign) {
   std::string sql = "insert into " + table + " values ";
@@ -35,7 +25,7 @@ void InsertRows(RawConn& c, const std::string& table, int from, int to, int v_si
 }
 
 int64_t IndexPages(RawConn& c, const std::string& index) {
-  return Scalar(c, "select pg_relation_size('" + index + "') / 8192");
+  return QueryNumber(c, "select pg_relation_size('" + index + "') / 8192");
 }
 
 // `table` (k int, v int) with k = v = 1..2000 and an index built afterwards
@@ -59,7 +49,7 @@ TEST_CASE("index hints: entries a scan found dead are removed instead of splitti
           "[index_hint_test]") {
   TestServer server;
   RawConn c(server.port());
-  Connect(c);
+  RequireStartup(c);
   MakeTableWithDeadEntries(c, "hinted");
   MakeTableWithDeadEntries(c, "unhinted");
   // The plan the checks below rely on: an index scan.
@@ -86,24 +76,24 @@ TEST_CASE("index hints: entries a scan found dead are removed instead of splitti
   // The delete record (and the inserts after it) are replayed.
   CrashAndRestart(server);
   RawConn r(server.port());
-  Connect(r);
+  RequireStartup(r);
   CHECK(RangeSummary(r, "hinted") == expected);
   CHECK(QueryValue(r, "select hearth_index_check('hinted_k')") == "ok");
   CHECK(IndexPages(r, "hinted_k") == hinted0);
-  CHECK(Scalar(r, "select count(*) from hinted where k > 100000") == 300);
-  CHECK(Scalar(r, "select count(*) from hinted") == 2300);
+  CHECK(QueryNumber(r, "select count(*) from hinted where k > 100000") == 300);
+  CHECK(QueryNumber(r, "select count(*) from hinted") == 2300);
 }
 
 TEST_CASE("index hints: an older snapshot keeps dead entries visible to it and unmarked", "[index_hint_test]") {
   TestServer server;
   RawConn c(server.port());
-  Connect(c);
+  RequireStartup(c);
   REQUIRE(Exec(c, "create table t (k int, v int)"));
   InsertRows(c, "t", 1, 2000, 1);
   REQUIRE(Exec(c, "create index t_k on t (k)"));
   // A repeatable-read snapshot taken before the update.
   RawConn old(server.port());
-  Connect(old);
+  RequireStartup(old);
   REQUIRE(Exec(old, "begin isolation level repeatable read"));
   REQUIRE(RangeSummary(old, "t") == "400|80200");
   REQUIRE(Exec(c, "update t set k = k + 100000 where k <= 300"));
