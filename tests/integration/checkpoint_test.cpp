@@ -28,7 +28,7 @@ const std::regex kCompleteLine(
     R"(write=\d+\.\d{3} s, sync=\d+\.\d{3} s, total=\d+\.\d{3} s; )"
     R"(sync files=\d+, longest=\d+\.\d{3} s, average=\d+\.\d{3} s; distance=\d+ kB, estimate=\d+ kB)");
 
-// Settings under which ~9 MB of WAL starts a checkpoint ("wal") that is then
+// Settings under which ~8.4 MB of WAL starts a checkpoint ("wal") that is then
 // spread over checkpoint_timeout: it stays in progress for minutes unless
 // something makes it hurry.
 Settings SpreadSettings() {
@@ -47,17 +47,24 @@ void InsertThousand(RawConn& c, const std::string& table, int width) {
   REQUIRE(Exec(c, sql));
 }
 
-constexpr int64_t kBigRows = 128000;
-
-// Dirties a few thousand pages and writes more WAL than max_wal_size / 1.9:
-// 1000 rows doubled seven times.
-void LoadUntilWalCheckpoint(TestServer& server, RawConn& c) {
+// Dirties a few thousand pages and writes just over max_wal_size / 1.9 of
+// WAL (~117 bytes a row): 1000 rows doubled to 64000 (~7.5 MB, below the
+// trigger), then 4000 rows at a time until the checkpointer (which looks
+// every second) starts a checkpoint. Little WAL follows the trigger, so
+// the checkpoint is ahead of its WAL schedule and spreads its writes.
+void LoadUntilWalCheckpoint(TestServer& server, RawConn& c, int64_t* rows_out) {
   REQUIRE(Exec(c, "create table big (id int, pad text)"));
   InsertThousand(c, "big", 80);
-  for (int rows = 1000; rows < kBigRows; rows *= 2) {
+  int64_t rows = 1000;
+  for (; rows < 64000; rows *= 2) {
     REQUIRE(Exec(c, "insert into big select id + " + std::to_string(rows) + ", pad from big", 120000));
   }
-  REQUIRE(WaitFor([&] { return LogHas(server, "checkpoint starting: wal"); }, 30000));
+  for (int chunk = 0; !WaitFor([&] { return LogHas(server, "checkpoint starting: wal"); }, 1500); ++chunk) {
+    REQUIRE(chunk < 40);
+    REQUIRE(Exec(c, "insert into big select id + " + std::to_string(rows) + ", pad from big where id <= 4000"));
+    rows += 4000;
+  }
+  *rows_out = rows;
 }
 
 // Single-row autocommit inserts into `table` on their own connection until
@@ -120,7 +127,8 @@ TEST_CASE("checkpoint: a WAL-triggered checkpoint is spread; CHECKPOINT makes it
   RawConn c(server.port());
   RequireStartup(c);
   const int64_t req0 = QueryNumber(c, "select checkpoints_req from pg_stat_bgwriter");
-  LoadUntilWalCheckpoint(server, c);
+  int64_t rows = 0;
+  LoadUntilWalCheckpoint(server, c, &rows);
   // Spread over ~270 s, it is still running: the CHECKPOINT below waits for
   // it, and gets its turn only because the running one stops sleeping.
   CHECK_FALSE(LogHas(server, "checkpoint complete"));
@@ -135,20 +143,21 @@ TEST_CASE("checkpoint: a WAL-triggered checkpoint is spread; CHECKPOINT makes it
   REQUIRE(cmd_start != std::string::npos);
   CHECK(wal_start < cmd_start);
   CHECK(std::regex_search(log, kCompleteLine));
-  CHECK(QueryNumber(c, "select count(*) from big") == kBigRows);
+  CHECK(QueryNumber(c, "select count(*) from big") == rows);
 }
 
 TEST_CASE("checkpoint: kill -9 in the middle of a spread checkpoint loses no acknowledged commit",
           "[checkpoint_test]") {
   TestServer server(SpreadSettings());
   std::vector<int> acked;
+  int64_t rows = 0;
   {
     RawConn c(server.port());
     RequireStartup(c);
     REQUIRE(Exec(c, "create table stream (id int)"));
     Committer committer(server.port(), "stream");
     REQUIRE(WaitFor([&] { return committer.started(); }, 10000));
-    LoadUntilWalCheckpoint(server, c);
+    LoadUntilWalCheckpoint(server, c, &rows);
     // Some of its buffers are written, the checkpoint record is not.
     REQUIRE(WaitFor([&] { return QueryNumber(c, "select buffers_checkpoint from pg_stat_bgwriter") > 0; }, 30000));
     CHECK_FALSE(LogHas(server, "checkpoint complete"));
@@ -165,6 +174,6 @@ TEST_CASE("checkpoint: kill -9 in the middle of a spread checkpoint loses no ack
   for (int id : acked) missing += got.count(id) == 0 ? 1 : 0;
   CHECK(missing == 0);
   CHECK(got.size() <= acked.size() + 1);  // at most the statement in flight at the kill
-  CHECK(QueryNumber(c, "select count(*) from big") == kBigRows);
-  CHECK(QueryNumber(c, "select sum(length(pad)) from big") == kBigRows * 80);
+  CHECK(QueryNumber(c, "select count(*) from big") == rows);
+  CHECK(QueryNumber(c, "select sum(length(pad)) from big") == rows * 80);
 }
