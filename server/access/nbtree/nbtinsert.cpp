@@ -458,7 +458,7 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
         leaf = std::move(next);
       }
     }
-    if (IsLeaf(leaf.page())) RemoveDeadBeforeSplit(leaf, entry);
+    RemoveDeadBeforeSplit(leaf, entry);  // may make the split below unnecessary
     Page p = leaf.page();
     OffsetNumber off = LeafLowerBound(p, full);
     if (off <= p.MaxOffset() && CompareBytes(ItemKey(p, off), entry) == 0)
