@@ -4,6 +4,9 @@
 #   bench_start_hearthd DIR PORT [-c k=v ...]
 #   bench_start_postgres DIR PORT [-c k=v ...]
 #   bench_stop_all
+#   bench_start_pgbench_pair WORK SCALE [-c k=v ...]   both servers (plus
+#       EXTRA_SETTINGS) on free ports BENCH_HPORT / BENCH_PPORT, each with
+#       `pgbench -i -s SCALE`; exits the script when an init fails
 #   bench_median N1 N2 ...   prints the median of its arguments
 #   bench_ratio H P           prints H / P to two places ("n/a" if either is NaN or P is 0)
 #   bench_per_txn A B TXNS FMT   prints (B - A) / TXNS with printf FMT (NaN if TXNS is 0)
@@ -62,6 +65,21 @@ bench_stop_all() {
   for d in "${BENCH_PG_DIRS[@]}"; do $as "$PGBIN/pg_ctl" -D "$d" -m fast stop >/dev/null 2>&1; done
   BENCH_PIDS=()
   BENCH_PG_DIRS=()
+}
+
+bench_start_pgbench_pair() {
+  local work="$1" scale="$2" port extra
+  shift 2
+  read -ra extra <<<"${EXTRA_SETTINGS:-}"
+  BENCH_HPORT=$(bench_free_port); BENCH_PPORT=$(bench_free_port)
+  bench_start_hearthd "$work/hearth" "$BENCH_HPORT" "$@" "${extra[@]}"
+  bench_start_postgres "$work/pg" "$BENCH_PPORT" "$@" "${extra[@]}"
+  for port in "$BENCH_HPORT" "$BENCH_PPORT"; do
+    if ! pgbench -i -q -s "$scale" -h 127.0.0.1 -p "$port" -U hearth hearth >"$work/init.log" 2>&1; then
+      echo "pgbench -i failed on port $port: $(tail -c 400 "$work/init.log")" >&2
+      exit 1
+    fi
+  done
 }
 
 bench_table() {

@@ -24,19 +24,10 @@ work="$(mktemp -d /tmp/hearth-tpcb-XXXXXX)"
 chmod 755 "$work"
 trap 'bench_stop_all; rm -rf "$work"' EXIT
 
-settings=(-c shared_buffers=1GB -c fsync=on -c synchronous_commit=on -c max_connections=60)
 # EXTRA_SETTINGS="-c commit_delay=10000 -c commit_siblings=5": more, on both servers.
-read -ra extra <<<"${EXTRA_SETTINGS:-}"
-settings+=("${extra[@]}")
-hport=$(bench_free_port); pport=$(bench_free_port)
-bench_start_hearthd "$work/hearth" "$hport" "${settings[@]}"
-bench_start_postgres "$work/pg" "$pport" "${settings[@]}"
-for port in "$hport" "$pport"; do
-  if ! pgbench -i -q -s "$scale" -h 127.0.0.1 -p "$port" -U hearth hearth >"$work/init.log" 2>&1; then
-    echo "pgbench -i failed on port $port: $(tail -c 400 "$work/init.log")" >&2
-    exit 1
-  fi
-done
+bench_start_pgbench_pair "$work" "$scale" -c shared_buffers=1GB -c fsync=on -c synchronous_commit=on \
+  -c max_connections=60
+hport=$BENCH_HPORT; pport=$BENCH_PPORT
 
 sql() {  # PORT SQL
   psql -X -qAt -h 127.0.0.1 -p "$1" -U hearth -d hearth -c "$2"

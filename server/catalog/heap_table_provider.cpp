@@ -115,7 +115,10 @@ class HeapIndexScan final : public executor::TableScan {
       // The entry names the chain's root; the visible version may be a later
       // heap-only one (HOT), whose own TID is the row id.
       heap::ItemPointer found;
-      if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row, &found)) continue;
+      if (!heap::HeapFetch(rel_->rel, rel_->desc, tid, snap_, my_xid_, &row, &found)) {
+        KillIfDeadToAll(tid);
+        continue;
+      }
       if (rid != nullptr) *rid = heap::ItemPointerToU64(found);
       counts_->CountIndexFetch();
       return true;
@@ -133,6 +136,13 @@ class HeapIndexScan final : public executor::TableScan {
     }
     return nbtree::ScanOp::kEq;
   }
+  // An entry whose whole HOT chain nobody can see any more (the horizon
+  // pruning uses, GetOldestXmin, cached for the scan: an older value only
+  // finds less dead) is marked LP_DEAD, so later scans skip it.
+  void KillIfDeadToAll(heap::ItemPointer tid) {
+    const nbtree::UniqueProbe probe = ProbeHeapTuple(rel_->rel, tid, &horizon_);
+    if (probe.state == nbtree::HeapTupleState::kDead && probe.dead_to_all) scan_->KillCurrent();
+  }
   std::span<const nbtree::ScanKey> CurrentKeys() {
     keys_ = bounds_;
     if (has_in_) {
@@ -148,6 +158,7 @@ class HeapIndexScan final : public executor::TableScan {
   const IndexEntry* ix_;
   access::Snapshot snap_;
   access::TransactionId my_xid_;
+  access::TransactionId horizon_ = access::kInvalidTransactionId;  // GetOldestXmin(), once needed
   nbtree::ScanDirection dir_ = nbtree::ScanDirection::kForward;
   std::vector<nbtree::ScanKey> bounds_;
   std::vector<nbtree::ScanKey> keys_;

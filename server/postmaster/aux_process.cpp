@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "access/transam/checkpoint_schedule.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
@@ -36,7 +37,19 @@ namespace {
 volatile sig_atomic_t g_shutdown_requested = 0;
 volatile sig_atomic_t g_reload_requested = 0;
 
+pid_t g_postmaster_pid = 0;
+
 void OnShutdownSignal(int) { g_shutdown_requested = 1; }
+
+// A spread checkpoint's question between two buffer writes: finish at full
+// speed when asked to shut down; exit when the postmaster is gone (nobody
+// would reset shared memory; recovery redoes the work).
+bool CheckpointShouldHurry() {
+  if (getppid() != g_postmaster_pid) _exit(1);
+  // Descriptors of relations dropped meanwhile would keep their space.
+  storage::SmgrCloseDroppedFiles();
+  return g_shutdown_requested != 0;
+}
 void OnReloadSignal(int) { g_reload_requested = 1; }
 void OnQuitSignal(int) { _exit(2); }
 
@@ -80,14 +93,21 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
     }
     case ChildKind::kCheckpointer: {
       try {
+        access::CheckpointPacing pacing;
+        pacing.completion_target = s.GetReal("checkpoint_completion_target");
+        pacing.timeout_s = s.GetInt("checkpoint_timeout");
+        pacing.max_wal_size_mb = s.GetInt("max_wal_size");
+        pacing.hurry = CheckpointShouldHurry;
         const access::CheckpointDue due =
             shutdown ? access::CheckpointDue::kNone
-                     : access::CheckpointIsDue(s.GetInt("checkpoint_timeout"), s.GetInt("max_wal_size"));
+                     : access::CheckpointIsDue(pacing.timeout_s, pacing.max_wal_size_mb, pacing.completion_target);
         if (shutdown || due != access::CheckpointDue::kNone) {
           access::CheckpointOptions opts;
           opts.timed = due == access::CheckpointDue::kTime;
           opts.log = s.GetBool("log_checkpoints");
           opts.cause = opts.timed ? "time" : "wal";
+          // Timed and WAL-triggered checkpoints are spread (shutdown ignores it).
+          opts.pacing = &pacing;
           access::CreateCheckPoint(shutdown, opts);
         }
       } catch (const std::exception& e) {
@@ -128,6 +148,7 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   InstallHandler(SIGQUIT, OnQuitSignal);
   UnblockAllSignals();
   pid_t postmaster = getppid();
+  g_postmaster_pid = postmaster;
   storage::BackendType type = kind == ChildKind::kWalWriter            ? storage::BackendType::kWalWriter
                               : kind == ChildKind::kBgWriter           ? storage::BackendType::kBgWriter
                               : kind == ChildKind::kAutovacuumLauncher ? storage::BackendType::kAutovacuumLauncher

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,18 @@ inline std::string QueryValue(RawConn& c, const std::string& sql, int timeout_ms
   if (!Ok(msgs)) return "<error " + FirstSqlstate(msgs) + ">";
   std::vector<std::string> col = FirstColumn(msgs);
   return col.size() == 1 ? col[0] : "<" + std::to_string(col.size()) + " rows>";
+}
+
+// Startup as hearth/hearth; the test stops unless the session is idle.
+inline void RequireStartup(RawConn& c) { REQUIRE(LastStatus(c.Startup()) == 'I'); }
+
+// The integer a one-value query returns; the test stops on anything else.
+inline int64_t QueryNumber(RawConn& c, const std::string& sql) {
+  const std::string v = QueryValue(c, sql);
+  INFO(sql << " -> " << v);
+  REQUIRE(!v.empty());
+  REQUIRE(v.find_first_not_of("-0123456789") == std::string::npos);
+  return std::stoll(v);
 }
 
 // kill -9 of the postmaster and all its children, then a restart on the same

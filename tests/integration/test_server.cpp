@@ -134,8 +134,13 @@ int KillProcessesMentioning(const std::string& needle) {
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     pid_t pid = static_cast<pid_t>(std::stol(name));
     if (pid == getpid()) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline;
+    try {
+      std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+      cmdline.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception&) {
+      continue;  // it exited while we read (libstdc++ throws on ESRCH): nothing to kill
+    }
     if (cmdline.find(needle) == std::string::npos) continue;
     if (kill(pid, SIGKILL) == 0) killed.push_back(pid);
   }

@@ -313,6 +313,10 @@ uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_vie
         done = true;
         break;
       }
+      if (ItemIsDead(cur, off)) {  // a scan found it dead to everyone: no heap visit
+        if (!other.valid()) dead.push_back(off);
+        continue;
+      }
       UniqueProbe probe = check(DecodeTid(e));
       if (probe.state == HeapTupleState::kLive)
         throw DbError(sqlstate::kUniqueViolation,
@@ -335,6 +339,23 @@ uint32_t CheckUnique(const IndexDesc& index, PinnedBuffer& leaf, std::string_vie
   // WAL: the removed offsets, highest first, under the leaf's exclusive lock.
   DeleteLeafEntries(leaf, dead, kBtInfoDeleteDead);
   return wait_xid;
+}
+
+// Before a split: when `entry` does not fit on the X-locked leaf, removes
+// the entries scans marked LP_DEAD (one "delete dead" record), which may
+// make room. Returns whether it removed any. Safe without a cleanup lock
+// for the same reason as the unique check's removals: scans keep copies of
+// the TIDs they read, and the heap slots stay until VACUUM.
+bool RemoveDeadBeforeSplit(PinnedBuffer& leaf, std::string_view entry) {
+  Page p = leaf.page();
+  if (p.FreeSpace() >= entry.size() + 8) return false;  // fits (+ alignment padding)
+  static std::vector<OffsetNumber> dead;  // highest first
+  dead.clear();
+  for (OffsetNumber off = p.MaxOffset(); off >= FirstDataOffset(p) && off != 0; --off) {
+    if (ItemIsDead(p, off)) dead.push_back(off);
+  }
+  DeleteLeafEntries(leaf, dead, kBtInfoDeleteDead);
+  return !dead.empty();
 }
 
 // The rightmost-leaf fast path (PostgreSQL's idea): loads in key order
@@ -437,6 +458,7 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
         leaf = std::move(next);
       }
     }
+    RemoveDeadBeforeSplit(leaf, entry);  // may make the split below unnecessary
     Page p = leaf.page();
     OffsetNumber off = LeafLowerBound(p, full);
     if (off <= p.MaxOffset() && CompareBytes(ItemKey(p, off), entry) == 0)

@@ -159,6 +159,11 @@ class BtScan {
   void Rescan(std::span<const ScanKey> conds);
   // Drops the pin early (the destructor does it too).
   void End();
+  // The heap tuples of the TID Next() returned last (its whole HOT chain)
+  // are dead to every snapshot: its leaf entry is marked LP_DEAD (a hint,
+  // no WAL) when the scan leaves the page, so later scans skip it without
+  // visiting the heap and an insert removes it before splitting the leaf.
+  void KillCurrent();
 
  private:
   struct Impl;

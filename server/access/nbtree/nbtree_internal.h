@@ -133,6 +133,17 @@ inline std::span<const char> ItemKey(Page p, OffsetNumber off) {
   if (IsLeaf(p) || (off == kHighKeyOffset && !IsRightmost(p))) return {it.data(), it.size()};
   return {it.data() + 4, it.size() - 4};
 }
+// LP_DEAD (PostgreSQL's name): a leaf entry whose heap tuples are dead to
+// every snapshot, marked by an index scan as a hint (no WAL, MarkDirtyHint,
+// under a shared lock). It keeps its bytes and place, so searches still
+// compare against it; scans skip it; it is removed, WAL-logged, before its
+// leaf would split, by a unique check that meets it, and by VACUUM.
+inline bool ItemIsDead(Page p, OffsetNumber off) { return p.GetItemId(off).state() == storage::ItemState::kDead; }
+inline void MarkItemDead(Page p, OffsetNumber off) {
+  const storage::ItemId id = p.GetItemId(off);
+  p.SetItemId(off, storage::ItemId::Make(id.offset(), storage::ItemState::kDead, id.length()));
+}
+
 inline BlockNumber ItemChild(Page p, OffsetNumber off) {
   uint32_t b;
   std::memcpy(&b, p.GetItem(off).data(), 4);
@@ -197,7 +208,7 @@ inline constexpr uint8_t kBtInfoInsert = 0x00;  // leaf insert (+ splits, + down
 inline constexpr uint8_t kBtInfoSplit = 0x10;   // an insert that split pages
 inline constexpr uint8_t kBtInfoNewRoot = 0x20;  // a split that made a new root
 inline constexpr uint8_t kBtInfoVacuum = 0x30;  // entries removed by VACUUM
-inline constexpr uint8_t kBtInfoDeleteDead = 0x40;  // entries of dead tuples removed by a unique check
+inline constexpr uint8_t kBtInfoDeleteDead = 0x40;  // entries of dead tuples removed by a unique check or before a split
 inline constexpr uint16_t kBtOpInsert = 1;      // off, item bytes: InsertItemAt
 inline constexpr uint16_t kBtOpDelete = 2;      // u16 offsets, removed in the logged order
 inline constexpr uint16_t kBtOpSplitLeft = 3;   // off of the new item; u32 right, u16 k, u16 sep_len, sep, item

@@ -4,6 +4,8 @@
 // past concurrent splits) and BtScan: page-at-a-time batches copied under a
 // short shared lock, pin kept between calls. See README.md "Lock protocol".
 // Principal entry points: Descend, MoveRight, LeftmostAtLevel, BtScan.
+#include <exception>
+
 #include "access/nbtree/nbtree_internal.h"
 
 namespace hearth::nbtree {
@@ -97,6 +99,8 @@ struct BtScan::Impl {
   bool filter_nulls = false;
   PinnedBuffer pin;                    // leaf the batch came from: pinned, not locked
   std::vector<ItemPointer> batch;
+  std::vector<OffsetNumber> batch_offs;  // where each batch entry was on the leaf
+  std::vector<size_t> killed;            // batch positions found dead to everyone (KillCurrent)
   size_t pos = 0;
   bool started = false;
   bool more_pages = false;             // another page may hold matching entries
@@ -104,6 +108,50 @@ struct BtScan::Impl {
   BlockNumber cur_block = kInvalidBlockNumber;
 
   Impl(const IndexDesc& i, ScanDirection d) : index(i), dir(d) {}
+  ~Impl() {
+    // Only a hint: while an error unwinds (other locks may still be held
+    // further up) it is simply not set.
+    if (std::uncaught_exceptions() > 0) return;
+    try {
+      KillItems();
+    } catch (...) {
+    }
+  }
+
+  // Marks the killed entries LP_DEAD on the pinned leaf (PostgreSQL's
+  // _bt_killitems). The pin was held since the batch was read, so VACUUM
+  // cannot have removed an entry and let its TID be reused; entries may
+  // have shifted (inserts, removals) or moved right (a split), so each is
+  // found by its TID, and one no longer on the page is skipped.
+  void KillItems() {
+    if (killed.empty() || !pin.valid()) {
+      killed.clear();
+      return;
+    }
+    pin.Lock(LWLockMode::kShared);
+    Page p = pin.page();
+    const OffsetNumber first = FirstDataOffset(p), max = p.MaxOffset();
+    bool marked = false;
+    for (size_t i : killed) {
+      const OffsetNumber off = FindTid(p, batch[i], batch_offs[i], first, max);
+      if (off == 0 || ItemIsDead(p, off)) continue;
+      MarkItemDead(p, off);
+      marked = true;
+    }
+    if (marked) pin.MarkDirtyHint();
+    pin.Unlock();
+    killed.clear();
+  }
+
+  // The offset of the leaf entry for `tid` (looked for at `hint` first), 0 if none.
+  static OffsetNumber FindTid(Page p, ItemPointer tid, OffsetNumber hint, OffsetNumber first, OffsetNumber max) {
+    auto matches = [&](OffsetNumber o) { return DecodeTid(ItemKey(p, o)) == tid; };
+    if (hint >= first && hint <= max && matches(hint)) return hint;
+    for (OffsetNumber o = first; o <= max && o != 0; ++o) {
+      if (matches(o)) return o;
+    }
+    return 0;
+  }
 
   void SetConditions(std::span<const ScanKey> conds) {
     lower_key.clear();
@@ -146,6 +194,7 @@ struct BtScan::Impl {
   Bound Upper() const { return Bound{upper_key, upper_plus}; }
 
   void Reset() {
+    KillItems();
     pin.Release();
     batch.clear();
     pos = 0;
@@ -154,11 +203,16 @@ struct BtScan::Impl {
   }
 
   bool Wanted(std::span<const char> e) const { return !filter_nulls || !HasNullIn(index, e, non_null); }
+  void Add(std::span<const char> e, OffsetNumber off) {
+    batch.push_back(DecodeTid(e));
+    batch_offs.push_back(off);
+  }
 
   // REQUIRES: buf locked shared. Copies matching entries at >= start, keeps the pin.
   void ReadForward(PinnedBuffer buf, OffsetNumber start) {
     Page p = buf.page();
     batch.clear();
+    batch_offs.clear();
     pos = 0;
     OffsetNumber max = p.MaxOffset();
     bool stop = false;
@@ -168,7 +222,7 @@ struct BtScan::Impl {
         stop = true;
         break;
       }
-      if (Wanted(e)) batch.push_back(DecodeTid(e));
+      if (!ItemIsDead(p, off) && Wanted(e)) Add(e, off);
     }
     // Entries right of a high key >= upper are all >= upper.
     more_pages = !stop && !IsRightmost(p) && CompareToBound(HighKey(p), Upper()) < 0;
@@ -182,6 +236,7 @@ struct BtScan::Impl {
   void ReadBackward(PinnedBuffer buf, OffsetNumber end) {
     Page p = buf.page();
     batch.clear();
+    batch_offs.clear();
     pos = 0;
     bool stop = false;
     for (OffsetNumber off = end; off >= FirstDataOffset(p) && off != 0; --off) {
@@ -190,7 +245,7 @@ struct BtScan::Impl {
         stop = true;
         break;
       }
-      if (Wanted(e)) batch.push_back(DecodeTid(e));
+      if (!ItemIsDead(p, off) && Wanted(e)) Add(e, off);
     }
     more_pages = !stop && Opaque(p)->left != kInvalidBlockNumber;
     next_block = Opaque(p)->left;
@@ -219,6 +274,7 @@ struct BtScan::Impl {
       // The right link as of reading the batch: entries that moved right
       // from our page since then were in our batch already.
       BlockNumber next = next_block;
+      KillItems();
       pin.Release();
       PinnedBuffer buf = ReadLocked(index, next, LWLockMode::kShared);
       OffsetNumber first = FirstDataOffset(buf.page());
@@ -228,6 +284,7 @@ struct BtScan::Impl {
     // Backward: the page whose right link is our page is our left neighbour
     // now; if the remembered left page split meanwhile, walk right to it.
     BlockNumber blk = next_block, cur = cur_block;
+    KillItems();
     pin.Release();
     for (int hops = 0;; ++hops) {
       PinnedBuffer buf = ReadLocked(index, blk, LWLockMode::kShared);
@@ -258,6 +315,11 @@ void BtScan::Rescan(std::span<const ScanKey> conds) {
 
 void BtScan::End() { impl_->Reset(); }
 
+void BtScan::KillCurrent() {
+  Impl& s = *impl_;
+  if (s.pos > 0 && s.pos <= s.batch.size()) s.killed.push_back(s.pos - 1);
+}
+
 bool BtScan::Next(ItemPointer* tid) {
   Impl& s = *impl_;
   if (!s.started) s.Start();
@@ -267,6 +329,7 @@ bool BtScan::Next(ItemPointer* tid) {
       return true;
     }
     if (!s.more_pages) {
+      s.KillItems();
       s.pin.Release();
       return false;
     }

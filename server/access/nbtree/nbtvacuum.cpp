@@ -36,7 +36,8 @@ BulkDeleteStats BtBulkDelete(const IndexDesc& index, const std::function<bool(It
     if (Opaque(p)->magic != kBtPageMagic || !IsLeaf(p)) ThrowCorrupt(index, "bulk delete reached a non-leaf page");
     removed.clear();
     for (OffsetNumber off = p.MaxOffset(); off >= FirstDataOffset(p) && off != 0; --off) {
-      if (is_dead(DecodeTid(ItemKey(p, off)))) {
+      // LP_DEAD entries go too: their heap tuples are dead to everyone.
+      if (ItemIsDead(p, off) || is_dead(DecodeTid(ItemKey(p, off)))) {
         removed.push_back(off);
         ++stats.removed;
       } else {

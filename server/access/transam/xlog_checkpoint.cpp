@@ -10,12 +10,14 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 
 #include <spdlog/spdlog.h>
 
+#include "access/transam/checkpoint_schedule.h"
 #include "access/transam/transam.h"
 #include "access/transam/varsup.h"
 #include "access/transam/xlog.h"
@@ -24,6 +26,7 @@
 #include "access/transam/xlog_rmgr.h"
 #include "access/transam/xlog_segment.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/smgr/smgr.h"
 
 namespace hearth::access {
 
@@ -87,66 +90,122 @@ void SetRedoRecPtr(XLogRecPtr lsn) {
   if (XLogIsStarted()) xi::Shared()->redo_rec_ptr.store(lsn, std::memory_order_release);
 }
 
+namespace {
+
+// Phase ends of one checkpoint (steady-clock ns), for the statistics and the
+// log line.
+struct CheckpointTimes {
+  int64_t start = 0, write_end = 0, sync_end = 0, end = 0;
+};
+
+double Seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// The checkpoint record, its flush, pg_control, and the WAL segments that
+// are no longer needed.
+void WriteCheckpointRecord(const std::string& datadir, bool shutdown, CheckpointResult& res) {
+  CheckpointRecord rec{};
+  rec.redo_lsn = res.redo_lsn;
+  rec.next_xid = ReadNextTransactionId();
+  rec.next_oid = 0;  // the catalog keeps its own OID counter file
+  rec.time_us = xi::NowMicrosUnix();
+  rec.shutdown = shutdown ? 1 : 0;
+  res.end_lsn = XLogInsertCheckpoint(rec, &res.checkpoint_lsn);
+  XLogFlush(res.end_lsn);
+  ControlFileData cf;
+  if (auto old = ReadControlFile(datadir)) cf = *old;
+  if (cf.system_identifier == 0) cf.system_identifier = std::random_device{}() | (uint64_t{std::random_device{}()} << 32);
+  cf.checkpoint_lsn = res.checkpoint_lsn;
+  cf.redo_lsn = res.redo_lsn;
+  cf.segment_size = XLogSegmentSize();
+  cf.next_xid = rec.next_xid;
+  cf.state = shutdown ? DbState::kShutdown : DbState::kInProduction;
+  UpdateControlFile(datadir, cf);
+  RemovedSegments rm = RemoveOldSegments(res.redo_lsn);
+  res.segments_recycled = rm.recycled;
+  res.segments_removed = rm.removed;
+}
+
+// PostgreSQL's smoothed estimate of the WAL between checkpoints: follows an
+// increase at once, a decrease by a tenth. Returns the new estimate.
+uint64_t UpdateDistanceEstimate(uint64_t distance) {
+  std::atomic<uint64_t>& est = xi::Shared()->stats.checkpoint_distance_estimate;
+  const uint64_t old = est.load(std::memory_order_relaxed);
+  const uint64_t next =
+      old < distance ? distance : static_cast<uint64_t>(0.9 * static_cast<double>(old) + 0.1 * static_cast<double>(distance));
+  est.store(next, std::memory_order_relaxed);
+  return next;
+}
+
+void CountCheckpoint(bool timed, const CheckpointTimes& t) {
+  xi::StatsShared& stats = xi::Shared()->stats;
+  (timed ? stats.checkpoints_timed : stats.checkpoints_req).fetch_add(1, std::memory_order_relaxed);
+  stats.checkpoint_write_time_ns.fetch_add(t.write_end - t.start, std::memory_order_relaxed);
+  stats.checkpoint_sync_time_ns.fetch_add(t.sync_end - t.write_end, std::memory_order_relaxed);
+}
+
+// log_checkpoints' closing line, in PostgreSQL 15's words.
+void LogCheckpointComplete(const CheckpointResult& res, const storage::CheckpointWriteResult& wr,
+                           const storage::SmgrSyncStats& sync, const CheckpointTimes& t, uint64_t distance,
+                           uint64_t estimate) {
+  const double average = sync.files > 0 ? Seconds(sync.total_ns) / sync.files : 0.0;
+  spdlog::info("checkpoint complete: wrote {} buffers ({:.1f}%); 0 WAL file(s) added, {} removed, {} recycled; "
+               "write={:.3f} s, sync={:.3f} s, total={:.3f} s; sync files={}, longest={:.3f} s, average={:.3f} s; "
+               "distance={} kB, estimate={} kB",
+               wr.written, 100.0 * static_cast<double>(wr.written) / static_cast<double>(storage::NBuffers()),
+               res.segments_removed, res.segments_recycled, Seconds(t.write_end - t.start),
+               Seconds(t.sync_end - t.write_end), Seconds(t.end - t.start), sync.files, Seconds(sync.longest_ns),
+               average, distance / 1024, estimate / 1024);
+}
+
+}  // namespace
+
 CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts) {
   const std::string& datadir = TransamDataDir();
   if (datadir.empty()) throw std::logic_error("CreateCheckPoint before TransamStartup");
   CheckpointLock lock(datadir);
   if (opts.log) spdlog::info("checkpoint starting: {}", shutdown ? "shutdown immediate" : opts.cause);
-  const int64_t start_ns = SteadyNs();
-  const uint64_t written_before = storage::GetBgWriterStats().buffers_checkpoint;
+  CheckpointTimes t;
+  t.start = SteadyNs();
+  g_last_checkpoint_ns = t.start;  // checkpoint_timeout counts from start to start, as PostgreSQL
   CheckpointResult res;
   const bool wal = XLogIsStarted();
+  const XLogRecPtr prior_redo = GetRedoRecPtr();
   if (wal) {
     // From here on, a page changed for the first time gets a full image: its
-    // on-disk copy may be written (perhaps torn) by the flush below.
+    // on-disk copy may be written (perhaps torn) by the write-out below.
     res.redo_lsn = BeginRedoPoint();
   }
-  storage::Status st = storage::FlushAllBuffers();
+  // Spread over the interval unless immediate (shutdown, CHECKPOINT, end of
+  // recovery); no lock others wait for is held across these writes.
+  storage::CheckpointPaceFn pace;
+  std::optional<CheckpointSchedule> schedule;
+  if (opts.pacing != nullptr && !shutdown) {
+    schedule.emplace(*opts.pacing, res.redo_lsn, t.start);
+    pace = [&schedule](double progress) { schedule->AfterWrite(progress); };
+  }
+  storage::CheckpointWriteResult wr;
+  storage::Status st = storage::BufferSync(pace, &wr);
   if (!st.ok()) throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
-  const int64_t written_ns = SteadyNs();
+  t.write_end = SteadyNs();
+  storage::SmgrSyncStats sync;
+  st = storage::SmgrSyncPending(&sync);
+  if (!st.ok()) throw std::runtime_error("checkpoint could not sync data files: " + st.ToString());
+  t.sync_end = SteadyNs();
   TransamCheckpoint();
-  if (wal) {
-    CheckpointRecord rec{};
-    rec.redo_lsn = res.redo_lsn;
-    rec.next_xid = ReadNextTransactionId();
-    rec.next_oid = 0;  // the catalog keeps its own OID counter file
-    rec.time_us = xi::NowMicrosUnix();
-    rec.shutdown = shutdown ? 1 : 0;
-    res.end_lsn = XLogInsertCheckpoint(rec, &res.checkpoint_lsn);
-    XLogFlush(res.end_lsn);
-    ControlFileData cf;
-    if (auto old = ReadControlFile(datadir)) cf = *old;
-    if (cf.system_identifier == 0) cf.system_identifier = std::random_device{}() | (uint64_t{std::random_device{}()} << 32);
-    cf.checkpoint_lsn = res.checkpoint_lsn;
-    cf.redo_lsn = res.redo_lsn;
-    cf.segment_size = XLogSegmentSize();
-    cf.next_xid = rec.next_xid;
-    cf.state = shutdown ? DbState::kShutdown : DbState::kInProduction;
-    UpdateControlFile(datadir, cf);
-    RemovedSegments rm = RemoveOldSegments(res.redo_lsn);
-    res.segments_recycled = rm.recycled;
-    res.segments_removed = rm.removed;
-  }
-  g_last_checkpoint_ns = SteadyNs();
-  if (wal) {
-    xi::StatsShared& stats = xi::Shared()->stats;
-    (opts.timed ? stats.checkpoints_timed : stats.checkpoints_req).fetch_add(1, std::memory_order_relaxed);
-    stats.checkpoint_write_time_ns.fetch_add(written_ns - start_ns, std::memory_order_relaxed);
-    stats.checkpoint_sync_time_ns.fetch_add(g_last_checkpoint_ns - written_ns, std::memory_order_relaxed);
-  }
-  if (opts.log) {
-    const uint64_t written = storage::GetBgWriterStats().buffers_checkpoint - written_before;
-    spdlog::info("checkpoint complete: wrote {} buffers ({:.1f}%); 0 WAL file(s) added, {} removed, {} recycled; "
-                 "write={:.3f} s, sync={:.3f} s, total={:.3f} s",
-                 written, 100.0 * static_cast<double>(written) / static_cast<double>(storage::NBuffers()),
-                 res.segments_removed, res.segments_recycled, static_cast<double>(written_ns - start_ns) / 1e9,
-                 static_cast<double>(g_last_checkpoint_ns - written_ns) / 1e9,
-                 static_cast<double>(g_last_checkpoint_ns - start_ns) / 1e9);
-  }
+  if (wal) WriteCheckpointRecord(datadir, shutdown, res);
+  t.end = SteadyNs();
+  if (!wal) return res;
+  CountCheckpoint(opts.timed, t);
+  const uint64_t distance = prior_redo != 0 && res.redo_lsn > prior_redo ? res.redo_lsn - prior_redo : 0;
+  const uint64_t estimate = UpdateDistanceEstimate(distance);
+  if (opts.log) LogCheckpointComplete(res, wr, sync, t, distance, estimate);
   return res;
 }
 
 CheckpointResult RequestCheckpoint(bool log) {
+  // A spread checkpoint the checkpointer is running meanwhile finishes at
+  // full speed, so this waits seconds rather than minutes for the lock.
+  CheckpointWaiterGuard waiting;
   CheckpointOptions opts;
   opts.log = log;
   return CreateCheckPoint(false, opts);
@@ -163,14 +222,14 @@ CheckpointStats GetCheckpointStats() {
   return st;
 }
 
-CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb) {
+CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb, double completion_target) {
   const int64_t now = SteadyNs();
   if (g_last_checkpoint_ns == 0) g_last_checkpoint_ns = now;
   if (now - g_last_checkpoint_ns >= checkpoint_timeout_s * 1'000'000'000) return CheckpointDue::kTime;
   if (!XLogIsStarted()) return CheckpointDue::kNone;
   const XLogRecPtr redo = GetRedoRecPtr();
   const XLogRecPtr end = XLogInsertEndPosition();
-  if (end > redo && end - redo >= static_cast<uint64_t>(max_wal_size_mb) * 1024 * 1024) return CheckpointDue::kWal;
+  if (end > redo && end - redo >= CheckpointWalDistance(max_wal_size_mb, completion_target)) return CheckpointDue::kWal;
   return CheckpointDue::kNone;
 }
 

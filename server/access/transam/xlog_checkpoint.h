@@ -34,17 +34,22 @@ struct CheckpointResult {
 };
 
 // Takes a checkpoint: redo = current insert position (published as the redo
-// pointer), every dirty buffer written (WAL first, through bufmgr's hook)
-// and fsynced, dirty clog pages written, a checkpoint record inserted and
-// flushed, global/pg_control updated (state kShutdown when `shutdown`, else
-// kInProduction), and WAL segments wholly before redo recycled/removed.
-// Without WAL (XLogIsStarted() false) only the buffers and clog are written.
-// Throws std::runtime_error on any I/O failure: the caller must then PANIC
-// (exit and let the postmaster reset), the on-disk state being unknown.
+// pointer), every buffer dirty at that moment written (WAL first, through
+// bufmgr's hook; sorted by file and block; spread over time with `pacing`)
+// and each touched file fsynced once, dirty clog pages written, a checkpoint
+// record inserted and flushed, global/pg_control updated (state kShutdown
+// when `shutdown`, else kInProduction), and WAL segments wholly before redo
+// recycled/removed. Without WAL (XLogIsStarted() false) only the buffers and
+// clog are written. Throws std::runtime_error on any I/O failure: the caller
+// must then PANIC (exit and let the postmaster reset), the on-disk state
+// being unknown.
+struct CheckpointPacing;
 struct CheckpointOptions {
   bool timed = false;  // started by checkpoint_timeout (else requested)
   bool log = false;    // log_checkpoints: "checkpoint starting/complete" lines
   const char* cause = "immediate force wait";  // the words after "checkpoint starting: "
+  // Spread the writes (checkpoint_schedule.h); nullptr or `shutdown`: full speed.
+  const CheckpointPacing* pacing = nullptr;
 };
 CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts = {});
 
@@ -57,15 +62,16 @@ struct CheckpointStats {
 };
 CheckpointStats GetCheckpointStats();
 
-// SQL CHECKPOINT from a backend: CreateCheckPoint(false), run in the calling
-// process (serialised with the checkpointer's own). `log`: log_checkpoints.
+// SQL CHECKPOINT from a backend: CreateCheckPoint(false) at full speed, run
+// in the calling process (serialised with the checkpointer's own, which
+// stops pacing while this waits). `log`: log_checkpoints.
 CheckpointResult RequestCheckpoint(bool log = false);
 
-// Checkpointer: kTime when `checkpoint_timeout_s` seconds passed since this
-// process's last CreateCheckPoint (or its first call here), kWal when at
-// least `max_wal_size_mb` MiB of WAL were inserted since the current redo
-// pointer, else kNone.
+// Checkpointer: kTime when `checkpoint_timeout_s` seconds passed since the
+// start of this process's last checkpoint (or its first call here), kWal when max_wal_size / (1 +
+// completion_target) of WAL was inserted since the current redo pointer (as
+// PostgreSQL), else kNone.
 enum class CheckpointDue { kNone, kTime, kWal };
-CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb);
+CheckpointDue CheckpointIsDue(int64_t checkpoint_timeout_s, int64_t max_wal_size_mb, double completion_target);
 
 }  // namespace hearth::access

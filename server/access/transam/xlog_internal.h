@@ -62,6 +62,7 @@ struct alignas(64) StatsShared {
   std::atomic<int64_t> checkpoints_req;       // ... requested (CHECKPOINT, max_wal_size, shutdown, recovery end)
   std::atomic<int64_t> checkpoint_write_time_ns;
   std::atomic<int64_t> checkpoint_sync_time_ns;
+  std::atomic<uint64_t> checkpoint_distance_estimate;  // bytes, smoothed (log_checkpoints' "estimate")
   std::atomic<int64_t> segments_created;
   std::atomic<int64_t> segments_created_on_demand;
   std::atomic<int64_t> segments_recycled;
@@ -107,6 +108,9 @@ struct XLogShared {
   // Redo point of the last (or running) checkpoint: a page whose LSN is at or
   // below it gets a full-page image at its next change (xlog_checkpoint.h).
   alignas(64) std::atomic<uint64_t> redo_rec_ptr;
+  // Processes waiting for a checkpoint of their own (CheckpointWaiterGuard):
+  // a spread checkpoint stops sleeping while this is non-zero.
+  std::atomic<int32_t> checkpoint_waiters;
 };
 
 // Layout of the area: XLogShared at 0, xlblocks at kXlblocksOffset (one

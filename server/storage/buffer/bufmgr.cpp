@@ -449,12 +449,13 @@ void FindAndInvalidate(const BufferTag& tag) {
   }
 }
 
-// Pins `id` if it still holds `tag` and is valid and dirty; for write-back
-// scans that found it without the mapping table.
-bool PinIfDirty(BufferId id, const BufferTag& tag) {
+// Pins `id` if it still holds `tag` and is valid, dirty and has every flag
+// of `also`; for write-back scans that found it without the mapping table.
+bool PinIfFlagged(BufferId id, const BufferTag& tag, uint32_t also) {
   BufferDesc& d = GetBufferDesc(id);
   uint32_t st = LockBufHdr(d);
-  if ((st & (kBufValid | kBufDirty | kBufTagValid)) == (kBufValid | kBufDirty | kBufTagValid) && d.tag == tag) {
+  const uint32_t want = kBufValid | kBufDirty | kBufTagValid | also;
+  if ((st & want) == want && d.tag == tag) {
     PinBufferLocked(id, st);
     return true;
   }
@@ -467,7 +468,7 @@ Status WriteBuffers(std::vector<std::pair<BufferTag, BufferId>>& list, WriteCont
   std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   Status result;
   for (const auto& [tag, id] : list) {
-    if (!PinIfDirty(id, tag)) continue;
+    if (!PinIfFlagged(id, tag, 0)) continue;
     BufferDesc& d = GetBufferDesc(id);
     d.content_lock.Acquire(LWLockMode::kShared);
     Status s;
@@ -722,7 +723,10 @@ Status FlushBuffer(PinnedBuffer& buf) {
   return s;
 }
 
-Status FlushAllBuffers() {
+Status BufferSync(const CheckpointPaceFn& pace, CheckpointWriteResult* result) {
+  // Mark first, then write: only what was dirty at the start is this
+  // checkpoint's work (later changes are after its redo point), so the
+  // write-out ends even while backends keep dirtying pages.
   std::vector<std::pair<BufferTag, BufferId>> list;
   for (BufferId id = 0; id < g_nbuffers; id++) {
     BufferDesc& d = GetBufferDesc(id);
@@ -735,7 +739,33 @@ Status FlushAllBuffers() {
     }
     UnlockBufHdr(d, st);
   }
-  Status result = WriteBuffers(list, WriteContext::kCheckpoint);
+  // Sorted by (file, fork, block): sequential writes, and one fsync per file.
+  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  CheckpointWriteResult res;
+  res.to_write = list.size();
+  Status first_error;
+  uint64_t done = 0;
+  for (const auto& [tag, id] : list) {
+    done++;
+    // Skipped when a backend or the bgwriter wrote it meanwhile (the write
+    // clears CHECKPOINT_NEEDED) or the buffer now holds another page.
+    if (!PinIfFlagged(id, tag, kBufCheckpointNeeded)) continue;
+    BufferDesc& d = GetBufferDesc(id);
+    d.content_lock.Acquire(LWLockMode::kShared);
+    Status s;
+    if (FlushBuffer(id, WriteContext::kCheckpoint, &s)) res.written++;
+    d.content_lock.Release(LWLockMode::kShared);
+    UnpinBuffer(id);
+    if (!s.ok() && first_error.ok()) first_error = s;
+    // No pin or lock is held here: the pacing may sleep.
+    if (pace) pace(static_cast<double>(done) / static_cast<double>(list.size()));
+  }
+  if (result != nullptr) *result = res;
+  return first_error;
+}
+
+Status FlushAllBuffers() {
+  Status result = BufferSync(nullptr, nullptr);
   Status s = SmgrSyncPending();
   if (result.ok()) result = s;
   return result;

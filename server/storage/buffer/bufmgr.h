@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 
@@ -195,9 +196,21 @@ inline void MarkBufferDirty(PinnedBuffer& buf) { buf.MarkDirty(); }
 // exclusive) by the caller.
 Status FlushBuffer(PinnedBuffer& buf);
 
-// Writes every dirty buffer (sorted by file and block), then fsyncs the
-// segments queued for sync (SmgrSyncPending). For checkpoints and shutdown.
-// Counts buffers_checkpoint. Returns the first failure.
+// A checkpoint's write-out (PostgreSQL's BufferSync): flags every dirty
+// buffer CHECKPOINT_NEEDED, sorts them by (file, fork, block) and writes each
+// one still flagged (a write by a backend or the bgwriter clears the flag, so
+// it is not written twice). After each buffer, with no pin or lock held,
+// calls `pace` (if set) with the fraction of the flagged buffers handled: the
+// checkpointer sleeps there to spread the writes. No fsync (the caller runs
+// SmgrSyncPending). Counts buffers_checkpoint. Returns the first failure.
+struct CheckpointWriteResult {
+  uint64_t to_write = 0;  // buffers flagged at the start
+  uint64_t written = 0;   // written by this call (the rest were written by others)
+};
+using CheckpointPaceFn = std::function<void(double progress)>;
+Status BufferSync(const CheckpointPaceFn& pace, CheckpointWriteResult* result);
+
+// BufferSync at full speed, then SmgrSyncPending (bootstrap, tests).
 Status FlushAllBuffers();
 // Writes every dirty buffer of one relation (all forks); no fsync (the caller
 // follows with SmgrImmedSync, e.g. for a relation that skipped WAL).
@@ -238,7 +251,7 @@ struct BgWriterStats {
   uint64_t buffers_alloc = 0;          // buffers allocated from the pool
   uint64_t buffers_backend = 0;        // written by backends to make room
   uint64_t buffers_clean = 0;          // written by the bgwriter
-  uint64_t buffers_checkpoint = 0;     // written by checkpoints (FlushAllBuffers)
+  uint64_t buffers_checkpoint = 0;     // written by checkpoints (BufferSync)
   uint64_t maxwritten_clean = 0;       // bgwriter rounds stopped by lru_maxpages
   uint64_t buffers_backend_fsync = 0;  // backends that had to fsync themselves
   // Hearth only: writes by backends that first had to wait for a WAL flush

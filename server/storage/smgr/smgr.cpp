@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -255,10 +256,13 @@ BlockNumber LookupOrLoad(RelFileLocator rel, ForkNumber fork) {
   return value;
 }
 
-Status FsyncSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool missing_ok) {
+Status FsyncSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool missing_ok, bool* missing = nullptr) {
   int fd = OpenSegment(rel, fork, segno, false);
   if (fd < 0) {
-    if (errno == ENOENT && missing_ok) return Status::Ok();
+    if (errno == ENOENT && missing_ok) {
+      if (missing != nullptr) *missing = true;
+      return Status::Ok();
+    }
     return Status::IoError("could not open file \"" + SegPath(rel, fork, segno) + "\": " + ErrnoText(errno));
   }
   if (fsync(fd) != 0) {
@@ -646,7 +650,7 @@ Status SmgrRegisterSync(RelFileLocator rel, ForkNumber fork, uint32_t segno) {
   return FsyncSegment(rel, fork, segno, /*missing_ok=*/true);
 }
 
-Status SmgrSyncPending() {
+Status SmgrSyncPending(SmgrSyncStats* stats) {
   if (g_syncq == nullptr) return Status::Ok();
   std::vector<SyncRequest> reqs;
   {
@@ -658,10 +662,21 @@ Status SmgrSyncPending() {
   std::sort(reqs.begin(), reqs.end(), SyncRequestLess);
   reqs.erase(std::unique(reqs.begin(), reqs.end(), SyncRequestEq), reqs.end());
   Status result;
+  SmgrSyncStats local;
   for (const SyncRequest& r : reqs) {
-    Status st = FsyncSegment(RelFileLocator(r.rel), static_cast<ForkNumber>(r.fork), r.segno, /*missing_ok=*/true);
+    const auto start = std::chrono::steady_clock::now();
+    bool missing = false;
+    Status st = FsyncSegment(RelFileLocator(r.rel), static_cast<ForkNumber>(r.fork), r.segno, /*missing_ok=*/true,
+                             &missing);
     if (!st.ok() && result.ok()) result = st;
+    if (missing) continue;
+    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+                           .count();
+    local.files++;
+    local.total_ns += ns;
+    local.longest_ns = std::max(local.longest_ns, ns);
   }
+  if (stats != nullptr) *stats = local;
   return result;
 }
 

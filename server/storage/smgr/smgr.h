@@ -119,11 +119,18 @@ Status SmgrImmedSync(RelFileLocator rel, ForkNumber fork);
 // Queues "segment `segno` of the fork is dirty" for the next checkpoint, or
 // fsyncs it now when the shared queue is full even after de-duplication.
 Status SmgrRegisterSync(RelFileLocator rel, ForkNumber fork, uint32_t segno);
+// What SmgrSyncPending did, for log_checkpoints' "sync files=N, longest=...,
+// average=..." (segments that no longer exist are not counted).
+struct SmgrSyncStats {
+  int files = 0;
+  int64_t longest_ns = 0;
+  int64_t total_ns = 0;
+};
 // Takes every queued request and fsyncs each distinct segment once. Segments
 // that no longer exist are skipped (their relation was unlinked). Called by the
 // checkpointer after writing all dirty buffers. A failure must be treated as a
 // PANIC by the caller (the kernel may have dropped the dirty pages).
-Status SmgrSyncPending();
+Status SmgrSyncPending(SmgrSyncStats* stats = nullptr);
 // Number of requests currently queued (monitoring/tests).
 int SmgrPendingSyncRequests();
 // How many times a backend had to fsync itself because the queue was full
