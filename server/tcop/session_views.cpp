@@ -108,6 +108,8 @@ const char* BackendTypeName(storage::BackendType t) {
     case storage::BackendType::kBgWriter: return "background writer";
     case storage::BackendType::kCheckpointer: return "checkpointer";
     case storage::BackendType::kStartup: return "startup";
+    case storage::BackendType::kAutovacuumLauncher: return "autovacuum launcher";
+    case storage::BackendType::kAutovacuumWorker: return "autovacuum worker";
     case storage::BackendType::kUnused: break;
   }
   return "";
