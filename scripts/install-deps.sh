@@ -9,6 +9,7 @@ packages=(
   libspdlog-dev
   catch2
   libedit-dev
+  libssl-dev
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java

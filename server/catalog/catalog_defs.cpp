@@ -21,6 +21,8 @@ const TupleDesc& ClassTupleDesc() {
       ColumnDesc::ForType(types::kFloat4Oid),  // reltuples
       ColumnDesc::ForType(types::kBoolOid),    // relhasindex
       ColumnDesc::ForType(types::kInt4Oid),    // relfillfactor
+      ColumnDesc::ForType(types::kOidOid),     // relowner
+      ColumnDesc::ForType(types::kTextOid),    // relacl
   });
   return desc;
 }

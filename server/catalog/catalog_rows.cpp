@@ -149,6 +149,8 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassReltuples] = Value::Float(types::kFloat4Oid, -1.0);
   r[kClassRelhasindex] = Value::Bool(false);
   r[kClassRelfillfactor] = Value::Int4(f.fillfactor);
+  r[kClassRelowner] = Value::Int(types::kOidOid, f.owner);
+  r[kClassRelacl] = Value::Null(types::kTextOid);
   return r;
 }
 

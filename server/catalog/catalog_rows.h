@@ -49,6 +49,7 @@ struct ClassFields {
   int relnatts = 0;
   int fillfactor = 100;
   char relkind = 'r';  // 'S' for sequences
+  Oid owner = kBootstrapSuperuserOid;
 };
 heap::Row MakeClassRow(const ClassFields& f);
 

@@ -1,6 +1,6 @@
 // catalog/cluster_catalog.cpp
 //
-// Principal entry points: WriteInitialClusterCatalog, DatabaseExists, RoleExists.
+// Principal entry points: WriteInitialClusterCatalog, DatabaseExists.
 #include "catalog/cluster_catalog.h"
 
 #include <algorithm>
@@ -38,18 +38,12 @@ bool Contains(const std::string& path, const std::string& name) {
 
 }  // namespace
 
-bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname,
-                                const std::string& rolename, std::string* error) {
-  return WriteNames(datadir + "/" + kDatabasesFile, {dbname}, error) &&
-         WriteNames(datadir + "/" + kRolesFile, {rolename}, error);
+bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname, std::string* error) {
+  return WriteNames(datadir + "/" + kDatabasesFile, {dbname}, error);
 }
 
 bool DatabaseExists(const std::string& datadir, const std::string& name) {
   return Contains(datadir + "/" + kDatabasesFile, name);
-}
-
-bool RoleExists(const std::string& datadir, const std::string& name) {
-  return Contains(datadir + "/" + kRolesFile, name);
 }
 
 std::vector<std::string> ListDatabases(const std::string& datadir) {

@@ -1,9 +1,9 @@
 // catalog/cluster_catalog.h
 //
-// The cluster-wide catalog of databases and roles. For now it is two small
-// text files under <datadir>/global/ (one name per line) written by
-// `hearthd init`; the storage issue moves them into heap catalogs. Read-only
-// after init, so any process may read them without locking.
+// The cluster-wide list of databases. For now a small text file under
+// <datadir>/global/ (one name per line) written by `hearthd init`; read-only
+// after init, so any process may read it without locking. (Roles live in
+// the pg_authid catalog, role_catalog.h.)
 #pragma once
 
 #include <string>
@@ -12,15 +12,12 @@
 namespace hearth::catalog {
 
 inline constexpr char kDatabasesFile[] = "global/databases";
-inline constexpr char kRolesFile[] = "global/roles";
 
-// Writes the initial catalog: one database and one superuser role.
-// Returns false and sets *error when a file cannot be written.
-bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname,
-                                const std::string& rolename, std::string* error);
+// Writes the initial list: one database. Returns false and sets *error when
+// the file cannot be written.
+bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname, std::string* error);
 
 bool DatabaseExists(const std::string& datadir, const std::string& name);
-bool RoleExists(const std::string& datadir, const std::string& name);
 std::vector<std::string> ListDatabases(const std::string& datadir);
 
 }  // namespace hearth::catalog

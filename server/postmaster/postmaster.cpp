@@ -40,7 +40,9 @@
 #include "postmaster/server_settings.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/smgr/smgr.h"
+#include "tcop/auth.h"
 #include "tcop/backend_main.h"
+#include "tcop/hba.h"
 
 namespace hearth::postmaster {
 
@@ -80,6 +82,8 @@ class Postmaster {
   void SignalChildren(int signo, bool aux_too);
   void MaybeExit();
   void Reload();
+  // (Re)reads pg_hba.conf; false (old rules kept) with *error on failure.
+  bool LoadHba(std::string* error);
   // Creates the shared segment and starts the subsystems that live in it.
   void CreateSharedState();
 
@@ -93,6 +97,8 @@ class Postmaster {
   std::mt19937 rng_;
   std::unique_ptr<storage::ShmemSegment> shmem_;
   ChildRegistry children_;
+  tcop::HbaRules hba_;       // inherited by backends through fork
+  std::string auth_secret_;  // salts mock SCRAM exchanges
   PmState state_ = PmState::kRunning;
   bool accepting_ = false;
   bool exit_requested_ = false;
@@ -148,6 +154,12 @@ int Postmaster::Run() {
     spdlog::critical("{}", error);
     return 1;
   }
+  if (!LoadHba(&error)) {
+    spdlog::critical("{}", error);
+    spdlog::critical("could not load {}", tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir));
+    return 1;
+  }
+  auth_secret_ = tcop::ReadAuthSecret(opts_.datadir);
   try {
     CreateSharedState();
   } catch (const std::exception& e) {
@@ -277,6 +289,8 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     info.refusal = refusal;
     info.datadir = opts_.datadir;
     info.settings = &settings_;
+    info.hba = &hba_;
+    info.auth_secret = auth_secret_;
     info.deliver_cancel = DeliverCancel;
     tcop::BackendMain(info);
   }
@@ -349,6 +363,14 @@ void Postmaster::OnSignal(int signo) {
 }
 
 void Postmaster::Reload() {
+  spdlog::info("received SIGHUP, reloading configuration files");
+  // pg_hba.conf is re-read whatever hearth.conf holds; a bad file keeps the
+  // rules in force, as PostgreSQL.
+  std::string hba_error;
+  if (!LoadHba(&hba_error)) {
+    spdlog::error("{}", hba_error);
+    spdlog::error("{} was not reloaded", tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir));
+  }
   std::string error;
   auto ignored = ReloadServerSettings(settings_, opts_.datadir, &error);
   if (!error.empty()) {
@@ -358,8 +380,14 @@ void Postmaster::Reload() {
   for (const auto& name : ignored) {
     spdlog::warn("parameter \"{}\" cannot be changed without restarting the server", name);
   }
-  spdlog::info("received SIGHUP, reloading configuration files");
   SignalChildren(SIGHUP, true);
+}
+
+bool Postmaster::LoadHba(std::string* error) {
+  auto rules = tcop::LoadHbaFile(tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir), error);
+  if (!rules) return false;
+  hba_ = std::move(*rules);
+  return true;
 }
 
 void Postmaster::SignalChildren(int signo, bool aux_too) {

@@ -3,7 +3,6 @@
 // Principal entry point: ProcessStartup.
 #include "tcop/startup.h"
 
-#include "catalog/cluster_catalog.h"
 #include "common/error/db_error.h"
 #include "common/protocol/wire.h"
 #include "storage/ipc/interrupts.h"
@@ -85,16 +84,6 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     case Refusal::kShuttingDown: Fatal(sqlstate::kCannotConnectNow, "the database system is shutting down");
     case Refusal::kRecovering: Fatal(sqlstate::kCannotConnectNow, "the database system is in recovery mode");
   }
-  if (!catalog::RoleExists(info.datadir, result.user)) {
-    Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + result.user + "\" does not exist");
-  }
-  if (!catalog::DatabaseExists(info.datadir, result.database)) {
-    Fatal(sqlstate::kInvalidCatalogName, "database \"" + result.database + "\" does not exist");
-  }
-  // Trust authentication (passwords arrive with the security issue).
-  protocol::MessageWriter ok(protocol::be::kAuthentication);
-  ok.Int32(protocol::kAuthOk);
-  sock.Send(ok.Finish());
   result.proceed = true;
   return result;
 }
