@@ -10,11 +10,14 @@
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "common/error/db_error.h"
+#include "common/auth/scram.h"
 #include "common/error/sqlstate.h"
+#include "common/log/log.h"
 #include "common/protocol/wire.h"
 #include "storage/lmgr/proc_array.h"
 #include "tcop/auth.h"
 #include "tcop/hba.h"
+#include "utils/adt/datetime_adt.h"
 
 namespace hearth::tcop {
 
@@ -48,6 +51,20 @@ LoginRole ReadRole(const std::string& user, std::vector<std::string>* member_of)
   return role;
 }
 
+// Why a password check failed, for the server log only (the client always
+// gets the same message), as PostgreSQL's log DETAIL.
+std::string FailureReason(const std::string& user, const LoginRole& role, HbaMethod method) {
+  if (!role.exists) return "Role \"" + user + "\" does not exist.";
+  if (!role.password) return "User \"" + user + "\" has no password assigned.";
+  if (role.valid_until && *role.valid_until < types::CurrentTimestampUsecs()) {
+    return "User \"" + user + "\" has an expired password.";
+  }
+  if (method == HbaMethod::kScram && !auth::IsScramPassword(*role.password)) {
+    return "User \"" + user + "\" does not have a valid SCRAM secret.";
+  }
+  return "Password does not match for user \"" + user + "\".";
+}
+
 std::string ConnectionDescription(const HbaClient& c) {
   return "host \"" + ClientHostString(c.addr) + "\", user \"" + c.user + "\", database \"" + c.database +
          "\", no encryption";
@@ -79,7 +96,15 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
     Fatal(sqlstate::kInvalidAuthorizationSpecification,
           "pg_hba.conf rejects connection for " + ConnectionDescription(client));
   }
-  if (!Authenticate(sock, line->method, startup.user, role, info.auth_secret)) return false;
+  try {
+    if (!Authenticate(sock, line->method, startup.user, role, info.auth_secret)) return false;
+  } catch (const DbError& e) {
+    if (std::string(e.sqlstate()) == sqlstate::kInvalidPassword) {
+      spdlog::info("{} Connection matched pg_hba.conf line {}: \"{}\"",
+                   FailureReason(startup.user, role, line->method), line->line_number, line->raw);
+    }
+    throw;
+  }
 
   if (!role.exists) {
     Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + startup.user + "\" does not exist");

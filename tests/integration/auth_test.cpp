@@ -200,6 +200,12 @@ TEST_CASE("auth: pg_hba.conf methods with psql and our client", "[auth_test]") {
   CHECK(Contains(second, "too many connections for role \"cl\""));
   first.Close();
 
+  // The server log (never the client) says why, and which line matched.
+  CHECK(Contains(server.log(), "Role \"nobody\" does not exist. Connection matched pg_hba.conf line 9: "
+                               "\"host all all 127.0.0.1/32 scram-sha-256\""));
+  CHECK(Contains(server.log(), "Password does not match for user \"alice\"."));
+  CHECK(Contains(server.log(), "User \"old\" has an expired password."));
+
   // A dropped role fails like a missing one, not with "does not exist".
   REQUIRE(server.Psql({"-c", "drop role gone"}).exit_code == 0);
   CHECK(Contains(PsqlAs(PsqlCommands()[0], server, "gone", "x").out,
