@@ -10,6 +10,7 @@ packages=(
   catch2
   libedit-dev
   libssl-dev
+  openssl
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java

@@ -43,6 +43,7 @@
 #include "tcop/auth.h"
 #include "tcop/backend_main.h"
 #include "tcop/hba.h"
+#include "tcop/tls.h"
 
 namespace hearth::postmaster {
 
@@ -98,6 +99,7 @@ class Postmaster {
   std::unique_ptr<storage::ShmemSegment> shmem_;
   ChildRegistry children_;
   tcop::HbaRules hba_;       // inherited by backends through fork
+  tcop::SslContext ssl_;     // likewise; null with ssl = off
   std::string auth_secret_;  // salts mock SCRAM exchanges
   PmState state_ = PmState::kRunning;
   bool accepting_ = false;
@@ -160,6 +162,12 @@ int Postmaster::Run() {
     return 1;
   }
   auth_secret_ = tcop::ReadAuthSecret(opts_.datadir);
+  try {
+    ssl_ = tcop::MakeServerSslContext(settings_, opts_.datadir);
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
+    return 1;
+  }
   try {
     CreateSharedState();
   } catch (const std::exception& e) {
@@ -290,6 +298,7 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     info.datadir = opts_.datadir;
     info.settings = &settings_;
     info.hba = &hba_;
+    info.ssl_ctx = ssl_.get();
     info.auth_secret = auth_secret_;
     info.deliver_cancel = DeliverCancel;
     tcop::BackendMain(info);
@@ -379,6 +388,12 @@ void Postmaster::Reload() {
   }
   for (const auto& name : ignored) {
     spdlog::warn("parameter \"{}\" cannot be changed without restarting the server", name);
+  }
+  try {
+    ssl_ = tcop::MakeServerSslContext(settings_, opts_.datadir);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    spdlog::error("SSL configuration was not reloaded");
   }
   SignalChildren(SIGHUP, true);
 }

@@ -16,6 +16,8 @@ namespace hearth::config {
 class Settings;
 }
 
+typedef struct ssl_ctx_st SSL_CTX;
+
 namespace hearth::tcop {
 
 struct HbaRules;
@@ -31,6 +33,7 @@ struct BackendStartInfo {
   std::string datadir;
   config::Settings* settings = nullptr;  // the process's copy, inherited through fork
   const HbaRules* hba = nullptr;          // pg_hba.conf as the postmaster last loaded it
+  SSL_CTX* ssl_ctx = nullptr;             // TLS server context; null with ssl = off
   std::string auth_secret;                // salts mock SCRAM exchanges (auth.h)
   // Delivers a CancelRequest: signals the backend if (pid, key) match a live
   // one. Runs in this (new) child, against the postmaster's inherited list.

@@ -3,8 +3,8 @@
 // pg_hba.conf: which client may connect as whom to which database, and how
 // it must authenticate. PostgreSQL 15's syntax: one record per line,
 //   TYPE  DATABASE  USER  [ADDRESS [MASK]]  METHOD  [OPTIONS]
-// TYPE local | host | hostssl | hostnossl (hostgssenc/hostnogssenc parse and
-// never match); DATABASE all | sameuser | samerole | names (comma list,
+// TYPE local | host | hostssl | hostnossl (by TLS) | hostgssenc (never
+// matches) | hostnogssenc (as host); DATABASE all | sameuser | samerole | names (comma list,
 // "quoted" to keep case/keywords); USER all | names | +role (members of
 // role); ADDRESS a CIDR (127.0.0.1/32, ::1/128), an address plus a separate
 // mask, or all; METHOD trust | reject | md5 | password | scram-sha-256;
@@ -61,7 +61,7 @@ std::string HbaFilePath(const std::string& hba_file_setting, const std::string& 
 // and samerole (the user belongs to role, directly or not).
 struct HbaClient {
   sockaddr_storage addr{};
-  bool ssl = false;
+  bool ssl = false;  // the connection is encrypted (TLS)
   std::string database;
   std::string user;
   std::function<bool(const std::string& role)> is_member;

@@ -67,7 +67,7 @@ std::string FailureReason(const std::string& user, const LoginRole& role, HbaMet
 
 std::string ConnectionDescription(const HbaClient& c) {
   return "host \"" + ClientHostString(c.addr) + "\", user \"" + c.user + "\", database \"" + c.database +
-         "\", no encryption";
+         (c.ssl ? "\", SSL encryption" : "\", no encryption");
 }
 
 }  // namespace
@@ -80,6 +80,7 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
   HbaClient client;
   socklen_t len = sizeof(client.addr);
   if (getpeername(sock.fd(), reinterpret_cast<sockaddr*>(&client.addr), &len) != 0) client.addr.ss_family = AF_UNSPEC;
+  client.ssl = sock.encrypted();
   client.database = startup.database;
   client.user = startup.user;
   client.is_member = [&member_of](const std::string& name) {

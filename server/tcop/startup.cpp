@@ -26,8 +26,17 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     if (st != ReadStatus::kOk) Fatal(sqlstate::kProtocolViolation, "invalid length of startup packet");
     protocol::MessageReader r(body);
     int32_t code = r.Int32().value_or(0);
+    if (code == protocol::kSslRequestCode && info.ssl_ctx != nullptr && !sock.encrypted()) {
+      // 'S', the handshake, then the real startup packet over TLS.
+      sock.Send("S");
+      sock.Flush();
+      std::string error;
+      if (!sock.StartTls(info.ssl_ctx, &error)) Fatal(sqlstate::kProtocolViolation, error);
+      continue;
+    }
     if (code == protocol::kSslRequestCode || code == protocol::kGssEncRequestCode) {
-      // No TLS or GSS encryption: say so and read the real startup packet.
+      // No TLS here (ssl = off) and no GSS encryption: say so and read the
+      // real startup packet.
       sock.Send("N");
       sock.Flush();
       continue;
