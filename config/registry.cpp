@@ -103,6 +103,11 @@ constexpr EnumOption kIntervalStyleOptions[] = {
     {"iso_8601", static_cast<int>(IntervalStyle::kIso8601)},
 };
 
+constexpr EnumOption kPasswordEncryptionOptions[] = {
+    {"md5", 0},
+    {"scram-sha-256", 1},
+};
+
 constexpr EnumOption kByteaOutputOptions[] = {
     {"escape", static_cast<int>(ByteaOutput::kEscape)},
     {"hex", static_cast<int>(ByteaOutput::kHex)},
@@ -123,6 +128,9 @@ const SettingDef kSettings[] = {
     {.name = "data_directory", .type = kString, .context = kInternal,
      .category = kFileLocations, .boot_value = "", .flags = kNoSample,
      .description = "Shows the server's data directory."},
+    {.name = "hba_file", .type = kString, .context = kPostmaster, .category = kFileLocations,
+     .boot_value = "",
+     .description = "Sets the server's \"hba\" configuration file (empty: pg_hba.conf in the data directory)."},
 
     // CONNECTIONS AND AUTHENTICATION
     {.name = "listen_addresses", .type = kString, .context = kPostmaster,
@@ -138,6 +146,15 @@ const SettingDef kSettings[] = {
      .category = kConnections, .boot_value = "1min", .unit = kSeconds, .min_int = 1,
      .max_int = 600,
      .description = "Sets the maximum allowed time to complete client authentication."},
+    {.name = "ssl", .type = kBool, .context = kSighup, .category = kConnections, .boot_value = "off",
+     .description = "Enables SSL connections."},
+    {.name = "ssl_cert_file", .type = kString, .context = kSighup, .category = kConnections,
+     .boot_value = "server.crt", .description = "Location of the SSL server certificate file."},
+    {.name = "ssl_key_file", .type = kString, .context = kSighup, .category = kConnections,
+     .boot_value = "server.key", .description = "Location of the SSL server private key file."},
+    {.name = "password_encryption", .type = kEnum, .context = kUser, .category = kConnections,
+     .boot_value = "scram-sha-256", .options = kPasswordEncryptionOptions,
+     .description = "Chooses the algorithm for encrypting passwords."},
     {.name = "client_connection_check_interval", .type = kInt, .context = kUser,
      .category = kConnections, .boot_value = "0", .unit = kMilliseconds, .min_int = 0,
      .max_int = kIntMax,
@@ -401,9 +418,11 @@ const SettingDef kSettings[] = {
     {.name = "is_superuser", .type = kBool, .context = kInternal, .category = kPreset,
      .boot_value = "on", .flags = kGucReport | kNoSample | kNoResetAll,
      .description = "Shows whether the current user is a superuser."},
-    {.name = "session_authorization", .type = kString, .context = kInternal,
-     .category = kPreset, .boot_value = "", .flags = kGucReport | kNoSample | kNoResetAll,
-     .description = "Shows the session user name."},
+    {.name = "session_authorization", .type = kString, .context = kUser,
+     .category = kPreset, .boot_value = "", .flags = kGucReport | kNoSample | kNoResetAll | kSessionChecked,
+     .description = "Sets the session user name."},
+    {.name = "role", .type = kString, .context = kUser, .category = kPreset, .boot_value = "none",
+     .flags = kNoSample | kNoResetAll | kSessionChecked, .description = "Sets the current role."},
     {.name = "in_hot_standby", .type = kBool, .context = kInternal, .category = kPreset,
      .boot_value = "off", .flags = kGucReport | kNoSample,
      .description = "Shows whether hot standby is currently active."},

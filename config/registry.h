@@ -61,6 +61,9 @@ inline constexpr uint32_t kListInput = 1u << 1;    // SET x = a, b joins the ite
 inline constexpr uint32_t kListQuote = 1u << 2;    // list items are double-quoted if needed
 inline constexpr uint32_t kNoSample = 1u << 3;     // omitted from hearth.conf.sample
 inline constexpr uint32_t kNoResetAll = 1u << 4;   // RESET ALL leaves it alone
+// Changed only by SET/RESET after the session checked the caller may (role,
+// session_authorization); refused in the startup packet.
+inline constexpr uint32_t kSessionChecked = 1u << 5;
 
 // One allowed value of an enum setting. `value` is what typed getters return
 // (it matches the C++ enums in config/enums.h); hidden aliases are accepted

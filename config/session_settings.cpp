@@ -165,6 +165,16 @@ void SessionSettings::ResetAll() {
   RefreshHot();
 }
 
+void SessionSettings::SetFollowing(std::string_view name, std::string_view value, bool is_local) {
+  int idx = FindSettingIndex(name);
+  if (idx < 0) {
+    throw DbError(sqlstate::kUndefinedObject,
+                  "unrecognized configuration parameter " + Quoted(name));
+  }
+  Assign(static_cast<size_t>(idx), ParseSettingValue(AllSettings()[idx], value, slots_[idx].value), is_local);
+  RefreshHot();
+}
+
 void SessionSettings::SetInternal(std::string_view name, std::string_view value) {
   int idx = FindSettingIndex(name);
   if (idx < 0) {
@@ -193,6 +203,10 @@ bool SessionSettings::ApplyStartupOption(std::string_view name, std::string_view
       return true;
     }
     size_t idx = CheckSettable(name);
+    if (AllSettings()[idx].flags & kSessionChecked) {
+      throw DbError(sqlstate::kInsufficientPrivilege,
+                    "permission denied to set parameter " + Quoted(AllSettings()[idx].name));
+    }
     Slot& s = slots_[idx];
     SettingValue v = ParseSettingValue(AllSettings()[idx], value, s.value);
     s.value = v;

@@ -108,6 +108,11 @@ class SessionSettings {
   // Also becomes the RESET value. Throws 42704/22023.
   void SetInternal(std::string_view name, std::string_view value);
 
+  // Server-side assignment that follows a SET in the same statement
+  // (is_superuser after SET ROLE): no context check, but transactional
+  // like SET [LOCAL], so a rollback undoes both together.
+  void SetFollowing(std::string_view name, std::string_view value, bool is_local);
+
   // --- SQL commands ------------------------------------------------------
 
   // SET [LOCAL] name = v1, v2, ... `values` are the items as the parser read

@@ -14,6 +14,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/role_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
@@ -27,6 +28,7 @@ namespace {
 struct ColumnSpec {
   const char* name;
   Oid type;
+  bool nullable = false;
 };
 
 const std::vector<ColumnSpec> kClassColumns = {
@@ -34,6 +36,7 @@ const std::vector<ColumnSpec> kClassColumns = {
     {"relfilenode", types::kOidOid},  {"relkind", types::kTextOid},     {"relnatts", types::kInt2Oid},
     {"relpages", types::kInt4Oid},    {"reltuples", types::kFloat4Oid}, {"relhasindex", types::kBoolOid},
     {"relfillfactor", types::kInt4Oid}, {"reloptions", types::kTextOid},
+    {"relowner", types::kOidOid},     {"relacl", types::kTextOid, true},
 };
 const std::vector<ColumnSpec> kAttributeColumns = {
     {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},
@@ -54,6 +57,21 @@ const std::vector<ColumnSpec> kSequenceColumns = {
     {"seqownercol", types::kInt2Oid}, {"seqidentity", types::kTextOid},
 };
 
+const std::vector<ColumnSpec> kAuthidColumns = {
+    {"oid", types::kOidOid},           {"rolname", types::kNameOid},        {"rolsuper", types::kBoolOid},
+    {"rolinherit", types::kBoolOid},   {"rolcreaterole", types::kBoolOid},  {"rolcreatedb", types::kBoolOid},
+    {"rolcanlogin", types::kBoolOid},  {"rolreplication", types::kBoolOid}, {"rolbypassrls", types::kBoolOid},
+    {"rolconnlimit", types::kInt4Oid}, {"rolpassword", types::kTextOid, true},
+    {"rolvaliduntil", types::kTimestampTzOid, true},
+};
+
+const std::vector<ColumnSpec> kAuthMembersColumns = {
+    {"roleid", types::kOidOid},
+    {"member", types::kOidOid},
+    {"grantor", types::kOidOid},
+    {"admin_option", types::kBoolOid},
+};
+
 void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSpec>& cols) {
   const access::TransactionId xid = access::kBootstrapTransactionId;
   internal::ClassFields cf;
@@ -70,7 +88,7 @@ void InsertCatalogRelation(Oid oid, const char* name, const std::vector<ColumnSp
     a.attname = c.name;
     a.atttypid = c.type;
     a.attnum = ++attnum;
-    a.attnotnull = true;
+    a.attnotnull = !c.nullable;
     internal::CatalogInsert(kHearthAttributeOid, internal::MakeAttributeRow(a), xid, access::kFirstCommandId);
   }
 }
@@ -98,7 +116,7 @@ void Check(const storage::Status& st, const char* what) {
 
 }  // namespace
 
-void BootstrapCatalog(const std::string& datadir) {
+void BootstrapCatalog(const std::string& datadir, const std::string& superuser) {
   storage::ShmemParams p;
   p.max_connections = 1;
   p.max_aux_processes = 1;
@@ -110,7 +128,8 @@ void BootstrapCatalog(const std::string& datadir) {
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
-    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid}) {
+    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kPgAuthidOid,
+                    kPgAuthMembersOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -122,6 +141,10 @@ void BootstrapCatalog(const std::string& datadir) {
     InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
     InsertCatalogRelation(kHearthIndexOid, kHearthIndexName, kIndexColumns);
     InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
+    InsertCatalogRelation(kPgAuthidOid, kPgAuthidName, kAuthidColumns);
+    InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
+    heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
+                     access::kBootstrapTransactionId, access::kFirstCommandId);
     DescribeCatalogIndexes();
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
@@ -130,6 +153,8 @@ void BootstrapCatalog(const std::string& datadir) {
     Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
     Check(storage::SmgrImmedSync(IndexRel(), storage::ForkNumber::kMain), "could not sync hearth_index");
     Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
+    Check(storage::SmgrImmedSync(AuthidRel(), storage::ForkNumber::kMain), "could not sync pg_authid");
+    Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

@@ -12,13 +12,15 @@
 
 namespace hearth::catalog {
 
-// Creates hearth_class (1259) and hearth_attribute (1249) under
-// <datadir>/base/, describing themselves (namespace pg_catalog), written by
+// Creates the system catalogs (hearth_class 1259, hearth_attribute 1249,
+// hearth_index, hearth_sequence, pg_authid 1260 holding `superuser` as oid
+// 10, pg_auth_members 1261) under <datadir>/base/, describing themselves
+// (namespace pg_catalog), written by
 // the bootstrap xid (always committed), and <datadir>/global/oid_control
 // (user OIDs from 16384). Flushes every buffer and shuts transam down
 // cleanly. Uses the directory's existing transam files (TransamStartup
 // creates global/ and pg_xact/ when missing). Throws std::runtime_error when
 // the catalogs already exist or on I/O errors.
-void BootstrapCatalog(const std::string& datadir);
+void BootstrapCatalog(const std::string& datadir, const std::string& superuser);
 
 }  // namespace hearth::catalog

@@ -22,6 +22,8 @@ const TupleDesc& ClassTupleDesc() {
       ColumnDesc::ForType(types::kBoolOid),    // relhasindex
       ColumnDesc::ForType(types::kInt4Oid),    // relfillfactor
       ColumnDesc::ForType(types::kTextOid),    // reloptions
+      ColumnDesc::ForType(types::kOidOid),     // relowner
+      ColumnDesc::ForType(types::kTextOid),    // relacl
   });
   return desc;
 }

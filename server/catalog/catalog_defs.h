@@ -33,6 +33,10 @@ inline constexpr Oid kAttributeRelidAttnumIndexOid = 2659;  // hearth_attribute 
 inline constexpr Oid kIndexIndrelidIndexOid = 2678;     // hearth_index (indrelid)
 inline constexpr Oid kIndexNameNspIndexOid = 2679;      // hearth_index (indname, indnamespace)
 
+// The role `hearthd init` creates (PostgreSQL's BOOTSTRAP_SUPERUSERID); owns
+// the system catalogs.
+inline constexpr Oid kBootstrapSuperuserOid = 10;
+
 // Namespaces (no namespace catalog yet: these two are built in).
 inline constexpr Oid kPgCatalogNamespace = 11;  // system catalogs live here
 inline constexpr Oid kPublicNamespace = 2200;   // every user table today
@@ -57,6 +61,8 @@ enum ClassCol : int {
   kClassRelhasindex,   // bool
   kClassRelfillfactor, // int4, 10..100 (WITH (fillfactor=N))
   kClassReloptions,    // text, NULL or "autovacuum_enabled=<bool>" (WITH (...) options kept)
+  kClassRelowner,      // oid: the owning role (pg_authid)
+  kClassRelacl,        // text: aclitem[] as PostgreSQL prints it; NULL = the owner's default
   kClassNatts
 };
 

@@ -151,6 +151,8 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassRelhasindex] = Value::Bool(false);
   r[kClassRelfillfactor] = Value::Int4(f.fillfactor);
   r[kClassReloptions] = f.reloptions.empty() ? Value::Null(types::kTextOid) : Value::Text(f.reloptions);
+  r[kClassRelowner] = Value::Int(types::kOidOid, f.owner);
+  r[kClassRelacl] = Value::Null(types::kTextOid);
   return r;
 }
 

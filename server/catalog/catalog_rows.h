@@ -53,6 +53,7 @@ struct ClassFields {
   int fillfactor = 100;
   char relkind = 'r';  // 'S' for sequences
   std::string reloptions;  // empty: NULL
+  Oid owner = kBootstrapSuperuserOid;
 };
 heap::Row MakeClassRow(const ClassFields& f);
 

@@ -1,7 +1,9 @@
 // catalog/cluster_catalog.cpp
 //
-// Principal entry points: WriteInitialClusterCatalog, DatabaseExists, RoleExists.
+// Principal entry points: WriteInitialClusterCatalog, DatabaseExists.
 #include "catalog/cluster_catalog.h"
+
+#include "catalog/role_catalog.h"
 
 #include <algorithm>
 #include <fstream>
@@ -38,32 +40,21 @@ bool Contains(const std::string& path, const std::string& name) {
 
 }  // namespace
 
-bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname,
-                                const std::string& rolename, std::string* error) {
-  return WriteNames(datadir + "/" + kDatabasesFile, {dbname}, error) &&
-         WriteNames(datadir + "/" + kRolesFile, {rolename}, error);
+bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname, std::string* error) {
+  return WriteNames(datadir + "/" + kDatabasesFile, {dbname}, error);
 }
 
 bool DatabaseExists(const std::string& datadir, const std::string& name) {
   return Contains(datadir + "/" + kDatabasesFile, name);
 }
 
-bool RoleExists(const std::string& datadir, const std::string& name) {
-  return Contains(datadir + "/" + kRolesFile, name);
-}
-
 std::vector<std::string> ListDatabases(const std::string& datadir) {
   return ReadNames(datadir + "/" + kDatabasesFile);
 }
 
-std::vector<std::string> ListRoles(const std::string& datadir) { return ReadNames(datadir + "/" + kRolesFile); }
-
 std::string RoleNameByOid(const std::string& datadir, unsigned oid) {
   if (oid == kPgDatabaseOwnerOid) return "pg_database_owner";
-  if (oid == kBootstrapSuperuserOid) {
-    std::vector<std::string> roles = ListRoles(datadir);
-    if (!roles.empty()) return roles.front();
-  }
+  if (auto role = FindRoleByOid(oid)) return role->role.name;
   return "unknown (OID=" + std::to_string(oid) + ")";
 }
 

@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
+#include "catalog/privileges.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
 #include "catalog/table_stats_counts.h"
@@ -266,6 +267,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.relnatts = ncols;
   cf.fillfactor = fillfactor;
   cf.reloptions = reloptions;
+  cf.owner = OwnerForNewObject();
   MarkCatalogChanged(oid);
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   for (internal::AttributeFields& a : attrs) {
@@ -305,6 +307,7 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
     if (e->relkind == 'S') {
       throw DbError("42809", "\"" + name + "\" is not a table").WithHint("Use DROP SEQUENCE to remove a sequence.");
     }
+    CheckOwnership(*e);
     if (seen.insert(e->oid).second) victims.push_back(std::move(e));
   }
   if (victims.empty()) return result;
@@ -347,6 +350,7 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
     if (e == nullptr) throw DbError("42P01", "relation \"" + name + "\" does not exist");
     RejectSystemCatalog(*e);
     if (e->relkind == 'S') throw DbError("42809", "\"" + name + "\" is not a table");
+    CheckTablePrivileges(*e, kAclTruncate);
     if (seen.insert(e->oid).second) targets.push_back(std::move(e));
   }
   if (targets.empty()) return result;

@@ -5,6 +5,8 @@
 // TruncateTablesWithIndexes.
 #include "catalog/index_ddl.h"
 
+#include "catalog/privileges.h"
+
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -347,6 +349,7 @@ DdlResult CreateIndex(const parser::CreateIndexStmt& stmt, const DdlContext& /*c
     spec.options.push_back((desc ? 1 : 0) | (nulls_first ? 2 : 0));
   }
   RelationRef e = OpenTableForIndex(stmt.table, storage::LockMode::kShare);
+  CheckOwnership(*e);
   return DefineIndex(*e, spec);
 }
 
@@ -356,6 +359,7 @@ DdlResult AlterTableAddConstraint(const parser::RangeVar& table, const parser::C
     throw DbError("0A000", "this kind of constraint is not supported yet");
   }
   RelationRef e = OpenTableForIndex(table, storage::LockMode::kAccessExclusive);
+  CheckOwnership(*e);
   return DefineIndex(*e, ConstraintSpec(c, c.columns));
 }
 
@@ -440,6 +444,9 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
       throw DbError("42704", "index \"" + name + "\" does not exist");
     }
     if (!seen.insert(internal::RowOid(row->row, kIndIndexrelid)).second) continue;
+    if (RelationRef table = LookupRelationByOid(internal::RowOid(row->row, kIndIndrelid))) {
+      CheckOwnership(table->owner, "index", name);
+    }
     if (internal::RowOid(row->row, kIndNamespace) == kPgCatalogNamespace) {
       throw DbError("42501", "permission denied: \"" + name + "\" is a system catalog");
     }

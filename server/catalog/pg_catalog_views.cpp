@@ -92,18 +92,20 @@ struct ClassRowFields {
   char kind;
   int natts;
   std::string options;  // "" → NULL
+  Oid owner = kBootstrapSuperuserOid;
+  std::string acl;  // "" → NULL (the owner's default)
 };
 
 Row ClassRow(const ClassRowFields& f) {
   const char replident = f.kind == 'r' ? 'd' : 'n';
   return {OidValue(f.oid),  NameValue(f.name),      OidValue(f.ns),       OidValue(0),
-          OidValue(0),      OidValue(kBootstrapSuperuserOid), OidValue(f.am), OidValue(f.filenode),
+          OidValue(0),      OidValue(f.owner),      OidValue(f.am), OidValue(f.filenode),
           OidValue(0),      Value::Int4(f.pages),   Float4Value(f.tuples), Value::Int4(0),
           OidValue(0),      Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
           CharValue(f.kind), Int2Value(f.natts),    Int2Value(0),         Value::Bool(false),
           Value::Bool(false), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
           Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
-          Value::Int8(0),   Value::Int8(0),         Value::Null(kTextOid),
+          Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
           f.options.empty() ? Value::Null(kTextOid) : Value::Text(f.options), Value::Null(kTextOid)};
 }
 
@@ -121,7 +123,10 @@ void AddPgClass(SystemViewProvider& p) {
                               static_cast<int>(c[kClassRelpages].i), c[kClassReltuples].f,
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),
-                              fill == 100 ? "" : "{fillfactor=" + std::to_string(fill) + "}"}));
+                              fill == 100 ? "" : "{fillfactor=" + std::to_string(fill) + "}",
+                              c[kClassRelowner].is_null ? kBootstrapSuperuserOid
+                                                        : static_cast<Oid>(c[kClassRelowner].i),
+                              c[kClassRelacl].is_null ? "" : c[kClassRelacl].str}));
     }
     for (const Row& i : indexes.rows) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,

@@ -69,6 +69,8 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   e->info.oid = e->oid;
   e->info.schema = NamespaceName(e->namespace_oid);
   e->info.name = r[kClassRelname].str;
+  if (!r[kClassRelowner].is_null) e->owner = internal::RowOid(r, kClassRelowner);
+  if (!r[kClassRelacl].is_null) e->acl = r[kClassRelacl].str;
   std::vector<heap::ColumnDesc> cols;
   for (const internal::CatalogTuple& a : internal::FindAttributes(e->oid)) {
     executor::ColumnInfo c;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "access/heap/heap_tuple.h"
@@ -55,6 +56,8 @@ struct RelationEntry {
   std::vector<IndexEntry> indexes;  // also in info.indexes (planner view), same order
   char relkind = 'r';               // 'r' table, 'S' sequence
   bool autovacuum_enabled = true;   // WITH (autovacuum_enabled = false) turns it off
+  Oid owner = kBootstrapSuperuserOid;  // relowner
+  std::optional<std::string> acl;      // relacl (nullopt: the owner's default)
   std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;

@@ -5,6 +5,8 @@
 // RestartOwnedSequences.
 #include "catalog/sequence_ddl.h"
 
+#include "catalog/privileges.h"
+
 #include <charconv>
 #include <limits>
 #include <optional>
@@ -204,6 +206,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
   cf.relfilenode = oid;
   cf.relnatts = 3;
   cf.relkind = 'S';
+  cf.owner = OwnerForNewObject();
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   const std::pair<const char*, Oid> cols[] = {
       {"last_value", types::kInt8Oid}, {"log_cnt", types::kInt8Oid}, {"is_called", types::kBoolOid}};
@@ -335,6 +338,7 @@ DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt) {
     throw DbError("42P01", "relation \"" + name + "\" does not exist");
   }
   if (seq->relkind != 'S' || !seq->sequence) throw DbError("42809", "\"" + name + "\" is not a sequence");
+  CheckOwnership(*seq);
   auto row = FindSequenceRow(seq->oid);
   if (!row) throw DbError("XX000", "cache lookup failed for sequence " + std::to_string(seq->oid));
   SequenceParams p = ParseSequenceRow(row->row);
@@ -373,6 +377,7 @@ DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exis
     if (e->relkind != 'S' || !e->sequence) {
       throw DbError("42809", "\"" + name + "\" is not a sequence").WithHint("Use DROP TABLE to remove a table.");
     }
+    CheckOwnership(*e);
     bool dup = false;
     for (const RelationRef& v : victims) dup |= v->oid == e->oid;
     if (!dup) victims.push_back(std::move(e));

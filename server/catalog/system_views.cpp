@@ -4,6 +4,8 @@
 #include "catalog/system_views.h"
 
 #include "catalog/pg_catalog_views.h"
+#include "catalog/catalog_defs.h"
+#include "catalog/role_catalog.h"
 
 #include "common/error/db_error.h"
 #include "storage/lmgr/lock.h"
@@ -33,25 +35,18 @@ class RowsScan : public executor::TableScan {
   size_t next_ = 0;
 };
 
-executor::ColumnInfo Col(const char* name, types::Oid type) {
-  executor::ColumnInfo c;
-  c.name = name;
-  c.type = type;
-  return c;
-}
-
 types::Value Count(uint64_t v) { return types::Value::Int8(static_cast<int64_t>(v)); }
 
 void AddPgStatBgwriter(SystemViewProvider& p) {
   executor::TableInfo info = MakeViewInfo(kPgStatBgwriterOid, "pg_stat_bgwriter");
   using namespace types;
-  for (const char* n : {"checkpoints_timed", "checkpoints_req"}) info.columns.push_back(Col(n, kInt8Oid));
-  for (const char* n : {"checkpoint_write_time", "checkpoint_sync_time"}) info.columns.push_back(Col(n, kFloat8Oid));
+  for (const char* n : {"checkpoints_timed", "checkpoints_req"}) info.columns.push_back(ViewColumn(n, kInt8Oid));
+  for (const char* n : {"checkpoint_write_time", "checkpoint_sync_time"}) info.columns.push_back(ViewColumn(n, kFloat8Oid));
   for (const char* n : {"buffers_checkpoint", "buffers_clean", "maxwritten_clean", "buffers_backend",
                         "buffers_backend_fsync", "buffers_alloc"}) {
-    info.columns.push_back(Col(n, kInt8Oid));
+    info.columns.push_back(ViewColumn(n, kInt8Oid));
   }
-  info.columns.push_back(Col("stats_reset", kTimestampTzOid));
+  info.columns.push_back(ViewColumn("stats_reset", kTimestampTzOid));
   p.AddView(std::move(info), [] {
     storage::BgWriterStats st = storage::GetBgWriterStats();
     access::CheckpointStats cp = access::GetCheckpointStats();
@@ -81,12 +76,12 @@ access::WalStats CurrentWalStats() {
 void AddPgStatWal(SystemViewProvider& p) {
   executor::TableInfo info = MakeViewInfo(kPgStatWalOid, "pg_stat_wal");
   using namespace types;
-  info.columns.push_back(Col("wal_records", kInt8Oid));
-  info.columns.push_back(Col("wal_fpi", kInt8Oid));
-  info.columns.push_back(Col("wal_bytes", kNumericOid));
-  for (const char* n : {"wal_buffers_full", "wal_write", "wal_sync"}) info.columns.push_back(Col(n, kInt8Oid));
-  for (const char* n : {"wal_write_time", "wal_sync_time"}) info.columns.push_back(Col(n, kFloat8Oid));
-  info.columns.push_back(Col("stats_reset", kTimestampTzOid));
+  info.columns.push_back(ViewColumn("wal_records", kInt8Oid));
+  info.columns.push_back(ViewColumn("wal_fpi", kInt8Oid));
+  info.columns.push_back(ViewColumn("wal_bytes", kNumericOid));
+  for (const char* n : {"wal_buffers_full", "wal_write", "wal_sync"}) info.columns.push_back(ViewColumn(n, kInt8Oid));
+  for (const char* n : {"wal_write_time", "wal_sync_time"}) info.columns.push_back(ViewColumn(n, kFloat8Oid));
+  info.columns.push_back(ViewColumn("stats_reset", kTimestampTzOid));
   p.AddView(std::move(info), [] {
     access::WalStats w = CurrentWalStats();
     executor::Row r = {Count(static_cast<uint64_t>(w.wal_records)),
@@ -112,10 +107,10 @@ void AddHearthStatCommit(SystemViewProvider& p) {
   executor::TableInfo info = MakeViewInfo(kHearthStatCommitOid, "hearth_stat_commit");
   for (const char* n : {"commit_requests", "commit_already_flushed", "flush_leader", "flush_follower_waits",
                         "commit_delays", "backend_wal_flush_waits"}) {
-    info.columns.push_back(Col(n, types::kInt8Oid));
+    info.columns.push_back(ViewColumn(n, types::kInt8Oid));
   }
-  for (const char* n : {"commit_delay_time", "flush_time_avg"}) info.columns.push_back(Col(n, types::kFloat8Oid));
-  info.columns.push_back(Col("stats_reset", types::kTimestampTzOid));
+  for (const char* n : {"commit_delay_time", "flush_time_avg"}) info.columns.push_back(ViewColumn(n, types::kFloat8Oid));
+  info.columns.push_back(ViewColumn("stats_reset", types::kTimestampTzOid));
   p.AddView(std::move(info), [] {
     access::WalStats w = CurrentWalStats();
     executor::Row r = {Count(static_cast<uint64_t>(w.commit_requests)),
@@ -138,18 +133,18 @@ void AddHearthStatCommit(SystemViewProvider& p) {
 void AddPgLocks(SystemViewProvider& p) {
   executor::TableInfo info = MakeViewInfo(kPgLocksOid, "pg_locks");
   using namespace types;
-  info.columns.push_back(Col("locktype", kTextOid));
-  info.columns.push_back(Col("database", kOidOid));
-  info.columns.push_back(Col("relation", kOidOid));
-  info.columns.push_back(Col("page", kInt4Oid));
-  info.columns.push_back(Col("tuple", kInt2Oid));
-  info.columns.push_back(Col("transactionid", kInt8Oid));
-  info.columns.push_back(Col("classid", kOidOid));
-  info.columns.push_back(Col("objid", kOidOid));
-  info.columns.push_back(Col("pid", kInt4Oid));
-  info.columns.push_back(Col("mode", kTextOid));
-  info.columns.push_back(Col("granted", kBoolOid));
-  info.columns.push_back(Col("fastpath", kBoolOid));
+  info.columns.push_back(ViewColumn("locktype", kTextOid));
+  info.columns.push_back(ViewColumn("database", kOidOid));
+  info.columns.push_back(ViewColumn("relation", kOidOid));
+  info.columns.push_back(ViewColumn("page", kInt4Oid));
+  info.columns.push_back(ViewColumn("tuple", kInt2Oid));
+  info.columns.push_back(ViewColumn("transactionid", kInt8Oid));
+  info.columns.push_back(ViewColumn("classid", kOidOid));
+  info.columns.push_back(ViewColumn("objid", kOidOid));
+  info.columns.push_back(ViewColumn("pid", kInt4Oid));
+  info.columns.push_back(ViewColumn("mode", kTextOid));
+  info.columns.push_back(ViewColumn("granted", kBoolOid));
+  info.columns.push_back(ViewColumn("fastpath", kBoolOid));
   p.AddView(std::move(info), [] {
     std::vector<executor::Row> rows;
     for (const storage::LockInstance& l : storage::GetLockInstances()) {
@@ -208,6 +203,13 @@ const SystemViewProvider::View* SystemViewProvider::FindView(const executor::Tab
 }
 
 std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string& schema, const std::string& name) {
+  std::optional<executor::TableInfo> found = LookupUnobserved(schema, name);
+  if (found && observer_) observer_(*found);
+  return found;
+}
+
+std::optional<executor::TableInfo> SystemViewProvider::LookupUnobserved(const std::string& schema,
+                                                                      const std::string& name) {
   // A user table of the same name in public wins for unqualified names, as
   // pg_catalog would only win when first in search_path.
   if (schema.empty()) {
@@ -215,6 +217,10 @@ std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string&
   }
   if (const View* v = Find(schema, name)) return v->info;
   if (auto t = tables_.Lookup(schema, name)) return t;
+  // pg_catalog is searched implicitly, as in PostgreSQL (after public here).
+  if (schema.empty() && name.rfind("pg_", 0) == 0) {
+    if (auto t = tables_.Lookup("pg_catalog", name)) return t;
+  }
   if (schema == "pg_catalog") {
     // psql's \d family and drivers' metadata queries read PostgreSQL's
     // catalogs: say clearly that they are missing rather than "does not exist".
@@ -225,13 +231,23 @@ std::optional<executor::TableInfo> SystemViewProvider::Lookup(const std::string&
 
 std::unique_ptr<executor::TableScan> SystemViewProvider::OpenScan(const executor::TableInfo& table, bool bulk) {
   if (const View* v = FindView(table)) return std::make_unique<RowsScan>(v->rows());
+  if (table.oid == kPgAuthidOid && is_superuser_ && !is_superuser_()) {
+    throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for table pg_authid");
+  }
   return tables_.OpenScan(table, bulk);
+}
+
+void SystemViewProvider::RejectCatalogChange(const executor::TableInfo& table) {
+  if (table.oid < kFirstNormalObjectId) {
+    throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for table " + table.name);
+  }
 }
 
 std::unique_ptr<executor::TableModifier> SystemViewProvider::OpenModifier(const executor::TableInfo& table) {
   if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
+  RejectCatalogChange(table);
   return tables_.OpenModifier(table);
 }
 
@@ -241,6 +257,7 @@ std::unique_ptr<executor::TableRowLocker> SystemViewProvider::OpenRowLocker(cons
   if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot lock rows in view \"" + table.name + "\"");
   }
+  RejectCatalogChange(table);
   return tables_.OpenRowLocker(table, strength, policy);
 }
 
@@ -248,6 +265,7 @@ std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenBulkInserte
   if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
+  RejectCatalogChange(table);
   return tables_.OpenBulkInserter(table);
 }
 
@@ -256,6 +274,7 @@ std::unique_ptr<executor::TableBulkInserter> SystemViewProvider::OpenFrozenBulkI
   if (FindView(table) != nullptr) {
     throw DbError(sqlstate::kFeatureNotSupported, "cannot change view \"" + table.name + "\"");
   }
+  RejectCatalogChange(table);
   return tables_.OpenFrozenBulkInserter(table);
 }
 
@@ -285,6 +304,13 @@ std::optional<std::string> SystemViewName(types::Oid oid) {
   return v ? std::optional<std::string>(v->name) : std::nullopt;
 }
 
+executor::ColumnInfo ViewColumn(const char* name, types::Oid type) {
+  executor::ColumnInfo c;
+  c.name = name;
+  c.type = type;
+  return c;
+}
+
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
   executor::TableInfo info;
   info.oid = oid;
@@ -295,7 +321,7 @@ executor::TableInfo MakeViewInfo(types::Oid oid, const char* name) {
 
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns) {
   executor::TableInfo info = MakeViewInfo(oid, name);
-  for (const auto& [col, type] : columns) info.columns.push_back(Col(col, type));
+  for (const auto& [col, type] : columns) info.columns.push_back(ViewColumn(col, type));
   return info;
 }
 
@@ -317,6 +343,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   internal::AddPgCatalogRelationViews(*p);
   internal::AddPgCatalogFixedViews(*p);
   internal::AddPgCatalogSystemViews(*p);
+  AddRoleViews(*p);
   g_process_views = p.get();
   return p;
 }

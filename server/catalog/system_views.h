@@ -1,9 +1,11 @@
 // catalog/system_views.h
 //
-// Read-only system views computed from shared-memory counters, visible to
-// the planner like tables: pg_stat_bgwriter and pg_stat_wal (PostgreSQL 15's
-// columns), pg_locks (the heavyweight lock table) and hearth_stat_commit
-// (group commit counters). SystemViewProvider wraps the
+// Read-only system views computed from shared-memory counters or catalogs,
+// visible to the planner like tables: pg_stat_bgwriter and pg_stat_wal
+// (PostgreSQL 15's columns), pg_locks (the heavyweight lock table),
+// hearth_stat_commit (group commit counters), pg_roles and pg_user. Also the
+// gate to system catalogs: unqualified pg_* names find pg_catalog's
+// relations (pg_authid, pg_auth_members), which SQL may read but not change. SystemViewProvider wraps the
 // session's real provider: names it does not know go to the wrapped one.
 // Per backend; not thread-safe.
 #pragma once
@@ -51,6 +53,14 @@ class SystemViewProvider : public executor::TableProvider {
   // The TableInfo of the view named `name` / with oid `oid`, or null.
   const executor::TableInfo* FindViewInfo(const std::string& name) const;
   const executor::TableInfo* FindViewInfo(types::Oid oid) const;
+  // Answers "is the current user a superuser?" for reading pg_authid (its
+  // password hashes are for superusers only, 42501 otherwise). Unset: yes.
+  void SetSuperuserCheck(std::function<bool()> check) { is_superuser_ = std::move(check); }
+  // Told of every relation or view Lookup finds (the planner's table
+  // references, for privilege checks); null: nobody listens.
+  void SetLookupObserver(std::function<void(const executor::TableInfo&)> observer) {
+    observer_ = std::move(observer);
+  }
 
  private:
   struct View {
@@ -61,9 +71,16 @@ class SystemViewProvider : public executor::TableProvider {
   // The view `table` names: views are matched by oid *and* name, since
   // pg_class shares PostgreSQL's oid 1259 with the real hearth_class.
   const View* FindView(const executor::TableInfo& table) const;
+  // Lookup without telling the observer.
+  std::optional<executor::TableInfo> LookupUnobserved(const std::string& schema, const std::string& name);
+
+  // System catalogs (oid below 16384) are read-only to SQL: 42501.
+  static void RejectCatalogChange(const executor::TableInfo& table);
 
   executor::TableProvider& tables_;
   std::vector<View> views_;
+  std::function<bool()> is_superuser_;
+  std::function<void(const executor::TableInfo&)> observer_;
 };
 
 // Every system view's oid, in one place so no two views share one. They
@@ -126,11 +143,22 @@ executor::TableInfo MakeViewInfo(types::Oid oid, const char* name);
 using ViewColumns = std::initializer_list<std::pair<const char*, types::Oid>>;
 executor::TableInfo MakeViewInfo(types::Oid oid, const char* name, ViewColumns columns);
 
+// One column of a view.
+executor::ColumnInfo ViewColumn(const char* name, types::Oid type);
+
 // Unix microseconds as a timestamptz value; NULL for 0 ("never").
 types::Value TimestampTzFromUnixMicros(int64_t unix_us);
 
+// Roles block (12300-12349): views over pg_authid (which, like
+// pg_auth_members, is a real catalog with PostgreSQL's oid, 1260 / 1261).
+inline constexpr types::Oid kPgRolesOid = 12300;
+inline constexpr types::Oid kPgUserOid = 12301;
+
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
+// pg_roles and pg_user (role_views.cpp).
+void AddRoleViews(SystemViewProvider& p);
 
 // pg_stat_all_tables, pg_stat_sys_tables, pg_stat_user_tables (table_stats_views.cpp).
 void AddTableStatsViews(SystemViewProvider& p);

@@ -519,6 +519,8 @@ enum class StmtKind {
   kCreateExtension,
   kCreateSequence,
   kAlterSequence,
+  kGrantRole,
+  kGrantPriv,
 };
 
 struct Statement {
@@ -1030,6 +1032,34 @@ struct AlterRoleStmt : Statement {
   RoleStmtKind role_kind = RoleStmtKind::kRole;
   std::string name;
   std::vector<GenericOption> options;
+};
+
+// GRANT role[, ...] TO member[, ...] [WITH ADMIN OPTION] [GRANTED BY r]
+// REVOKE [ADMIN OPTION FOR] role[, ...] FROM member[, ...] [GRANTED BY r]
+// [CASCADE | RESTRICT]. Names as written (CURRENT_USER/SESSION_USER/
+// CURRENT_ROLE/PUBLIC lowercased as keywords).
+struct GrantRoleStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kGrantRole;
+  GrantRoleStmt() : Statement(kKind) {}
+  bool is_grant = true;
+  std::vector<std::string> roles;
+  std::vector<std::string> members;
+  bool admin_option = false;  // GRANT: WITH ADMIN OPTION; REVOKE: ADMIN OPTION FOR
+  std::string grantor;        // GRANTED BY (empty: none)
+};
+
+// GRANT privilege[, ...] | ALL [PRIVILEGES] ON [TABLE] t[, ...] TO grantee[, ...]
+// [WITH GRANT OPTION]; REVOKE [GRANT OPTION FOR] ... FROM grantee[, ...]
+// [CASCADE | RESTRICT]. Privileges lowercase ("all" for ALL); grantees as
+// written ("public", "current_user", ... lowercased keywords).
+struct GrantPrivStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kGrantPriv;
+  GrantPrivStmt() : Statement(kKind) {}
+  bool is_grant = true;
+  std::vector<std::string> privileges;
+  std::vector<RangeVar> tables;
+  std::vector<std::string> grantees;
+  bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR
 };
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]

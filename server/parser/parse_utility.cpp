@@ -523,4 +523,104 @@ StmtPtr Parser::ParseDiscard() {
   return s;
 }
 
+// A role name, or CURRENT_USER / CURRENT_ROLE / SESSION_USER / PUBLIC as
+// lowercase keywords.
+std::string Parser::ParseRoleSpec() {
+  for (const char* kw : {"current_user", "current_role", "session_user", "public"}) {
+    if (AcceptKw(kw)) return kw;
+  }
+  return ParseColId();
+}
+
+// GRANT/REVOKE of role membership, or of privileges (ParseGrantPrivileges).
+StmtPtr Parser::ParseGrant() {
+  auto s = std::make_unique<GrantRoleStmt>();
+  s->location = Loc();
+  s->is_grant = Cur().text == "grant";
+  Advance();
+  if (!s->is_grant && IsKw("admin") && PeekKw(1, "option")) {
+    Advance();
+    Advance();
+    ExpectKw("for");
+    s->admin_option = true;
+  }
+  if (!s->is_grant && IsKw("grant") && PeekKw(1, "option")) {
+    Advance();
+    Advance();
+    ExpectKw("for");
+    return ParseGrantPrivileges(false, true, s->location);
+  }
+  for (const char* kw : {"all", "select", "insert", "update", "delete", "truncate", "references", "trigger", "usage",
+                         "create", "connect", "temporary", "temp", "execute"}) {
+    if (IsKw(kw)) return ParseGrantPrivileges(s->is_grant, s->admin_option, s->location);
+  }
+  do {
+    s->roles.push_back(ParseColId());
+  } while (AcceptOp(","));
+  s->members = ParseGrantees(s->is_grant);
+  if (ParseGrantTail(s->is_grant, "admin", &s->grantor)) s->admin_option = true;
+  return s;
+}
+
+// TO | FROM grantee[, ...] of GRANT / REVOKE.
+std::vector<std::string> Parser::ParseGrantees(bool is_grant) {
+  ExpectKw(is_grant ? "to" : "from");
+  std::vector<std::string> out;
+  do {
+    AcceptKw("group");
+    out.push_back(ParseRoleSpec());
+  } while (AcceptOp(","));
+  return out;
+}
+
+// [WITH <option> OPTION] (GRANT) [GRANTED BY r] [CASCADE | RESTRICT]
+// (REVOKE); true when the WITH clause was there.
+bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* grantor) {
+  bool with = false;
+  if (is_grant && AcceptKw("with")) {
+    ExpectKw(option);
+    ExpectKw("option");
+    with = true;
+  }
+  if (AcceptKw("granted")) {
+    ExpectKw("by");
+    *grantor = ParseRoleSpec();
+  }
+  if (!is_grant && !AcceptKw("cascade")) AcceptKw("restrict");
+  return with;
+}
+
+// The privileges form of GRANT/REVOKE, after GRANT / REVOKE [GRANT OPTION
+// FOR]. Only tables (ON [TABLE]); other objects and column lists answer
+// 0A000.
+StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int location) {
+  auto s = std::make_unique<GrantPrivStmt>();
+  s->location = location;
+  s->is_grant = is_grant;
+  s->grant_option = grant_option;
+  if (AcceptKw("all")) {
+    AcceptKw("privileges");
+    s->privileges.push_back("all");
+  } else {
+    do {
+      s->privileges.push_back(Cur().text);
+      Advance();
+      if (IsOp("(")) ErrorAt(sqlstate::kFeatureNotSupported, "column privileges are not supported yet", Loc());
+    } while (AcceptOp(","));
+  }
+  ExpectKw("on");
+  for (const char* kw : {"schema", "sequence", "database", "function", "procedure", "routine", "language",
+                         "tablespace", "type", "domain", "foreign", "large", "all"}) {
+    if (IsKw(kw)) {
+      ErrorAt(sqlstate::kFeatureNotSupported, "GRANT and REVOKE are supported on tables only", Loc());
+    }
+  }
+  AcceptKw("table");
+  s->tables = ParseQualifiedNameList();
+  s->grantees = ParseGrantees(is_grant);
+  std::string grantor;
+  if (ParseGrantTail(is_grant, "grant", &grantor)) s->grant_option = true;
+  return s;
+}
+
 }  // namespace hearth::parser

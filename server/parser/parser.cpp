@@ -305,6 +305,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "execute") return ParseExecute();
   if (w == "deallocate") return ParseDeallocate();
   if (w == "discard") return ParseDiscard();
+  if (w == "grant" || w == "revoke") return ParseGrant();
   SyntaxError();
 }
 
@@ -413,6 +414,8 @@ const char* StatementName(const Statement& s) {
       return "DISCARD";
     case StmtKind::kCreateSequence: return "CREATE SEQUENCE";
     case StmtKind::kAlterSequence: return "ALTER SEQUENCE";
+    case StmtKind::kGrantRole: return s.As<GrantRoleStmt>().is_grant ? "GRANT ROLE" : "REVOKE ROLE";
+    case StmtKind::kGrantPriv: return s.As<GrantPrivStmt>().is_grant ? "GRANT" : "REVOKE";
   }
   return "UNKNOWN";
 }

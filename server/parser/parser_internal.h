@@ -214,6 +214,11 @@ class Parser {
   StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
   void ParseRoleOptions(std::vector<GenericOption>& out);
   StmtPtr ParseDiscard();
+  StmtPtr ParseGrant();
+  StmtPtr ParseGrantPrivileges(bool is_grant, bool grant_option, int location);
+  std::string ParseRoleSpec();
+  std::vector<std::string> ParseGrantees(bool is_grant);
+  bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor);
 
   std::string_view sql_;
   std::vector<Token> toks_;

@@ -11,6 +11,8 @@
 #include "catalog/bootstrap.h"
 #include "catalog/cluster_catalog.h"
 #include "config/sample_conf.h"
+#include "tcop/auth.h"
+#include "tcop/hba.h"
 
 namespace hearth::postmaster {
 
@@ -47,11 +49,13 @@ bool InitDataDirectory(const InitOptions& opts, std::string* error) {
   }
   fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (!WriteFile(dir / "hearth.conf", config::InitialConf(), error)) return false;
-  if (!catalog::WriteInitialClusterCatalog(opts.datadir, opts.dbname, opts.username, error)) return false;
+  if (!WriteFile(dir / "pg_hba.conf", tcop::InitialHbaConf(), error)) return false;
+  if (!tcop::WriteAuthSecret(opts.datadir, error)) return false;
+  if (!catalog::WriteInitialClusterCatalog(opts.datadir, opts.dbname, error)) return false;
   try {
     // The system catalogs as heap relations, written by this one process
     // with the bootstrap transaction id.
-    catalog::BootstrapCatalog(opts.datadir);
+    catalog::BootstrapCatalog(opts.datadir, opts.username);
   } catch (const std::exception& e) {
     *error = std::string("could not create the system catalogs: ") + e.what();
     return false;

@@ -41,7 +41,10 @@
 #include "postmaster/server_settings.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/smgr/smgr.h"
+#include "tcop/auth.h"
 #include "tcop/backend_main.h"
+#include "tcop/hba.h"
+#include "tcop/tls.h"
 
 namespace hearth::postmaster {
 
@@ -83,6 +86,8 @@ class Postmaster {
   void SignalChildren(int signo, bool aux_too);
   void MaybeExit();
   void Reload();
+  // (Re)reads pg_hba.conf; false (old rules kept) with *error on failure.
+  bool LoadHba(std::string* error);
   // Creates the shared segment and starts the subsystems that live in it.
   void CreateSharedState();
 
@@ -96,6 +101,9 @@ class Postmaster {
   std::mt19937 rng_;
   std::unique_ptr<storage::ShmemSegment> shmem_;
   ChildRegistry children_;
+  tcop::HbaRules hba_;       // inherited by backends through fork
+  tcop::SslContext ssl_;     // likewise; null with ssl = off
+  std::string auth_secret_;  // salts mock SCRAM exchanges
   PmState state_ = PmState::kRunning;
   bool accepting_ = false;
   bool exit_requested_ = false;
@@ -149,6 +157,18 @@ int Postmaster::Run() {
   PidFile pidfile;
   if (!pidfile.Acquire(opts_.datadir, ss_.port, &error)) {
     spdlog::critical("{}", error);
+    return 1;
+  }
+  if (!LoadHba(&error)) {
+    spdlog::critical("{}", error);
+    spdlog::critical("could not load {}", tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir));
+    return 1;
+  }
+  auth_secret_ = tcop::ReadAuthSecret(opts_.datadir);
+  try {
+    ssl_ = tcop::MakeServerSslContext(settings_, opts_.datadir);
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
     return 1;
   }
   try {
@@ -281,6 +301,9 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     info.refusal = refusal;
     info.datadir = opts_.datadir;
     info.settings = &settings_;
+    info.hba = &hba_;
+    info.ssl_ctx = ssl_.get();
+    info.auth_secret = auth_secret_;
     info.deliver_cancel = DeliverCancel;
     tcop::BackendMain(info);
   }
@@ -387,6 +410,14 @@ void Postmaster::OnSignal(int signo) {
 }
 
 void Postmaster::Reload() {
+  spdlog::info("received SIGHUP, reloading configuration files");
+  // pg_hba.conf is re-read whatever hearth.conf holds; a bad file keeps the
+  // rules in force, as PostgreSQL.
+  std::string hba_error;
+  if (!LoadHba(&hba_error)) {
+    spdlog::error("{}", hba_error);
+    spdlog::error("{} was not reloaded", tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir));
+  }
   std::string error;
   auto ignored = ReloadServerSettings(settings_, opts_.datadir, &error);
   if (!error.empty()) {
@@ -396,8 +427,20 @@ void Postmaster::Reload() {
   for (const auto& name : ignored) {
     spdlog::warn("parameter \"{}\" cannot be changed without restarting the server", name);
   }
-  spdlog::info("received SIGHUP, reloading configuration files");
+  try {
+    ssl_ = tcop::MakeServerSslContext(settings_, opts_.datadir);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    spdlog::error("SSL configuration was not reloaded");
+  }
   SignalChildren(SIGHUP, true);
+}
+
+bool Postmaster::LoadHba(std::string* error) {
+  auto rules = tcop::LoadHbaFile(tcop::HbaFilePath(settings_.GetString("hba_file"), opts_.datadir), error);
+  if (!rules) return false;
+  hba_ = std::move(*rules);
+  return true;
 }
 
 void Postmaster::SignalChildren(int signo, bool aux_too) {

@@ -14,6 +14,7 @@
 #include "access/transam/xact.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/pending_delete.h"
+#include "catalog/role_catalog.h"
 #include "catalog/system_views.h"
 #include "common/error/panic.h"
 #include "common/error/stack_depth.h"
@@ -27,6 +28,7 @@
 #include "tcop/session.h"
 #include "tcop/session_views.h"
 #include "tcop/socket_options.h"
+#include "tcop/login.h"
 #include "tcop/startup.h"
 
 namespace hearth::tcop {
@@ -134,13 +136,17 @@ void BackendMain(const BackendStartInfo& info) {
   int exit_code = 0;
   try {
     StartupResult startup = ProcessStartup(sock, info);
-    DisarmStartupTimeout();
     if (!startup.proceed) ExitBackend(0);
+    DeferStartupTimeout();  // from here on, leave through ExitBackend
     storage::ClaimProcSlot(info.slot, storage::BackendType::kClient);
     storage::SetPostmasterPidForWaits(getppid());
+    LoginIdentity identity;
+    if (!PerformLogin(sock, info, startup, &identity)) ExitBackend(0);
+    DisarmStartupTimeout();
 
     config::SessionSettings settings(*info.settings);
     settings.SetInternal("session_authorization", startup.user);
+    settings.SetInternal("is_superuser", identity.superuser ? "on" : "off");
     for (const auto& [k, v] : startup.params) settings.ApplyStartupOption(k, v);
     settings.SetShowIntOverride([&socket_options](std::string_view name, int64_t stored) {
       return socket_options.Show(name, stored);
@@ -149,12 +155,19 @@ void BackendMain(const BackendStartInfo& info) {
     session.datadir = info.datadir;
     session.database = startup.database;
     session.user = startup.user;
+    session.login_role = identity.role_oid;
+    session.login_superuser = identity.superuser;
     session.backend_pid = static_cast<int32_t>(getpid());
     session.InstallCallbacks();
     catalog::HeapTableProvider tables;
     auto with_views = catalog::MakeSystemViewProvider(tables);
     AddSessionViews(*with_views, session);
+    with_views->SetSuperuserCheck([&session] {
+      auto role = catalog::FindRoleByName(session.CurrentUserName());
+      return role && role->role.superuser;
+    });
     session.tables = with_views.get();
+    session.views = with_views.get();
     session.provider = &tables;
 
     for (const auto& [name, value] : session.settings.ReportedParameters()) {

@@ -16,7 +16,11 @@ namespace hearth::config {
 class Settings;
 }
 
+typedef struct ssl_ctx_st SSL_CTX;
+
 namespace hearth::tcop {
+
+struct HbaRules;
 
 // Why the postmaster wants this connection refused after its startup packet.
 enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering };
@@ -28,6 +32,9 @@ struct BackendStartInfo {
   Refusal refusal = Refusal::kNone;
   std::string datadir;
   config::Settings* settings = nullptr;  // the process's copy, inherited through fork
+  const HbaRules* hba = nullptr;          // pg_hba.conf as the postmaster last loaded it
+  SSL_CTX* ssl_ctx = nullptr;             // TLS server context; null with ssl = off
+  std::string auth_secret;                // salts mock SCRAM exchanges (auth.h)
   // Delivers a CancelRequest: signals the backend if (pid, key) match a live
   // one. Runs in this (new) child, against the postmaster's inherited list.
   std::function<void(int32_t pid, int32_t key)> deliver_cancel;

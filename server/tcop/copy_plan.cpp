@@ -28,6 +28,7 @@
 #include "storage/ipc/interrupts.h"
 #include "tcop/copy_channel.h"
 #include "tcop/copy_progress.h"
+#include "tcop/privilege_checks.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -194,6 +195,7 @@ class CopyPlan : public Plan {
  private:
   std::string CopyFrom(Session& s, SocketCopyChannel& channel) {
     executor::TableInfo t = LookupTable(s, stmt_.table);
+    CheckTablePrivilege(t, catalog::kAclInsert);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
     std::vector<commands::CopyColumn> cols;
     for (size_t i : copied) cols.push_back({t.columns[i].name, t.columns[i].type, t.columns[i].typmod});
@@ -212,6 +214,7 @@ class CopyPlan : public Plan {
   std::string CopyTo(Session& s, SocketCopyChannel& channel) {
     if (stmt_.query) return CopyQueryTo(s, channel);
     executor::TableInfo t = LookupTable(s, stmt_.table);
+    CheckTablePrivilege(t, catalog::kAclSelect);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
     std::vector<std::string> names;
     for (size_t i : copied) names.push_back(t.columns[i].name);
@@ -234,7 +237,7 @@ class CopyPlan : public Plan {
 
   std::string CopyQueryTo(Session& s, SocketCopyChannel& channel) {
     if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "COPY is not supported yet");
-    executor::PlannedStatement plan = planner::PlanStatement(*stmt_.query, *s.tables);
+    executor::PlannedStatement plan = PlanAndCheck(s, *stmt_.query);
     std::vector<std::string> names;
     for (const auto& c : plan.columns) names.push_back(c.name);
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, names, "");

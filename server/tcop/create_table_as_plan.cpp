@@ -19,6 +19,7 @@
 #include "planner/deparse.h"
 #include "planner/planner.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/privilege_checks.h"
 #include "tcop/session.h"
 #include "utils/adt/type_catalog.h"
 
@@ -86,7 +87,7 @@ class CreateTableAsPlan : public Plan {
 
   std::string Run(Session& s, const std::vector<types::Value>& params, RowConsumer&) override {
     if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "CREATE TABLE AS is not supported yet");
-    executor::PlannedStatement plan = planner::PlanStatement(stmt_.query, *s.tables);
+    executor::PlannedStatement plan = PlanAndCheck(s, stmt_.query);
     auto create = parser::ParseStatements(CreateTableText(stmt_, plan.columns));
     catalog::DdlContext ddl;
     ddl.deparse = [](const parser::Expr& e) { return planner::Deparse(e); };

@@ -81,6 +81,13 @@ std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
 std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
+// CREATE/ALTER/DROP ROLE and GRANT/REVOKE role (role_plans.cpp); nullptr for
+// other statements.
+std::unique_ptr<Plan> PlanRoleStmt(const parser::Statement& stmt);
+// SET/RESET of role and session_authorization after PostgreSQL's checks
+// (42704 unknown role, 42501 not allowed); `values` null means DEFAULT /
+// RESET. False (nothing done) for other settings.
+bool SetRoleSetting(Session& s, const std::string& name, const std::vector<std::string>* values, bool is_local);
 // CREATE TABLE ... AS query: creates the table and loads it through the
 // bulk-insert path.
 std::unique_ptr<Plan> PlanCreateTableAs(Session& session, const parser::CreateTableAsStmt& stmt);

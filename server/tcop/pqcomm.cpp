@@ -3,6 +3,8 @@
 // Principal entry points: ClientSocket::ReadStartupPacket, ReadMessage, Send, Flush.
 #include "tcop/pqcomm.h"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -17,7 +19,57 @@
 namespace hearth::tcop {
 
 ClientSocket::~ClientSocket() {
+  if (ssl_ != nullptr) SSL_free(ssl_);
   if (fd_ >= 0) close(fd_);
+}
+
+bool ClientSocket::StartTls(SSL_CTX* ctx, std::string* error) {
+  if (in_pos_ < in_.size()) {
+    *error = "received unencrypted data after SSL request";
+    return false;
+  }
+  ssl_ = SSL_new(ctx);
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, fd_) != 1) {
+    *error = "could not initialize SSL connection";
+    return false;
+  }
+  const int rc = SSL_accept(ssl_);
+  if (rc != 1) {
+    const unsigned long e = ERR_get_error();
+    char buf[256] = "";
+    if (e != 0) ERR_error_string_n(e, buf, sizeof(buf));
+    *error = std::string("could not accept SSL connection: ") + (e != 0 ? buf : "EOF detected");
+    SSL_free(ssl_);
+    ssl_ = nullptr;
+    return false;
+  }
+  return true;
+}
+
+ssize_t ClientSocket::RawRecv(char* buf, size_t len) {
+  if (ssl_ == nullptr) return recv(fd_, buf, len, 0);
+  const int n = SSL_read(ssl_, buf, static_cast<int>(std::min<size_t>(len, INT32_MAX)));
+  if (n > 0) return n;
+  const int err = SSL_get_error(ssl_, n);
+  if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) {
+    errno = EINTR;  // retry after the interrupt check
+    return -1;
+  }
+  if (err == SSL_ERROR_SYSCALL && errno == EINTR) return -1;
+  return err == SSL_ERROR_ZERO_RETURN ? 0 : (errno = ECONNRESET, -1);
+}
+
+ssize_t ClientSocket::RawSend(const char* buf, size_t len) {
+  if (ssl_ == nullptr) return send(fd_, buf, len, MSG_NOSIGNAL);
+  const int n = SSL_write(ssl_, buf, static_cast<int>(std::min<size_t>(len, INT32_MAX)));
+  if (n > 0) return n;
+  const int err = SSL_get_error(ssl_, n);
+  if ((err == SSL_ERROR_SYSCALL && errno == EINTR) || err == SSL_ERROR_WANT_WRITE || err == SSL_ERROR_WANT_READ) {
+    errno = EINTR;
+    return -1;
+  }
+  errno = EPIPE;
+  return -1;
 }
 
 namespace {
@@ -44,6 +96,8 @@ class InterruptSignalsBlocked {
 // the interrupt signals blocked, and ppoll unblocks them atomically while it
 // sleeps: a SIGTERM that lands just before we block is never missed.
 bool ClientSocket::WaitReadable(void (*interrupt_check)()) {
+  // Bytes TLS already decrypted are not visible to poll.
+  if (ssl_ != nullptr && SSL_pending(ssl_) > 0) return true;
   for (;;) {
     InterruptSignalsBlocked guard;
     if (interrupt_check != nullptr) interrupt_check();
@@ -74,7 +128,7 @@ bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status)
     size_t want = std::clamp<size_t>(n - (in_.size() - in_pos_), 8192, kMaxReadChunk);
     size_t old = in_.size();
     in_.resize(old + want);
-    ssize_t got = recv(fd_, in_.data() + old, want, 0);
+    ssize_t got = RawRecv(in_.data() + old, want);
     if (got > 0) {
       in_.resize(old + static_cast<size_t>(got));
       continue;
@@ -122,7 +176,7 @@ void ClientSocket::Send(std::string_view bytes) {
 bool ClientSocket::Flush() {
   size_t off = 0;
   while (off < out_.size() && !broken_) {
-    ssize_t n = send(fd_, out_.data() + off, out_.size() - off, MSG_NOSIGNAL);
+    ssize_t n = RawSend(out_.data() + off, out_.size() - off);
     if (n > 0) {
       off += static_cast<size_t>(n);
     } else if (n < 0 && errno == EINTR) {

@@ -7,10 +7,15 @@
 // One per backend process; not thread-safe.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+typedef struct ssl_st SSL;
+typedef struct ssl_ctx_st SSL_CTX;
 
 namespace hearth::tcop {
 
@@ -46,6 +51,11 @@ class ClientSocket {
   // Sends everything queued. Returns false if the peer is gone.
   bool Flush();
   bool broken() const { return broken_; }
+  // After answering SSLRequest with 'S': the TLS handshake; from then on
+  // every read and write is encrypted. False (with *error) when it fails or
+  // the client sent plain bytes after its SSLRequest.
+  bool StartTls(SSL_CTX* ctx, std::string* error);
+  bool encrypted() const { return ssl_ != nullptr; }
   int fd() const { return fd_; }
 
  private:
@@ -55,7 +65,12 @@ class ClientSocket {
   // Ensures at least n unread bytes in in_; false on EOF/error.
   bool Fill(size_t n, void (*interrupt_check)(), ReadStatus* status);
 
+  // recv/send, or SSL_read/SSL_write once StartTls succeeded.
+  ssize_t RawRecv(char* buf, size_t len);
+  ssize_t RawSend(const char* buf, size_t len);
+
   int fd_;
+  SSL* ssl_ = nullptr;
   std::string in_;
   size_t in_pos_ = 0;
   std::string out_;

@@ -7,6 +7,7 @@
 #include "executor/executor.h"
 #include "planner/planner.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/privilege_checks.h"
 #include "tcop/session.h"
 #include "utils/adt/type_catalog.h"
 
@@ -62,7 +63,11 @@ class ExecutionCursor : public Cursor {
 class QueryPlan : public Plan {
  public:
   QueryPlan(Session& s, const parser::Statement& stmt, const std::vector<types::Oid>& param_types) {
-    planned_ = planner::PlanStatement(stmt, *s.tables, param_types);
+    {
+      LookupRecorder recorder(s);
+      planned_ = planner::PlanStatement(stmt, *s.tables, param_types);
+      required_ = recorder.Required(stmt);
+    }
     for (const executor::OutputColumn& c : planned_.columns) {
       ColumnDesc d;
       d.name = c.name;
@@ -79,6 +84,7 @@ class QueryPlan : public Plan {
   }
 
   std::string Run(Session& s, const std::vector<types::Value>& params, RowConsumer& out) override {
+    CheckPrivileges(required_);
     executor::Execution exec(planned_, MakeExecContext(s, params));
     std::vector<types::Value> row;
     while (exec.Next(row)) out.Row(row);
@@ -86,11 +92,13 @@ class QueryPlan : public Plan {
   }
 
   std::unique_ptr<Cursor> Start(Session& s, const std::vector<types::Value>& params) override {
+    CheckPrivileges(required_);
     return std::make_unique<ExecutionCursor>(planned_, MakeExecContext(s, params), params);
   }
 
  private:
   executor::PlannedStatement planned_;
+  RequiredPrivileges required_;  // checked at every execution
   std::vector<ColumnDesc> columns_;
 };
 

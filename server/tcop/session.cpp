@@ -20,7 +20,9 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/object_definitions.h"
+#include "catalog/privileges.h"
 #include "catalog/relcache.h"
+#include "catalog/role_catalog.h"
 #include "catalog/sequence.h"
 #include "common/error/panic.h"
 #include "common/log/log.h"
@@ -28,6 +30,7 @@
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/admin_callbacks.h"
+#include "tcop/privilege_checks.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -54,8 +57,8 @@ void InstallSequenceCallbacks(types::SessionCallbacks& cb) {
 
 void Session::InstallCallbacks() {
   callbacks.database_name = [this] { return database; };
-  callbacks.current_user = [this] { return user; };
-  callbacks.session_user = [this] { return user; };
+  callbacks.current_user = [this] { return CurrentUserName(); };
+  callbacks.session_user = [this] { return SessionUserName(); };
   callbacks.get_setting = [this](std::string_view name) -> std::optional<std::string> {
     if (config::FindSetting(name) == nullptr) return std::nullopt;
     return settings.Show(name);
@@ -85,10 +88,27 @@ void Session::InstallCallbacks() {
       if (ix.oid == index_oid) return nbtree::BtVerify(ix.desc);
     return std::nullopt;
   };
+  callbacks.has_table_privilege = [this](const std::optional<std::string>& role, const std::string& table,
+                                         const std::string& privileges) {
+    const std::string name = role ? *role : CurrentUserName();
+    auto t = catalog::FindRoleByName(name);
+    if (!t) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
+    return catalog::HasTablePrivilege(t->role.oid, table, privileges);
+  };
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
   func_context.session = &callbacks;
+}
+
+std::string Session::SessionUserName() const {
+  std::string name = settings.Show("session_authorization");
+  return name.empty() ? user : name;
+}
+
+std::string Session::CurrentUserName() const {
+  std::string role = settings.Show("role");
+  return role == "none" ? SessionUserName() : role;
 }
 
 void Session::ReportChangedSettings() {
@@ -118,6 +138,7 @@ void Session::StartStatement(bool reads_tables) {
   EnsureTransaction();
   // Catalog invalidations from other sessions and the statement snapshot.
   if (reads_tables && provider != nullptr && block != BlockState::kFailed) provider->StartStatement();
+  if (access::IsTransactionInProgress()) SetActingRole(*this);
 }
 
 void Session::EndStatement() {

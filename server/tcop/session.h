@@ -19,6 +19,7 @@
 
 namespace hearth::catalog {
 class HeapTableProvider;
+class SystemViewProvider;
 }
 
 namespace hearth::tcop {
@@ -56,13 +57,25 @@ class Session {
   config::SessionSettings settings;
   std::string datadir;
   std::string database;
-  std::string user;
+  std::string user;            // the authenticated user (login role)
+  uint32_t login_role = 0;     // its pg_authid oid
+  bool login_superuser = false;
   int32_t backend_pid = 0;
+
+  // session_user: the login role, or SET SESSION AUTHORIZATION's.
+  std::string SessionUserName() const;
+  // current_user: SET ROLE's role, else the session user.
+  std::string CurrentUserName() const;
 
   BlockState block = BlockState::kIdle;
   // The tables statements see (catalog + heap); null until storage is wired.
   executor::TableProvider* tables = nullptr;
   catalog::HeapTableProvider* provider = nullptr;  // the same object, typed
+  catalog::SystemViewProvider* views = nullptr;    // `tables` when it has the system views
+  // The role privilege checks act as, and when it was resolved
+  // (privilege_checks.h, SetActingRole).
+  std::string acting_role_name;
+  uint64_t acting_role_version = 0;
   // What built-in functions see of the session (now(), current_user, ...).
   types::SessionCallbacks callbacks;
   types::FuncCallContext func_context;

@@ -3,7 +3,6 @@
 // Principal entry point: ProcessStartup.
 #include "tcop/startup.h"
 
-#include "catalog/cluster_catalog.h"
 #include "common/error/db_error.h"
 #include "common/protocol/wire.h"
 #include "storage/ipc/interrupts.h"
@@ -27,8 +26,17 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     if (st != ReadStatus::kOk) Fatal(sqlstate::kProtocolViolation, "invalid length of startup packet");
     protocol::MessageReader r(body);
     int32_t code = r.Int32().value_or(0);
+    if (code == protocol::kSslRequestCode && info.ssl_ctx != nullptr && !sock.encrypted()) {
+      // 'S', the handshake, then the real startup packet over TLS.
+      sock.Send("S");
+      sock.Flush();
+      std::string error;
+      if (!sock.StartTls(info.ssl_ctx, &error)) Fatal(sqlstate::kProtocolViolation, error);
+      continue;
+    }
     if (code == protocol::kSslRequestCode || code == protocol::kGssEncRequestCode) {
-      // No TLS or GSS encryption: say so and read the real startup packet.
+      // No TLS here (ssl = off) and no GSS encryption: say so and read the
+      // real startup packet.
       sock.Send("N");
       sock.Flush();
       continue;
@@ -85,16 +93,6 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     case Refusal::kShuttingDown: Fatal(sqlstate::kCannotConnectNow, "the database system is shutting down");
     case Refusal::kRecovering: Fatal(sqlstate::kCannotConnectNow, "the database system is in recovery mode");
   }
-  if (!catalog::RoleExists(info.datadir, result.user)) {
-    Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + result.user + "\" does not exist");
-  }
-  if (!catalog::DatabaseExists(info.datadir, result.database)) {
-    Fatal(sqlstate::kInvalidCatalogName, "database \"" + result.database + "\" does not exist");
-  }
-  // Trust authentication (passwords arrive with the security issue).
-  protocol::MessageWriter ok(protocol::be::kAuthentication);
-  ok.Int32(protocol::kAuthOk);
-  sock.Send(ok.Finish());
   result.proceed = true;
   return result;
 }

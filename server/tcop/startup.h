@@ -1,9 +1,11 @@
 // tcop/startup.h
 //
-// The connection start of a backend: SSL/GSS negotiation ('N'), cancel
-// requests, the v3 StartupMessage, refusals (too many clients, shutdown),
-// database and role checks, trust authentication, then ParameterStatus,
-// BackendKeyData and the first ReadyForQuery.
+// The connection start of a backend: SSL negotiation ('S' + TLS handshake
+// with ssl = on, else 'N'; GSS encryption always 'N'), cancel
+// requests, the v3 StartupMessage and refusals (too many clients,
+// shutdown). Authentication and the role/database checks follow in
+// login.h; then BackendMain sends ParameterStatus, BackendKeyData and the
+// first ReadyForQuery.
 #pragma once
 
 #include <map>

@@ -106,10 +106,10 @@ class SetPlan : public Plan {
                    "SET LOCAL can only be used in transaction blocks");
           return "SET";
         }
-        s.settings.Set(name_, values_, is_local_);
+        if (!SetRoleSetting(s, name_, &values_, is_local_)) s.settings.Set(name_, values_, is_local_);
         break;
       case parser::SetKind::kDefault:
-        s.settings.SetDefault(name_, is_local_);
+        if (!SetRoleSetting(s, name_, nullptr, is_local_)) s.settings.SetDefault(name_, is_local_);
         break;
       case parser::SetKind::kTransaction:
         if (s.block == BlockState::kIdle) {
@@ -185,7 +185,7 @@ class ResetPlan : public Plan {
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
     if (all_) {
       s.settings.ResetAll();
-    } else {
+    } else if (!SetRoleSetting(s, name_, nullptr, false)) {
       s.settings.Reset(name_);
     }
     return "RESET";

@@ -169,20 +169,13 @@ TEST_CASE("psql: errors carry SQLSTATE, message and the LINE 1 caret", "[psql_te
 }
 
 TEST_CASE("psql: statements that are not executable yet answer 0A000", "[psql_test]") {
-  // CREATE DATABASE / CREATE ROLE wait for the security issue (issue 2 lets
-  // them answer 0A000 naming the statement).
   TestServer server;
-  for (const char* sql : {"create database foo", "create role bob"}) {
-    INFO(sql);
-    CommandResult r = server.Psql({"-v", "VERBOSITY=verbose", "-c", sql});
-    CHECK(r.exit_code == 1);
-    CHECK(r.err.rfind("ERROR:  0A000: ", 0) == 0);
-    CHECK(Contains(r.err, "not supported"));
-  }
-  CommandResult r = server.Psql({"-c", "create database foo"});
+  CommandResult r = server.Psql({"-v", "VERBOSITY=verbose", "-c", "create database foo"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.rfind("ERROR:  0A000: ", 0) == 0);
+  CHECK(Contains(r.err, "not supported"));
+  r = server.Psql({"-c", "create database foo"});
   CHECK(r.err.rfind("ERROR:  CREATE DATABASE is not supported yet\n", 0) == 0);
-  r = server.Psql({"-c", "create role bob"});
-  CHECK(r.err.rfind("ERROR:  CREATE ROLE is not supported yet\n", 0) == 0);
   // A syntax error in such a statement is still a syntax error.
   r = server.Psql({"-v", "VERBOSITY=verbose", "-c", "create table (a int)"});
   CHECK(r.err.rfind("ERROR:  42601: syntax error at or near \"(\"\n", 0) == 0);

@@ -37,6 +37,8 @@ void OnAlarm(int) {
   if (g_in_statement) g_timeout_pending = 1;
 }
 void OnStartupTimeout(int) { _exit(1); }
+volatile sig_atomic_t g_auth_timeout_pending = 0;
+void OnAuthTimeout(int) { g_auth_timeout_pending = 1; }
 
 // No SA_RESTART: a blocking recv/send returns EINTR so the flag is seen.
 void Install(int signo, void (*fn)(int)) {
@@ -88,9 +90,12 @@ void ArmStartupTimeout(int64_t seconds) {
   SetTimer(seconds * 1000);
 }
 
+void DeferStartupTimeout() { Install(SIGALRM, OnAuthTimeout); }
+
 void DisarmStartupTimeout() {
   SetTimer(0);
   Install(SIGALRM, OnAlarm);
+  g_auth_timeout_pending = 0;
 }
 
 void SetClientConnectionCheck(int fd, int64_t interval_ms) {
@@ -131,6 +136,10 @@ void EndStatementInterrupts() {
 }
 
 void CheckForTermination() {
+  if (g_auth_timeout_pending) {
+    g_auth_timeout_pending = 0;
+    throw DbError(sqlstate::kQueryCanceled, "canceling authentication due to timeout", Severity::kFatal);
+  }
   if (g_die_pending) {
     g_die_pending = 0;
     throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",

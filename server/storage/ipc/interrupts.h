@@ -52,6 +52,11 @@ void CheckForTermination();
 // SIGALRM, so it is disarmed (and statement_timeout's handler restored)
 // before any statement runs.
 void ArmStartupTimeout(int64_t seconds);
+// Once the backend holds shared state (its proc slot, during
+// authentication): the timeout no longer exits at once but makes the next
+// CheckForTermination throw FATAL 57014 "canceling authentication due to
+// timeout", so the backend leaves through its normal exit path.
+void DeferStartupTimeout();
 void DisarmStartupTimeout();
 
 // client_connection_check_interval: while a statement runs,

@@ -60,6 +60,7 @@ void ClaimProcSlot(ProcNumber n, BackendType type) {
   s->waiting_on_lock.store(false);
   s->xid.store(kInvalidTransactionId);
   s->xmin.store(kInvalidTransactionId);
+  s->role_oid.store(0);
   s->type.store(type);
   s->state.store(ProcState::kStarting);
   s->pid.store(static_cast<int32_t>(getpid()), std::memory_order_release);
@@ -75,8 +76,23 @@ void ReleaseProcSlot() {
   s->xid.store(kInvalidTransactionId);
   s->xmin.store(kInvalidTransactionId);
   s->type.store(BackendType::kUnused);
+  s->role_oid.store(0);
   s->pid.store(0, std::memory_order_release);
   g_my_proc_number = kInvalidProcNumber;
+}
+
+int CountRoleBackends(uint32_t role_oid) {
+  ProcArrayShared* pa = ProcArray();
+  if (pa == nullptr) return 0;
+  int n = 0;
+  for (int32_t i = 0; i < pa->nslots; ++i) {
+    const ProcSlot& s = pa->slots[i];
+    if (s.pid.load(std::memory_order_acquire) != 0 && s.type.load() == BackendType::kClient &&
+        s.role_oid.load() == role_oid) {
+      ++n;
+    }
+  }
+  return n;
 }
 
 bool ProcArrayXidIsRunning(TransactionId xid) {

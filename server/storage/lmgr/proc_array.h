@@ -68,6 +68,9 @@ struct alignas(64) ProcSlot {
   // Oldest xid the backend's snapshots may still consider running (0: none).
   // Set by the owner while holding ProcArrayShared::lock shared.
   std::atomic<TransactionId> xmin;
+  // The role a client backend logged in as (0 until authenticated); counted
+  // for the role's CONNECTION LIMIT.
+  std::atomic<uint32_t> role_oid;
 };
 static_assert(std::atomic<int32_t>::is_always_lock_free);
 static_assert(std::atomic<bool>::is_always_lock_free);
@@ -100,6 +103,11 @@ void ClaimProcSlot(ProcNumber n, BackendType type);
 // (callers should have ended their transaction with AbortTransaction first:
 // this does not touch the clog).
 void ReleaseProcSlot();
+
+// Client backends logged in as `role_oid` (this one included once it set
+// its slot's role_oid). Lock-free reads; a racing login may be missed or
+// counted, as in PostgreSQL's CountUserBackends.
+int CountRoleBackends(uint32_t role_oid);
 
 // True when some proc slot's current xid is `xid` (takes the lock shared).
 bool ProcArrayXidIsRunning(TransactionId xid);

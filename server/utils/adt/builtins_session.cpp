@@ -135,6 +135,14 @@ Value IndexCheck(const Value* a, int, FuncCallContext& c) {
   return Value::Text(r->empty() ? std::string("ok") : *r);
 }
 
+Value HasTablePrivilegeFn(const Value* a, int n, FuncCallContext& c) {
+  if (!S(c) || !S(c)->has_table_privilege) {
+    throw DbError(sqlstate::kFeatureNotSupported, "has_table_privilege is not supported here");
+  }
+  if (n == 3) return Value::Bool(S(c)->has_table_privilege(a[0].str, a[1].str, a[2].str));
+  return Value::Bool(S(c)->has_table_privilege(std::nullopt, a[0].str, a[1].str));
+}
+
 }  // namespace
 
 void AddSessionBuiltins(std::vector<FuncSignature>* t) {
@@ -165,6 +173,8 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("random", {}, kFloat8Oid, Random);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
+  vol("has_table_privilege", {kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);
+  vol("has_table_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);
 }
 
 }  // namespace hearth::types::internal

@@ -85,6 +85,11 @@ struct SessionCallbacks {
   std::function<uint64_t(WalPosition)> wal_position;
   SequenceCallbacks sequences;
   CatalogCallbacks catalog;
+  // has_table_privilege([role,] table, privileges): role nullopt = the
+  // current user. Throws 42704 / 42P01 / 22023. Unset: 0A000.
+  std::function<bool(const std::optional<std::string>& role, const std::string& table,
+                     const std::string& privileges)>
+      has_table_privilege;
 };
 
 struct FuncCallContext {

@@ -38,7 +38,9 @@ select 'abcdef'::varchar(3);
 
 -- 0A000 statements that parse but do not run yet
 create database foo;
+-- roles exist
 create role bob;
+drop role bob;
 
 -- the session is still fine
 select 'still alive';

@@ -47,7 +47,7 @@ struct CatalogCluster {
     pid_t pid = fork();
     if (pid == 0) {
       try {
-        BootstrapCatalog(dir);
+        BootstrapCatalog(dir, "hearth");
       } catch (...) {
         _exit(3);
       }

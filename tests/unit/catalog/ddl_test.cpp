@@ -3,6 +3,7 @@
 
 #include "catalog/catalog_rows.h"
 #include "catalog/pending_delete.h"
+#include "catalog/role_catalog.h"
 #include "catalog_test_util.h"
 #include "utils/adt/type_catalog.h"
 
@@ -14,9 +15,10 @@ using types::Value;
 namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
-// hearth_sequence and their 11 + 8 + 9 + 11 columns.
-constexpr int kSystemClassRows = 4;
-constexpr int kSystemAttributeRows = 39;
+// hearth_sequence, pg_authid, pg_auth_members and their 13 + 8 + 9 + 11 +
+// 12 + 4 columns.
+constexpr int kSystemClassRows = 6;
+constexpr int kSystemAttributeRows = 57;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -37,8 +39,23 @@ TEST_CASE("Bootstrap writes self-describing catalogs and the OID control file", 
     REQUIRE(cls != nullptr);
     CHECK(cls->oid == 1259);
     CHECK(cls->rel.number.value == 1259);
-    REQUIRE(cls->info.columns.size() == 11);
+    REQUIRE(cls->info.columns.size() == 13);
     CHECK(cls->info.columns[1].name == "relname");
+    CHECK(cls->info.columns[10].name == "reloptions");
+    CHECK(cls->info.columns[11].name == "relowner");
+    CHECK(cls->info.columns[12].name == "relacl");
+    // pg_authid and pg_auth_members keep PostgreSQL's oids, with the
+    // bootstrap superuser as oid 10.
+    RelationRef authid = LookupRelation("pg_catalog", "pg_authid");
+    REQUIRE(authid != nullptr);
+    CHECK(authid->oid == 1260);
+    CHECK(authid->info.columns.size() == 12);
+    auto hearth = FindRoleByName("hearth");
+    REQUIRE(hearth.has_value());
+    CHECK(hearth->role.oid == 10);
+    CHECK(hearth->role.superuser);
+    REQUIRE(LookupRelation("pg_catalog", "pg_auth_members") != nullptr);
+    CHECK(LookupRelation("pg_catalog", "pg_auth_members")->oid == 1261);
     CHECK(cls->info.columns[1].type == types::kNameOid);
     CHECK(cls->info.schema == "pg_catalog");
     RelationRef att = LookupRelation("pg_catalog", "hearth_attribute");
@@ -53,7 +70,7 @@ TEST_CASE("Bootstrap writes self-describing catalogs and the OID control file", 
   pid_t pid = fork();
   if (pid == 0) {
     try {
-      BootstrapCatalog(c.dir);
+      BootstrapCatalog(c.dir, "hearth");
     } catch (const std::runtime_error&) {
       _exit(7);
     }

@@ -1,0 +1,57 @@
+// tcop/privilege_checks.h
+//
+// Table privileges of queries, PostgreSQL's way: what a statement needs is
+// worked out once when it is planned (every relation the planner looked up:
+// SELECT; the target of INSERT/UPDATE/DELETE: that privilege, plus SELECT
+// when the statement also reads it through WHERE, RETURNING or another
+// reference) and checked every time it runs, against the role acting then
+// (42501 `permission denied for table t`). Superusers skip the checks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "catalog/acl.h"
+#include "executor/planned_statement.h"
+#include "executor/table_access.h"
+#include "parser/ast.h"
+
+namespace hearth::tcop {
+
+class Session;
+
+// Relation oid → ACL bits a statement needs.
+using RequiredPrivileges = std::vector<std::pair<types::Oid, uint32_t>>;
+
+// Records the relations the planner looks up while it lives.
+class LookupRecorder {
+ public:
+  explicit LookupRecorder(Session& s);
+  ~LookupRecorder();
+  LookupRecorder(const LookupRecorder&) = delete;
+  LookupRecorder& operator=(const LookupRecorder&) = delete;
+
+  // What `stmt` needs, given the lookups recorded.
+  RequiredPrivileges Required(const parser::Statement& stmt) const;
+
+ private:
+  Session& session_;
+  std::vector<executor::TableInfo> looked_up_;
+};
+
+// Throws 42501 unless the acting role holds `required`.
+void CheckPrivileges(const RequiredPrivileges& required);
+// The same for one relation (COPY's table).
+void CheckTablePrivilege(const executor::TableInfo& table, uint32_t mask);
+
+// Plans `stmt` and checks its privileges at once, for plans run right away
+// (COPY (query) TO, CREATE TABLE AS, SELECT INTO).
+executor::PlannedStatement PlanAndCheck(Session& s, const parser::Statement& stmt);
+
+// Statement start: makes current_user the role catalog checks act as
+// (resolved again only when current_user or the catalog changed).
+void SetActingRole(Session& s);
+
+}  // namespace hearth::tcop
