@@ -8,6 +8,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "catalog/catalog_defs.h"
 #include "catalog/catalog_rows.h"
@@ -114,8 +115,11 @@ void AddPgClass(SystemViewProvider& p) {
     executor::TableProvider& tables = p.wrapped();
     IndexRows indexes = LoadIndexes(tables);
     std::vector<Row> out;
+    std::unordered_map<Oid, Oid> owners;  // an index is owned by its table's owner
     for (const Row& c : ScanCatalog(tables, kHearthClassName)) {
       const Oid oid = static_cast<Oid>(c[kClassOid].i);
+      const Oid owner = c[kClassRelowner].is_null ? kBootstrapSuperuserOid : static_cast<Oid>(c[kClassRelowner].i);
+      owners[oid] = owner;
       const char kind = c[kClassRelkind].str.empty() ? 'r' : c[kClassRelkind].str[0];
       const int64_t fill = c[kClassRelfillfactor].is_null ? 100 : c[kClassRelfillfactor].i;
       out.push_back(ClassRow({oid, c[kClassRelname].str, static_cast<Oid>(c[kClassRelnamespace].i),
@@ -124,15 +128,14 @@ void AddPgClass(SystemViewProvider& p) {
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),
                               fill == 100 ? "" : "{fillfactor=" + std::to_string(fill) + "}",
-                              c[kClassRelowner].is_null ? kBootstrapSuperuserOid
-                                                        : static_cast<Oid>(c[kClassRelowner].i),
-                              c[kClassRelacl].is_null ? "" : c[kClassRelacl].str}));
+                              owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str}));
     }
     for (const Row& i : indexes.rows) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,
                               static_cast<Oid>(i[kIndNamespace].i), kBtreeAmOid,
                               static_cast<Oid>(i[kIndRelfilenode].i), 1, 0, false, 'i',
-                              static_cast<int>(KeyAttnums(i).size()), ""}));
+                              static_cast<int>(KeyAttnums(i).size()), "",
+                              owners[static_cast<Oid>(i[kIndIndrelid].i)], ""}));
     }
     return out;
   });
