@@ -24,6 +24,7 @@
 #include "access/transam/xlog_rmgr.h"
 #include "access/transam/xlog_segment.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/file/disk_full.h"
 
 namespace hearth::access {
 
@@ -102,7 +103,12 @@ CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts) 
     res.redo_lsn = BeginRedoPoint();
   }
   storage::Status st = storage::FlushAllBuffers();
-  if (!st.ok()) throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
+  if (!st.ok()) {
+    // Out of space: the buffers stay dirty and the next checkpoint retries.
+    // Any other failure (an fsync above all) may have lost data: the caller PANICs.
+    if (st.IsDiskFull()) throw storage::DiskFullError("checkpoint could not write buffers: " + st.ToString());
+    throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
+  }
   const int64_t written_ns = SteadyNs();
   TransamCheckpoint();
   if (wal) {
