@@ -1,6 +1,6 @@
 // catalog/cluster_catalog.cpp
 //
-// Principal entry points: WriteInitialClusterCatalog, DatabaseExists, RoleExists.
+// Principal entry points: WriteInitialClusterCatalog, DatabaseExists, RoleExists, RoleIsSuperuser.
 #include "catalog/cluster_catalog.h"
 
 #include <algorithm>
@@ -10,13 +10,30 @@ namespace hearth::catalog {
 
 namespace {
 
-std::vector<std::string> ReadNames(const std::string& path) {
-  std::vector<std::string> names;
+struct CatalogLine {
+  std::string name;
+  std::string attributes;  // after the first tab; empty when none
+};
+
+std::vector<CatalogLine> ReadLines(const std::string& path) {
+  std::vector<CatalogLine> lines;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
-    if (!line.empty()) names.push_back(line);
+    if (line.empty()) continue;
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) {
+      lines.push_back({line, {}});
+    } else {
+      lines.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    }
   }
+  return lines;
+}
+
+std::vector<std::string> ReadNames(const std::string& path) {
+  std::vector<std::string> names;
+  for (CatalogLine& l : ReadLines(path)) names.push_back(std::move(l.name));
   return names;
 }
 
@@ -50,6 +67,13 @@ bool DatabaseExists(const std::string& datadir, const std::string& name) {
 
 bool RoleExists(const std::string& datadir, const std::string& name) {
   return Contains(datadir + "/" + kRolesFile, name);
+}
+
+bool RoleIsSuperuser(const std::string& datadir, const std::string& name) {
+  for (const CatalogLine& l : ReadLines(datadir + "/" + kRolesFile)) {
+    if (l.name == name) return l.attributes.find("nosuperuser") == std::string::npos;
+  }
+  return false;
 }
 
 std::vector<std::string> ListDatabases(const std::string& datadir) {

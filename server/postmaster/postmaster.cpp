@@ -285,7 +285,13 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     refusal = tcop::Refusal::kShuttingDown;
   } else {
     slot = children_.ReserveClientSlot();
-    if (!slot) refusal = tcop::Refusal::kTooManyClients;
+    if (!slot) {
+      refusal = tcop::Refusal::kTooManyClients;
+    } else if (children_.FreeClientSlots() < ss_.superuser_reserved_connections) {
+      // One of the last superuser_reserved_connections slots: the backend
+      // refuses it unless the role turns out to be a superuser.
+      refusal = tcop::Refusal::kSuperusersOnly;
+    }
   }
   int32_t cancel_key = static_cast<int32_t>(rng_());
   pid_t pid = ForkChild();
@@ -522,6 +528,11 @@ int PostmasterMain(const PostmasterOptions& opts) {
     return 1;
   }
   ServerSettings ss = ReadServerSettings(settings);
+  if (ss.superuser_reserved_connections >= ss.shmem.max_connections) {
+    fprintf(stderr, "hearthd: superuser_reserved_connections (%d) must be less than max_connections (%d)\n",
+            ss.superuser_reserved_connections, ss.shmem.max_connections);
+    return 1;
+  }
   std::string log_file = ss.log_file;
   if (!log_file.empty() && log_file[0] != '/') log_file = opts.datadir + "/" + log_file;
   log::InitLogging("postmaster", log_file, ss.log_min_messages);

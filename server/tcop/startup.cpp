@@ -84,9 +84,13 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     case Refusal::kTooManyClients: Fatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
     case Refusal::kShuttingDown: Fatal(sqlstate::kCannotConnectNow, "the database system is shutting down");
     case Refusal::kRecovering: Fatal(sqlstate::kCannotConnectNow, "the database system is in recovery mode");
+    case Refusal::kSuperusersOnly: break;  // decided below, once the role is known
   }
   if (!catalog::RoleExists(info.datadir, result.user)) {
     Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + result.user + "\" does not exist");
+  }
+  if (info.refusal == Refusal::kSuperusersOnly && !catalog::RoleIsSuperuser(info.datadir, result.user)) {
+    Fatal(sqlstate::kTooManyConnections, "remaining connection slots are reserved for non-replication superuser connections");
   }
   if (!catalog::DatabaseExists(info.datadir, result.database)) {
     Fatal(sqlstate::kInvalidCatalogName, "database \"" + result.database + "\" does not exist");

@@ -1,0 +1,96 @@
+// superuser_reserved_connections over the wire: the last N slots of
+// max_connections are for superusers; anyone else asking for one gets
+// PostgreSQL's FATAL 53300. A role without superuser rights is a line
+// "name<TAB>nosuperuser" in global/roles (no SQL creates roles yet).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "raw_session.h"
+#include "test_server.h"
+
+using namespace hearth::testing;
+
+namespace {
+
+void AddPlainRole(const TestServer& server, const std::string& name) {
+  std::ofstream out(server.datadir() + "/global/roles", std::ios::app);
+  out << name << "\tnosuperuser\n";
+  REQUIRE(out.good());
+}
+
+// A session as `user`; returns the messages of its startup.
+std::vector<RawMessage> Connect(std::vector<std::unique_ptr<RawConn>>& sessions, int port, const std::string& user) {
+  sessions.push_back(std::make_unique<RawConn>(port));
+  REQUIRE(sessions.back()->ok());
+  return sessions.back()->Startup(user, "hearth");
+}
+
+// Waits until only the auxiliary processes remain (the readiness probe's
+// backend has exited), so slot counts start from zero.
+void WaitForNoBackends(const TestServer& server) {
+  REQUIRE(WaitFor([&] { return server.ChildPids().size() <= 3; }, 10000));
+}
+
+}  // namespace
+
+TEST_CASE("reserved connections: default is 3, and must be below max_connections", "[reserved_connections_test]") {
+  TestServer server;
+  CHECK(server.PsqlValue("show superuser_reserved_connections") == "3");
+  REQUIRE(server.Stop(SIGTERM) == 0);
+  CommandResult r = RunCommand({HearthdPath(), "-D", server.datadir(), "-c", "port=" + std::to_string(FreePort()), "-c",
+                                "max_connections=3", "-c", "superuser_reserved_connections=3"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("superuser_reserved_connections (3) must be less than max_connections (3)") != std::string::npos);
+}
+
+TEST_CASE("reserved connections: the last slots refuse non-superusers with 53300", "[reserved_connections_test]") {
+  TestServer server(Settings{{"max_connections", "4"}, {"superuser_reserved_connections", "2"}});
+  AddPlainRole(server, "alice");
+  WaitForNoBackends(server);
+  std::vector<std::unique_ptr<RawConn>> sessions;
+  // Two of four slots are for anyone.
+  REQUIRE(LastStatus(Connect(sessions, server.port(), "alice")) == 'I');
+  REQUIRE(LastStatus(Connect(sessions, server.port(), "alice")) == 'I');
+  {
+    std::vector<std::unique_ptr<RawConn>> refused;
+    auto msgs = Connect(refused, server.port(), "alice");
+    REQUIRE(First(msgs, 'E') != nullptr);
+    auto e = ErrorOf(*First(msgs, 'E'));
+    CHECK(e.severity_nonlocal == "FATAL");
+    CHECK(e.sqlstate == "53300");
+    CHECK(e.message == "remaining connection slots are reserved for non-replication superuser connections");
+    CHECK(First(msgs, 'Z') == nullptr);
+    refused.back()->DrainUntilEof(5000);
+    CHECK(refused.back()->eof());
+  }
+  // psql sees the same (once the refused backend has freed its slot).
+  WaitFor([&] { return server.ChildPids().size() <= 5; }, 10000);
+  CommandResult r = server.Psql({"-U", "alice", "-c", "select 1"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("FATAL:  remaining connection slots are reserved for non-replication superuser connections") !=
+        std::string::npos);
+  // The reserved slots serve the superuser, to the last one.
+  WaitFor([&] { return server.ChildPids().size() <= 5; }, 10000);
+  REQUIRE(LastStatus(Connect(sessions, server.port(), "hearth")) == 'I');
+  REQUIRE(LastStatus(Connect(sessions, server.port(), "hearth")) == 'I');
+  {
+    std::vector<std::unique_ptr<RawConn>> extra;
+    auto msgs = Connect(extra, server.port(), "hearth");
+    REQUIRE(First(msgs, 'E') != nullptr);
+    CHECK(ErrorOf(*First(msgs, 'E')).message == "sorry, too many clients already");
+  }
+  // Everyone admitted still works.
+  for (auto& s : sessions) CHECK(FirstColumn(s->Query("select 1")) == std::vector<std::string>{"1"});
+  // Once the superusers and one plain session leave, a plain slot is free
+  // again (2 taken, 2 left for superusers).
+  while (sessions.size() > 1) {
+    sessions.back()->Send(TerminateMsg());
+    sessions.pop_back();
+  }
+  REQUIRE(WaitFor([&] { return server.ChildPids().size() <= 4; }, 10000));
+  REQUIRE(LastStatus(Connect(sessions, server.port(), "alice")) == 'I');
+}
