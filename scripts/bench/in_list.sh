@@ -41,15 +41,10 @@ if ! cmp -s "$work/check.$hport" "$work/check.$pport"; then
   exit 1
 fi
 
-run_point() {  # PORT WORKLOAD OUTFILE: appends ms per query
-  local port="$1" w="$2" out="$3" log="$work/pgbench.log" lat
-  if ! pgbench -n -h 127.0.0.1 -p "$port" -U hearth -c 1 -t "$txns" -f "$work/$w.sql" hearth >"$log" 2>&1; then
-    echo "  pgbench $w failed on port $port: $(tail -c 300 "$log")" >&2
-    echo NaN >>"$out"
-    return
-  fi
-  lat=$(awk -F'= ' '/^latency average = / {split($2, a, " "); print a[1]; exit}' "$log")
-  echo "${lat:-NaN}" >>"$out"
+run_point() {  # PORT WORKLOAD OUTFILE: appends ms per query (one client: 1000 / tps)
+  local port="$1" w="$2" out="$3"
+  bench_pgbench "$port" 1 "$work/pgbench.log" -t "$txns" -f "$work/$w.sql"
+  awk -v t="$BENCH_TPS" 'BEGIN { if (t == "NaN" || t == 0) print "NaN"; else printf "%.3f\n", 1000 / t }' >>"$out"
 }
 
 for r in $(seq 1 "$runs"); do

@@ -143,9 +143,14 @@ void XLogEnsureSpaceForChange() {
   const XLogRecPtr at = sh->initialized_upto.load(std::memory_order_acquire);
   const XLogRecPtr need = (XLogSegNo(at, sh->segment_size) + 2) * sh->segment_size;
   if (sh->segments_ready_upto.load(std::memory_order_acquire) >= need) return;
-  // The walwriter has fallen behind, or the disk is full: make the segments
-  // here. On a full disk this throws ERROR 53100 before anything changed.
-  XLogPreallocateSegments();
+  // The walwriter has fallen behind, or the disk is full: make just the
+  // segments this writer needs, here. On a full disk this throws ERROR 53100
+  // before anything changed.
+  const uint64_t cur = XLogSegNo(at, sh->segment_size);
+  for (uint64_t seg = cur; seg <= cur + 1; seg++) {
+    xi::InstallSegment(seg, /*on_demand=*/true);
+    xi::NoteSegmentsReady(seg + 1);
+  }
 }
 
 RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
