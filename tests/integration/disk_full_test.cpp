@@ -83,6 +83,13 @@ bool WaitSeconds(Pred pred, int seconds) {
   return pred();
 }
 
+// True (with a warning) when the test cannot have its own file system.
+bool SkippedWithoutTmpfs(const SmallDisk& disk) {
+  if (disk.mounted()) return false;
+  WARN("disk full test skipped: cannot mount a tmpfs (" << disk.why() << ")");
+  return true;
+}
+
 struct Failure {
   std::string sqlstate, message, hint;
 };
@@ -119,10 +126,7 @@ void CheckDiskFull(const Failure& f, const std::string& what) {
 
 TEST_CASE("disk full: data files — 53100, reads go on, a crash reset survives it, writes resume", "[disk_full_test]") {
   SmallDisk disk(72);
-  if (!disk.mounted()) {
-    WARN("disk full test skipped: cannot mount a tmpfs (" << disk.why() << ")");
-    return;
-  }
+  if (SkippedWithoutTmpfs(disk)) return;
   TestServer server(Settings{}, {}, 0, disk.dir());
   RawConn c(server.port());
   REQUIRE(LastStatus(c.Startup()) == 'I');
@@ -186,10 +190,7 @@ TEST_CASE("disk full: data files — 53100, reads go on, a crash reset survives 
 
 TEST_CASE("disk full: WAL — writers get 53100 before changing anything, never a crash", "[disk_full_test]") {
   SmallDisk disk(72);
-  if (!disk.mounted()) {
-    WARN("disk full test skipped: cannot mount a tmpfs (" << disk.why() << ")");
-    return;
-  }
+  if (SkippedWithoutTmpfs(disk)) return;
   TestServer server(Settings{}, {}, 0, disk.dir());
   const pid_t postmaster = server.pid();
   RawConn c(server.port());
