@@ -29,10 +29,13 @@ std::vector<RawMessage> Connect(std::vector<std::unique_ptr<RawConn>>& sessions,
   return sessions.back()->Startup(user, "hearth");
 }
 
-// Waits until only the auxiliary processes remain (the readiness probe's
-// backend has exited), so slot counts start from zero.
-void WaitForNoBackends(const TestServer& server) {
-  REQUIRE(WaitFor([&] { return server.ChildPids().size() <= 3; }, 10000));
+// The walwriter, bgwriter and checkpointer (started before the first accept).
+constexpr size_t kAuxProcesses = 3;
+
+// Waits until exactly `backends` sessions' processes remain (the readiness
+// probe's and refused ones have exited), so slot counts are known.
+void WaitForBackends(const TestServer& server, size_t backends) {
+  REQUIRE(WaitFor([&] { return server.ChildPids().size() == kAuxProcesses + backends; }, 10000));
 }
 
 }  // namespace
@@ -50,7 +53,7 @@ TEST_CASE("reserved connections: default is 3, and must be below max_connections
 TEST_CASE("reserved connections: the last slots refuse non-superusers with 53300", "[reserved_connections_test]") {
   TestServer server(Settings{{"max_connections", "4"}, {"superuser_reserved_connections", "2"}});
   AddPlainRole(server, "alice");
-  WaitForNoBackends(server);
+  WaitForBackends(server, 0);
   std::vector<std::unique_ptr<RawConn>> sessions;
   // Two of four slots are for anyone.
   REQUIRE(LastStatus(Connect(sessions, server.port(), "alice")) == 'I');
@@ -68,13 +71,13 @@ TEST_CASE("reserved connections: the last slots refuse non-superusers with 53300
     CHECK(refused.back()->eof());
   }
   // psql sees the same (once the refused backend has freed its slot).
-  WaitFor([&] { return server.ChildPids().size() <= 5; }, 10000);
+  WaitForBackends(server, 2);
   CommandResult r = server.Psql({"-U", "alice", "-c", "select 1"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("FATAL:  remaining connection slots are reserved for non-replication superuser connections") !=
         std::string::npos);
   // The reserved slots serve the superuser, to the last one.
-  WaitFor([&] { return server.ChildPids().size() <= 5; }, 10000);
+  WaitForBackends(server, 2);
   REQUIRE(LastStatus(Connect(sessions, server.port(), "hearth")) == 'I');
   REQUIRE(LastStatus(Connect(sessions, server.port(), "hearth")) == 'I');
   {
@@ -91,6 +94,6 @@ TEST_CASE("reserved connections: the last slots refuse non-superusers with 53300
     sessions.back()->Send(TerminateMsg());
     sessions.pop_back();
   }
-  REQUIRE(WaitFor([&] { return server.ChildPids().size() <= 4; }, 10000));
+  WaitForBackends(server, 1);
   REQUIRE(LastStatus(Connect(sessions, server.port(), "alice")) == 'I');
 }
