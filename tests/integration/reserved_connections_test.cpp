@@ -26,16 +26,24 @@ void AddPlainRole(const TestServer& server, const std::string& name) {
 std::vector<RawMessage> Connect(std::vector<std::unique_ptr<RawConn>>& sessions, int port, const std::string& user) {
   sessions.push_back(std::make_unique<RawConn>(port));
   REQUIRE(sessions.back()->ok());
-  return sessions.back()->Startup(user, "hearth");
+  auto msgs = sessions.back()->Startup(user, "hearth");
+  if (const RawMessage* e = First(msgs, 'E')) UNSCOPED_INFO(user << ": " << ErrorOf(*e).message);
+  return msgs;
 }
 
 // The walwriter, bgwriter and checkpointer (started before the first accept).
 constexpr size_t kAuxProcesses = 3;
 
-// Waits until exactly `backends` sessions' processes remain (the readiness
-// probe's and refused ones have exited), so slot counts are known.
+// Waits until exactly `backends` sessions' processes remain, and stay so
+// for a few polls (the readiness probe's connection may not even be
+// accepted yet when the server is first up; refused ones take a moment to
+// exit), so the slot count is known.
 void WaitForBackends(const TestServer& server, size_t backends) {
-  REQUIRE(WaitFor([&] { return server.ChildPids().size() == kAuxProcesses + backends; }, 10000));
+  int stable = 0;
+  REQUIRE(WaitFor([&] {
+    stable = server.ChildPids().size() == kAuxProcesses + backends ? stable + 1 : 0;
+    return stable >= 6;
+  }, 10000));
 }
 
 }  // namespace
