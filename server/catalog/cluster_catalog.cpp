@@ -12,13 +12,30 @@ namespace hearth::catalog {
 
 namespace {
 
-std::vector<std::string> ReadNames(const std::string& path) {
-  std::vector<std::string> names;
+struct CatalogLine {
+  std::string name;
+  std::string attributes;  // after the first tab; empty when none
+};
+
+std::vector<CatalogLine> ReadLines(const std::string& path) {
+  std::vector<CatalogLine> lines;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
-    if (!line.empty()) names.push_back(line);
+    if (line.empty()) continue;
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) {
+      lines.push_back({line, {}});
+    } else {
+      lines.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    }
   }
+  return lines;
+}
+
+std::vector<std::string> ReadNames(const std::string& path) {
+  std::vector<std::string> names;
+  for (CatalogLine& l : ReadLines(path)) names.push_back(std::move(l.name));
   return names;
 }
 

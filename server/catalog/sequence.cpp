@@ -65,6 +65,7 @@ bool Step(const SequenceParams& p, int64_t v, int64_t* out) {
 // anything when no value is left.
 int64_t ReserveValues(const RelationEntry& seq, const SequenceParams& p, int64_t* last_reserved,
                       access::XLogRecPtr* page_lsn) {
+  access::XLogEnsureSpaceForChange();  // a full disk: 53100 before the page is touched
   storage::PinnedBuffer buf = storage::ReadBuffer(seq.rel, storage::ForkNumber::kMain, 0);
   buf.Lock(storage::LWLockMode::kExclusive);
   SequencePageData* d = CheckedData(seq, buf.page());
@@ -175,6 +176,7 @@ SequenceState ReadSequenceState(const RelationEntry& seq) {
 
 void ResetSequenceState(const RelationEntry& seq, int64_t value, bool is_called) {
   access::XLogRecPtr lsn = 0;
+  access::XLogEnsureSpaceForChange();
   {
     storage::PinnedBuffer buf = storage::ReadBuffer(seq.rel, storage::ForkNumber::kMain, 0);
     buf.Lock(storage::LWLockMode::kExclusive);

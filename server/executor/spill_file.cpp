@@ -42,8 +42,11 @@ SpillFile::~SpillFile() {
 }
 
 void SpillFile::Fail(const char* what) const {
-  throw DbError(sqlstate::kIoError, std::string("could not ") + what + " temporary file \"" + path_ +
-                                        "\": " + std::strerror(errno));
+  const int err = errno;
+  std::string msg = std::string("could not ") + what + " temporary file \"" + path_ + "\": " + std::strerror(err);
+  // Out of space is 53100 with PostgreSQL's hint; the file is removed by the destructor.
+  if (err == ENOSPC || err == EDQUOT) throw DbError(sqlstate::kDiskFull, std::move(msg)).WithHint("Check free disk space.");
+  throw DbError(sqlstate::kIoError, std::move(msg));
 }
 
 void SpillFile::Write(const std::string& record) {

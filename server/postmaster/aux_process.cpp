@@ -21,11 +21,14 @@
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
+#include "access/transam/xlog_segment.h"
+#include "common/error/db_error.h"
 #include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/settings.h"
 #include "postmaster/server_settings.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/file/disk_full.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lwlock.h"
 #include "storage/smgr/smgr.h"
@@ -76,6 +79,38 @@ int64_t LoopDelayMs(ChildKind kind, const config::Settings& s) {
 // as written: PostgreSQL's answer is PANIC, and so is ours (crash reset).
 [[noreturn]] void Panic(const char* what, const std::string& why) { hearth::Panic(std::string(what) + ": " + why); }
 
+// Work that fails while the disk is full (segment pre-allocation, a
+// checkpoint) loses nothing: it is logged and retried after a pause that
+// doubles up to kMaxRetryPause, instead of ending the process.
+class RetryBackoff {
+ public:
+  bool Due() const { return std::chrono::steady_clock::now() >= next_; }
+  void Succeeded() {
+    if (failures_ > 0) spdlog::info("{} succeeded again after {} failed attempts", what_, failures_);
+    failures_ = 0;
+    next_ = {};
+  }
+  void Failed(const char* what, const std::exception& e) {
+    what_ = what;
+    const auto pause = std::min<std::chrono::milliseconds>(kMaxRetryPause, kFirstRetryPause * (1 << std::min(failures_, 8)));
+    failures_++;
+    next_ = std::chrono::steady_clock::now() + pause;
+    const auto* db = dynamic_cast<const DbError*>(&e);
+    spdlog::error("{}: {}{}; retrying in {} ms", what, e.what(),
+                  db != nullptr && !db->hint().empty() ? " (HINT: " + db->hint() + ")" : std::string(),
+                  pause.count());
+  }
+
+ private:
+  static constexpr std::chrono::milliseconds kFirstRetryPause{250};
+  static constexpr std::chrono::milliseconds kMaxRetryPause{10'000};
+  std::chrono::steady_clock::time_point next_{};
+  int failures_ = 0;
+  const char* what_ = "";
+};
+
+RetryBackoff g_retry;  // one kind of work per process
+
 // One round of the process's work. The bgwriter cleans buffers ahead of the
 // clock hand; the checkpointer takes a checkpoint when checkpoint_timeout
 // passed or max_wal_size of WAL was written (and always at shutdown); the
@@ -108,9 +143,17 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
           opts.cause = opts.timed ? "time" : "wal";
           // Timed and WAL-triggered checkpoints are spread (shutdown ignores it).
           opts.pacing = &pacing;
-          access::CreateCheckPoint(shutdown, opts);
+          if (shutdown || g_retry.Due()) {
+            access::CreateCheckPoint(shutdown, opts);
+            g_retry.Succeeded();
+          }
         }
       } catch (const std::exception& e) {
+        // Out of space: the old checkpoint stays valid and nothing is lost.
+        if (!shutdown && storage::IsDiskFullError(e)) {
+          g_retry.Failed("checkpoint failed", e);
+          break;
+        }
         Panic("checkpoint failed", e.what());
       }
       break;
@@ -123,10 +166,19 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
       break;
     }
     case ChildKind::kWalWriter: {
+      if (!access::XLogIsStarted()) break;
       try {
-        if (access::XLogIsStarted()) access::XLogBackgroundFlush();
+        access::XLogBackgroundFlush();
       } catch (const std::exception& e) {
         Panic("could not write WAL", e.what());
+      }
+      if (!g_retry.Due()) break;
+      try {
+        access::XLogPreallocateSegments();
+        g_retry.Succeeded();
+      } catch (const std::exception& e) {
+        if (!storage::IsDiskFullError(e)) Panic("could not pre-allocate WAL", e.what());
+        g_retry.Failed("could not pre-allocate WAL segment", e);
       }
       break;
     }

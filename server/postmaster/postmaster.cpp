@@ -57,6 +57,10 @@ enum class PmState { kRunning, kCrashReset, kSmartShutdown, kFastShutdown };
 
 // How long children get to exit after SIGQUIT before they are SIGKILLed.
 constexpr auto kChildExitGrace = std::chrono::seconds(5);
+// A crash reset that cannot rebuild shared state (a full disk) is retried
+// after this pause, doubled per failure up to kMaxResetRetryPause.
+constexpr auto kFirstResetRetryPause = std::chrono::milliseconds(500);
+constexpr auto kMaxResetRetryPause = std::chrono::milliseconds(10'000);
 
 class Postmaster {
  public:
@@ -66,6 +70,7 @@ class Postmaster {
         acceptor_(io_),
         signals_(io_),
         kill_timer_(io_),
+        reset_retry_timer_(io_),
         rng_(std::random_device{}()) {}
 
   int Run();
@@ -78,6 +83,7 @@ class Postmaster {
   void HandleChildExit(const ChildInfo& child, int status);
   void StartCrashReset(const std::string& why);
   void FinishCrashResetIfDone();
+  void RecreateSharedState();
   void StartAuxProcesses();
   void StartAutovacuumWorker();
   void SignalKind(ChildKind kind, int signo);
@@ -98,6 +104,11 @@ class Postmaster {
   tcp::acceptor acceptor_;
   asio::signal_set signals_;
   asio::steady_timer kill_timer_;
+  asio::steady_timer reset_retry_timer_;
+  int reset_failures_ = 0;
+  // False while a crash reset has not rebuilt shared state: nothing may
+  // touch it then (shutdown skips writing the transaction state).
+  bool shared_ready_ = false;
   std::mt19937 rng_;
   std::unique_ptr<storage::ShmemSegment> shmem_;
   ChildRegistry children_;
@@ -129,6 +140,9 @@ void Postmaster::CreateSharedState() {
   xo.datadir = opts_.datadir;
   xo.sync_method = WalSyncMethodSetting(settings_);
   xo.fsync = settings_.GetBool("fsync");
+  // Two segments ahead: writers need the one after the insert segment
+  // (XLogEnsureSpaceForChange), and the walwriter stays one step ahead of that.
+  xo.prealloc_segments = 2;
   access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
   // Inherited by every child: under minimal, files a transaction created skip WAL.
   access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
@@ -149,6 +163,12 @@ void Postmaster::CreateSharedState() {
                "end of WAL found at startup {}",
                rr.replay.start, rr.replay.records, rr.replay.end_of_wal, rr.replay.end_reason, rr.xids_aborted,
                wi.end_of_wal);
+  if (!wi.prealloc_error.empty()) {
+    spdlog::warn("could not pre-allocate WAL segments: {}; the walwriter retries, and changes fail with 53100 "
+                 "until there is space (HINT: Check free disk space.)",
+                 wi.prealloc_error);
+  }
+  shared_ready_ = true;
 }
 
 int Postmaster::Run() {
@@ -289,7 +309,13 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     refusal = tcop::Refusal::kShuttingDown;
   } else {
     slot = children_.ReserveClientSlot();
-    if (!slot) refusal = tcop::Refusal::kTooManyClients;
+    if (!slot) {
+      refusal = tcop::Refusal::kTooManyClients;
+    } else if (children_.FreeClientSlots() < ss_.superuser_reserved_connections) {
+      // One of the last superuser_reserved_connections slots: the backend
+      // refuses it unless the role turns out to be a superuser.
+      refusal = tcop::Refusal::kSuperusersOnly;
+    }
   }
   int32_t cancel_key = static_cast<int32_t>(rng_());
   pid_t pid = ForkChild();
@@ -502,16 +528,33 @@ void Postmaster::FinishCrashResetIfDone() {
   }
   kill_timer_.cancel();
   spdlog::info("all server processes terminated; reinitializing");
+  RecreateSharedState();
+}
+
+// Rebuilds shared memory and recovers. A failure (a full disk above all:
+// the end-of-recovery checkpoint needs a little space) is retried with a
+// growing pause instead of ending the server; connections wait in the
+// listen backlog meanwhile, and a shutdown request still ends it.
+void Postmaster::RecreateSharedState() {
+  if (state_ != PmState::kCrashReset) return;
+  shared_ready_ = false;
   shmem_.reset();
   try {
     CreateSharedState();
   } catch (const std::exception& e) {
-    spdlog::critical("could not recreate shared memory: {}", e.what());
-    exit_code_ = 1;
-    exit_requested_ = true;
-    io_.stop();
+    shmem_.reset();
+    shared_ready_ = false;
+    const auto pause = std::min<std::chrono::milliseconds>(kMaxResetRetryPause,
+                                                           kFirstResetRetryPause * (1 << std::min(reset_failures_, 8)));
+    reset_failures_++;
+    spdlog::error("could not recreate shared memory: {}; retrying in {} ms", e.what(), pause.count());
+    reset_retry_timer_.expires_after(pause);
+    reset_retry_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) RecreateSharedState();
+    });
     return;
   }
+  reset_failures_ = 0;
   state_ = PmState::kRunning;
   StartAuxProcesses();
   StartAccept();
@@ -532,7 +575,13 @@ void Postmaster::MaybeExit() {
     aux_left = true;
   }
   if (aux_left) return;
-  // Every process is gone: record the exact next xid for the restart.
+  // Every process is gone: record the exact next xid for the restart
+  // (unless a crash reset never rebuilt shared state: then WAL has it).
+  if (!shared_ready_) {
+    exit_requested_ = true;
+    io_.stop();
+    return;
+  }
   try {
     catalog::CatalogShutdown();
     access::TransamShutdown();
@@ -563,6 +612,11 @@ int PostmasterMain(const PostmasterOptions& opts) {
     return 1;
   }
   ServerSettings ss = ReadServerSettings(settings);
+  if (ss.superuser_reserved_connections >= ss.shmem.max_connections) {
+    fprintf(stderr, "hearthd: superuser_reserved_connections (%d) must be less than max_connections (%d)\n",
+            ss.superuser_reserved_connections, ss.shmem.max_connections);
+    return 1;
+  }
   std::string log_file = ss.log_file;
   if (!log_file.empty() && log_file[0] != '/') log_file = opts.datadir + "/" + log_file;
   log::InitLogging("postmaster", log_file, ss.log_min_messages);

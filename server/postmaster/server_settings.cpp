@@ -30,6 +30,7 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ss.listen_address = settings.GetString("listen_addresses");
   ss.port = static_cast<int>(settings.GetInt("port"));
   ss.shmem.max_connections = static_cast<int>(settings.GetInt("max_connections"));
+  ss.superuser_reserved_connections = static_cast<int>(settings.GetInt("superuser_reserved_connections"));
   ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
   ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));
   ss.shmem.relation_size_cache = static_cast<int>(settings.GetInt("relation_size_cache"));

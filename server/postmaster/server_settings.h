@@ -22,6 +22,8 @@ struct ServerSettings {
   std::string listen_address;
   int port = 5433;
   storage::ShmemParams shmem;
+  // The last N of max_connections slots only superusers may take.
+  int superuser_reserved_connections = 3;
   std::string log_file;
   std::string log_min_messages;
 };

@@ -23,7 +23,10 @@ namespace hearth::tcop {
 struct HbaRules;
 
 // Why the postmaster wants this connection refused after its startup packet.
-enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering };
+// Why the postmaster wants a new connection refused. kSuperusersOnly: it got
+// one of the superuser_reserved_connections slots, so only a superuser may
+// stay (decided once the startup packet names the role).
+enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering, kSuperusersOnly };
 
 struct BackendStartInfo {
   int sock_fd = -1;

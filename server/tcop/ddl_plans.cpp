@@ -25,6 +25,7 @@
 #include "planner/default_expr.h"
 #include "planner/deparse.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/session.h"
@@ -189,8 +190,10 @@ class CheckpointPlan : public Plan {
     try {
       access::RequestCheckpoint(s.settings.GetBool("log_checkpoints"));
     } catch (const std::exception& e) {
-      // A failed write or fsync may have lost data the kernel reported as
-      // written: PANIC, and recover from WAL.
+      // Out of space loses nothing (the buffers stay dirty, the old
+      // checkpoint stays valid): ERROR 53100. A failed write or fsync may have
+      // lost data the kernel reported as written: PANIC, and recover from WAL.
+      if (storage::IsDiskFullError(e)) throw;
       Panic(std::string("checkpoint failed: ") + e.what());
     }
     return "CHECKPOINT";

@@ -113,6 +113,12 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
   if (!role.canlogin) {
     Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + startup.user + "\" is not permitted to log in");
   }
+  // The last superuser_reserved_connections slots are for superusers (the
+  // postmaster counted them; the role is known only now).
+  if (info.refusal == Refusal::kSuperusersOnly && !role.superuser) {
+    Fatal(sqlstate::kTooManyConnections,
+          "remaining connection slots are reserved for non-replication superuser connections");
+  }
   if (auto* proc = storage::MyProc()) proc->role_oid.store(role.oid);
   if (role.connlimit >= 0 && !role.superuser && storage::CountRoleBackends(role.oid) > role.connlimit) {
     Fatal(sqlstate::kTooManyConnections, "too many connections for role \"" + startup.user + "\"");

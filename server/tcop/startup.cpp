@@ -92,6 +92,7 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     case Refusal::kTooManyClients: Fatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
     case Refusal::kShuttingDown: Fatal(sqlstate::kCannotConnectNow, "the database system is shutting down");
     case Refusal::kRecovering: Fatal(sqlstate::kCannotConnectNow, "the database system is in recovery mode");
+    case Refusal::kSuperusersOnly: break;  // decided below, once the role is known
   }
   result.proceed = true;
   return result;

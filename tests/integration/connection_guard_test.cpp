@@ -33,7 +33,7 @@ bool ServerHangsUp(RawConn& c, int timeout_ms) {
 }  // namespace
 
 TEST_CASE("connection guard: silent sockets are dropped after authentication_timeout", "[connection_guard_test]") {
-  TestServer server(Settings{{"max_connections", "2"}, {"authentication_timeout", "1s"}});
+  TestServer server(Settings{{"max_connections", "2"}, {"superuser_reserved_connections", "0"}, {"authentication_timeout", "1s"}});
   // Two silent sockets take both slots; a third is a dead-end child.
   std::vector<std::unique_ptr<RawConn>> silent;
   for (int i = 0; i < 3; i++) {

@@ -79,7 +79,7 @@ CommandResult RunHearthd(const std::vector<std::string>& args, const std::string
 }  // namespace
 
 TEST_CASE("postmaster: max_connections refuses the extra client with 53300", "[postmaster_test]") {
-  TestServer server(Settings{{"max_connections", "3"}});
+  TestServer server(Settings{{"max_connections", "3"}, {"superuser_reserved_connections", "0"}});
   // TestServer's readiness probe (connect, close) may still hold a backend;
   // wait for it to leave before counting connections.
   WaitForStableChildren(server);
@@ -118,7 +118,7 @@ TEST_CASE("postmaster: max_connections refuses the extra client with 53300", "[p
 }
 
 TEST_CASE("postmaster: a crash reset frees every connection slot", "[postmaster_test]") {
-  TestServer server(Settings{{"max_connections", "3"}});
+  TestServer server(Settings{{"max_connections", "3"}, {"superuser_reserved_connections", "0"}});
   WaitForStableChildren(server);
   {
     std::vector<std::unique_ptr<RawConn>> sessions;

@@ -177,14 +177,15 @@ int FreePort() {
 }
 
 TestServer::TestServer(std::vector<std::pair<std::string, std::string>> settings, std::vector<std::string> init_args,
-                       int port)
+                       int port, const std::string& parent_dir)
     : settings_(std::move(settings)) {
   if (const char* ext = getenv("HEARTH_IT_EXTERNAL_PORT"); ext != nullptr && *ext != '\0') {
     external_ = true;
     port_ = atoi(ext);
     return;
   }
-  char tmpl[] = "/tmp/hearth-test-XXXXXX";
+  std::string tmpl_str = parent_dir + "/hearth-test-XXXXXX";
+  char* tmpl = tmpl_str.data();
   if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
   datadir_ = std::string(tmpl) + "/data";
   std::vector<std::string> init_argv = {HearthdPath(), "init", "-D", datadir_};

@@ -54,8 +54,10 @@ class TestServer {
   explicit TestServer(std::vector<std::pair<std::string, std::string>> settings = {})
       : TestServer(std::move(settings), {}, 0) {}
   // `init_args` are appended to `hearthd init -D DIR` (e.g. --username bob);
-  // `port` 0 picks a free one.
-  TestServer(std::vector<std::pair<std::string, std::string>> settings, std::vector<std::string> init_args, int port);
+  // `port` 0 picks a free one; the data directory goes under `parent_dir`
+  // (default /tmp), e.g. a small file system of the test's own.
+  TestServer(std::vector<std::pair<std::string, std::string>> settings, std::vector<std::string> init_args, int port,
+             const std::string& parent_dir = "/tmp");
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;

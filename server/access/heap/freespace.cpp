@@ -11,6 +11,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 
 namespace hearth::heap {
@@ -40,7 +41,7 @@ void InitFsmPage(Page pg) {
 void EnsureFsmBlocks(RelFileLocator rel, BlockNumber nblocks) {
   if (!storage::SmgrExists(rel, ForkNumber::kFsm)) {
     storage::Status s = storage::SmgrCreate(rel, ForkNumber::kFsm, /*ok_if_exists=*/true);
-    if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+    if (!s.ok()) storage::ThrowStorageStatus(s);
   }
   while (storage::SmgrNblocks(rel, ForkNumber::kFsm) < nblocks) {
     PinnedBuffer b = storage::ExtendRelation(rel, ForkNumber::kFsm);

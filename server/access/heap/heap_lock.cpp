@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "access/heap/heap_wal.h"
+#include "access/transam/xlog.h"
 #include "access/heap/heapam_internal.h"
 #include "storage/lmgr/lock.h"
 
@@ -170,6 +171,7 @@ TmResult HeapLockRow(RelFileLocator rel, ItemPointer tid, TransactionId xid, Com
                      RowLockWait wait, TmFailureData* fd) {
   TmFailureData local_fd;
   if (fd == nullptr) fd = &local_fd;
+  access::XLogEnsureSpaceForChange();  // a full disk: 53100 before the tuple is touched
   PinnedBuffer buf;
   HeapTupleHeaderData* tup = nullptr;
   TupleQueueGuard queue;

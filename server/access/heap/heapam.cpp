@@ -13,6 +13,7 @@
 
 #include "access/heap/heap_lock.h"
 #include "access/heap/heap_wal.h"
+#include "access/transam/xlog.h"
 #include "access/heap/pruneheap.h"
 #include "access/heap/heapam_internal.h"
 #include "storage/lmgr/lock.h"
@@ -153,6 +154,7 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
   std::vector<char>& t = FormScratch();
   HeapFormTuple(desc, row, &t);  // throws 54000 before any page is touched
   StampInsert(Header(t), xid, cid);
+  access::XLogEnsureSpaceForChange();  // a full disk: 53100 before any page is touched
   TargetBuffer target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk);
   const OffsetNumber off = PutTuple(target.buf, t.data(), t.size());
   target.buf.MarkDirty();
@@ -214,6 +216,9 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
   }
   size_t i = 0;
   while (i < n) {
+    // Per page: a batch may log megabytes. 53100 here leaves the pages
+    // filled so far logged (the transaction aborts) and this one untouched.
+    access::XLogEnsureSpaceForChange();
     TargetBuffer target = GetBufferForTuple(rel, tuples[i].size(), opts.fillfactor, opts.bulk);
     if (hold_partial_tail && opts.bulk != nullptr &&
         target.buf.page().FreeSpace() >= need_from[i] + reserve + kHoldBackSlack) {
@@ -245,6 +250,7 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
 
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
                     const Snapshot* crosscheck, bool wait, TmFailureData* fd) {
+  access::XLogEnsureSpaceForChange();  // a full disk: 53100 before the tuple is touched
   PinnedBuffer buf;
   HeapTupleHeaderData* tup = nullptr;
   TmResult r = LockForModify(rel, tid, xid, cid, crosscheck, access::RowLockMode::kUpdate, wait, &buf, &tup, fd);
@@ -268,6 +274,7 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
   std::vector<char>& t = FormScratch();
   HeapFormTuple(desc, newrow, &t);  // 54000 before anything is locked
   StampInsert(Header(t), xid, cid);
+  access::XLogEnsureSpaceForChange();  // and 53100 on a full disk
   PinnedBuffer obuf;
   HeapTupleHeaderData* old = nullptr;
   const access::RowLockMode mode = opts.key_update ? access::RowLockMode::kUpdate : access::RowLockMode::kNoKeyUpdate;

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "access/nbtree/nbtree_internal.h"
+#include "access/transam/xlog.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 
@@ -71,6 +72,9 @@ class LevelWriter {
     ++items_;
   }
   void Close(const std::string& hk, bool last) {
+    // A build logs every page: on a full disk, 53100 here (the new index
+    // goes with the aborted transaction) rather than WAL beyond the files.
+    access::XLogEnsureSpaceForChange();
     Page p = cur_.page();
     if (last) {
       if (out_.empty()) Opaque(p)->flags |= kBtRoot;  // the only page of its level

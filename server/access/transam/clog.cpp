@@ -12,6 +12,7 @@
 #include "access/transam/clog.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -23,6 +24,7 @@
 
 #include "access/transam/transam_shared.h"
 #include "common/error/db_error.h"
+#include "storage/file/disk_full.h"
 
 namespace hearth::access {
 
@@ -43,8 +45,10 @@ std::string SegmentPath(int64_t pageno) {
 
 off_t PageOffset(int64_t pageno) { return static_cast<off_t>(pageno % kClogPagesPerSegment) * kClogPageBytes; }
 
+// Out of space is ERROR 53100: the page stays dirty and is written later.
 [[noreturn]] void ThrowIo(const char* what, const std::string& path) {
-  throw DbError(sqlstate::kIoError, std::string("could not ") + what + " file \"" + path + "\": " + std::strerror(errno));
+  const int err = errno;
+  throw storage::FileError(err, std::string("could not ") + what + " file \"" + path + "\": " + std::strerror(err));
 }
 
 // Reads page `pageno` into `dst`; missing file or short read = zeros.
@@ -199,6 +203,37 @@ void ClogFlush() {
   for (int i = 0; i < kClogBuffers; i++) {
     if (c.bufs[i].pageno >= 0 && c.bufs[i].dirty.load()) WritePage(i);
   }
+}
+
+void ClogReserveSpaceFor(int64_t pageno) {
+  if (g_clog_dir.empty()) return;
+  const std::string path = SegmentPath(pageno);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) ThrowIo("open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    const int e = errno;
+    close(fd);
+    errno = e;
+    ThrowIo("stat", path);
+  }
+  // Zeros from the end of the file up to the page's end: no hole is left
+  // that a later write would have to fill. (A partial last page, from an
+  // earlier failed write, is left alone: its dirty buffer rewrites it.)
+  const off_t from = (st.st_size + kClogPageBytes - 1) / kClogPageBytes * kClogPageBytes;
+  const off_t end = PageOffset(pageno) + kClogPageBytes;
+  static const uint8_t kZeros[kClogPageBytes] = {};
+  for (off_t off = from; off < end; off += kClogPageBytes) {
+    const ssize_t n = pwrite(fd, kZeros, kClogPageBytes, off);
+    if (n == kClogPageBytes) continue;
+    const int e = n < 0 ? errno : ENOSPC;
+    // No partial page may remain (a missing page reads as zeros anyway).
+    [[maybe_unused]] const int cut = ftruncate(fd, off);
+    close(fd);
+    errno = e;
+    ThrowIo("extend", path);
+  }
+  close(fd);
 }
 
 void SetClogWalFlushHook(void (*hook)(uint64_t lsn)) { g_wal_flush_hook = hook; }

@@ -41,6 +41,13 @@ uint64_t TransactionIdGetCommitLsnBound(TransactionId xid);
 // Writes and fsyncs every dirty clog page (checkpoint, shutdown).
 void ClogFlush();
 
+// Makes sure the clog file is long enough to hold page `pageno` (zeros
+// when new), so writing that page later (at eviction, perhaps inside a
+// commit, or at a checkpoint) never needs new space. Throws ERROR 53100 when
+// the disk is full. Called (under the xid generation lock) when xids start
+// to come from a page.
+void ClogReserveSpaceFor(int64_t pageno);
+
 // Called with a page's highest commit LSN before that page is written; must
 // return only once WAL is durable up to it. nullptr (default) = no WAL yet.
 void SetClogWalFlushHook(void (*hook)(uint64_t lsn));

@@ -13,6 +13,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "storage/buffer/bufmgr.h"
+#include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 
 namespace hearth::access {
@@ -29,7 +30,7 @@ std::vector<RelFileLocator> g_created;
 PendingSyncCounts g_counts;
 
 void ThrowIfFailed(const storage::Status& s) {
-  if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+  if (!s.ok()) storage::ThrowStorageStatus(s);
 }
 
 // Logs every initialised page of the main fork as page images, up to

@@ -26,6 +26,9 @@ struct XidCounterShared {
   // Value stored in global/xid_control: every xid handed out is below it, so
   // a restart that starts from it never reuses one. Under gen_lock.
   TransactionId persisted_limit;
+  // The clog page that has room on disk for the xids being handed out
+  // (ClogReserveSpaceFor); -1 after startup. Under gen_lock.
+  int64_t clog_reserved_page;
 };
 
 inline constexpr int kClogBuffers = 32;

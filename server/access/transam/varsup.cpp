@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "access/transam/clog.h"
 #include "access/transam/transam_shared.h"
 #include "common/error/db_error.h"
 
@@ -60,6 +61,7 @@ void XidCounterStartup(const std::string& datadir) {
   TransactionId next = ReadControl();
   x.next_xid.store(next);
   x.persisted_limit = next;
+  x.clog_reserved_page = -1;
   // Everything below `next` has ended (we are starting); snapshots' xmax
   // starts from here.
   storage::ProcArray()->latest_completed_xid.store(next - 1);
@@ -88,6 +90,14 @@ TransactionId GetNewTransactionId(storage::ProcSlot* publish_to) {
     if (limit > UINT32_MAX) limit = UINT32_MAX;
     WriteControl(static_cast<TransactionId>(limit));
     x.persisted_limit = static_cast<TransactionId>(limit);
+  }
+  // The first xid of a clog page (or of this server's life) makes room for
+  // the page on disk now, outside any critical section: a full disk fails
+  // this statement, not a commit or a checkpoint.
+  const int64_t clog_page = xid / transam_internal::kClogXidsPerPage;
+  if (clog_page != x.clog_reserved_page) {
+    ClogReserveSpaceFor(clog_page);
+    x.clog_reserved_page = clog_page;
   }
   if (publish_to != nullptr) publish_to->xid.store(xid, std::memory_order_seq_cst);
   x.next_xid.store(xid + 1, std::memory_order_release);

@@ -57,6 +57,7 @@ struct XLogStartupInfo {
   XLogRecPtr end_of_wal = 0;   // end of valid WAL; the next insert goes here
   uint64_t records_scanned = 0;
   std::string end_reason;  // why the scan stopped (reader's words)
+  std::string prealloc_error;  // non-empty: segments could not be pre-allocated (disk full)
 };
 
 // Postmaster, before fork: places the WAL state in the "wal area" of `seg`
@@ -127,9 +128,20 @@ void XLogFlushCommit(XLogRecPtr lsn, int commit_delay_us, int commit_siblings);
 bool XLogNeedsFlush(XLogRecPtr lsn);
 
 // Walwriter: writes and syncs everything inserted but not yet flushed (so
-// asynchronous commits become durable within wal_writer_delay) and keeps
-// segments pre-allocated. Returns true when it flushed something.
+// asynchronous commits become durable within wal_writer_delay). Returns true
+// when it flushed something. Segments are pre-allocated separately
+// (XLogPreallocateSegments), so a full disk does not stop the flushing.
 bool XLogBackgroundFlush();
+
+// Before a change that will be WAL-logged, outside any critical section:
+// makes sure the segment after the one being inserted into exists whole
+// (pre-allocated), creating it here if the walwriter has not. So the WAL of
+// a change that passed this check, its commit record included, goes into
+// files that exist, and a commit's flush never has to grow a file. One
+// atomic compare when the walwriter keeps up; on a full disk it throws
+// ERROR 53100 ("could not write to file ...", HINT "Check free disk
+// space.") before anything was changed.
+void XLogEnsureSpaceForChange();
 
 // Asks the walwriter to write and sync everything inserted so far, soon,
 // and returns at once (a bulk load's ring then finds the buffers it reuses

@@ -27,6 +27,7 @@
 #include "access/transam/xlog_segment.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/smgr/smgr.h"
+#include "storage/file/disk_full.h"
 
 namespace hearth::access {
 
@@ -185,7 +186,12 @@ CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts) 
   }
   storage::CheckpointWriteResult wr;
   storage::Status st = storage::BufferSync(pace, &wr);
-  if (!st.ok()) throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
+  if (!st.ok()) {
+    // Out of space: the buffers stay dirty and the next checkpoint retries.
+    // Any other failure (an fsync above all) may have lost data: the caller PANICs.
+    if (st.IsDiskFull()) throw storage::DiskFullError("checkpoint could not write buffers: " + st.ToString());
+    throw std::runtime_error("checkpoint could not write buffers: " + st.ToString());
+  }
   t.write_end = SteadyNs();
   storage::SmgrSyncStats sync;
   st = storage::SmgrSyncPending(&sync);

@@ -35,8 +35,11 @@ static_assert(sizeof(ControlFileData) == 64);
 inline constexpr uint32_t kControlFileMagic = 0x4C544348;  // "HCTL"
 inline constexpr uint32_t kControlFileVersion = 1;
 
-// Writes `data` (magic, version, time and crc are filled in) atomically.
-// Throws std::runtime_error on I/O errors.
+// Writes `data` (magic, version, time and crc are filled in) atomically:
+// over the existing file in place (one 64-byte write, within a sector; no
+// new space needed, so it works on a full disk), or as a new file (temp +
+// rename) the first time. Throws std::runtime_error on I/O errors (a
+// DbError 53100 when out of space).
 void UpdateControlFile(const std::string& datadir, const ControlFileData& data);
 
 // The stored control data; nullopt when the file does not exist. Throws

@@ -26,6 +26,7 @@
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_internal.h"
 #include "access/transam/xlog_segment.h"
+#include "storage/file/disk_full.h"
 #include "storage/lmgr/proc_array.h"
 
 namespace hearth::access {
@@ -40,7 +41,8 @@ uint64_t g_fd_segno = 0;
 bool g_fd_dsync = false;
 
 [[noreturn]] void ThrowErrno(const std::string& what) {
-  throw std::runtime_error("WAL: " + what + ": " + std::strerror(errno));
+  const int err = errno;
+  throw storage::FileError(err, "WAL: " + what + ": " + std::strerror(err));
 }
 
 WalSyncMethod Method(const xi::XLogShared* sh) {
@@ -257,7 +259,6 @@ bool XLogBackgroundFlush() {
     }
     xi::ReleaseWriteLock();
   }
-  XLogPreallocateSegments();
   return did;
 }
 

@@ -20,6 +20,7 @@
 #include "access/transam/xlog_internal.h"
 #include "access/transam/xlog_reader.h"
 #include "access/transam/xlog_segment.h"
+#include "storage/file/disk_full.h"
 #include "storage/lmgr/proc_array.h"
 
 namespace hearth::access {
@@ -268,6 +269,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   sh->flush_request.store(0);
   sh->flush_requested.Init();
   sh->segment_lock.Init();
+  sh->segments_ready_upto.store(0);
   sh->segment_size = opts.segment_size;
   sh->prealloc_segments = opts.prealloc_segments;
   sh->max_recycled_segments = opts.max_recycled_segments;
@@ -286,7 +288,15 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   std::filesystem::create_directories(opts.datadir + "/global");
 
   XLogStartupInfo info = LocateEndOfWal(opts);
-  XLogPreallocateSegments();
+  try {
+    XLogPreallocateSegments();
+  } catch (const std::exception& e) {
+    // A full disk must not keep the server from starting (or a crash reset
+    // from finishing): recovery needs no new segment, the walwriter retries
+    // and writers fail with 53100 until there is space.
+    if (!storage::IsDiskFullError(e)) throw;
+    info.prealloc_error = e.what();
+  }
   return info;
 }
 

@@ -97,6 +97,11 @@ struct XLogShared {
   std::atomic<bool> fsync;
   std::atomic<uint8_t> sync_method;  // WalSyncMethod
   std::atomic<bool> track_io_timing;
+  // End LSN of the run of whole segment files known to exist from the
+  // insert position on (pre-allocated, recycled or on-demand). Writers check
+  // it before changing anything (XLogEnsureSpaceForChange), so a commit's
+  // flush writes into existing files and never has to grow one.
+  std::atomic<uint64_t> segments_ready_upto;
 
   StatsShared stats;
 
@@ -144,6 +149,9 @@ void CloseWalFile();
 // Segment files (xlog_segment.cpp). Creates segment `segno` zero-filled and
 // synced unless it exists; returns true when it created one.
 bool InstallSegment(uint64_t segno, bool on_demand);
+// Segments up to (not including) `end_segno` exist whole from the insert
+// position on: raises segments_ready_upto (never lowers it).
+void NoteSegmentsReady(uint64_t end_segno);
 
 int64_t NowMicrosUnix();
 int64_t MonotonicNanos();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "access/transam/xlog_internal.h"
+#include "storage/file/disk_full.h"
 
 namespace hearth::access {
 
@@ -24,8 +25,10 @@ namespace xi = xlog_internal;
 
 namespace {
 
+// Out of space is ERROR 53100 (a DbError, which is a std::runtime_error).
 [[noreturn]] void ThrowErrno(const std::string& what) {
-  throw std::runtime_error("WAL: " + what + ": " + std::strerror(errno));
+  const int err = errno;
+  throw storage::FileError(err, "WAL: " + what + ": " + std::strerror(err));
 }
 
 bool FileExists(const std::string& path) {
@@ -83,11 +86,12 @@ bool InstallSegment(uint64_t segno, bool on_demand) {
     ssize_t w = ::pwrite(fd, zeros.data(), n, static_cast<off_t>(done));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
-      int e = errno;
+      // Nothing was promised yet: the partial file goes, its space returns.
+      const int e = w < 0 ? errno : ENOSPC;
       ::close(fd);
       ::unlink(tmp.c_str());
-      errno = e;
-      ThrowErrno("write " + tmp);
+      throw storage::FileError(e, "could not write to file \"wal/" + tmp.substr(tmp.rfind('/') + 1) +
+                                      "\": " + std::strerror(e));
     }
     done += static_cast<uint64_t>(w);
   }
@@ -108,14 +112,45 @@ bool InstallSegment(uint64_t segno, bool on_demand) {
 
 }  // namespace xlog_internal
 
+namespace xlog_internal {
+
+void NoteSegmentsReady(uint64_t end_segno) {
+  XLogShared* sh = Shared();
+  const XLogRecPtr end = end_segno * sh->segment_size;
+  XLogRecPtr seen = sh->segments_ready_upto.load(std::memory_order_relaxed);
+  while (seen < end && !sh->segments_ready_upto.compare_exchange_weak(seen, end, std::memory_order_release)) {
+  }
+}
+
+}  // namespace xlog_internal
+
 int XLogPreallocateSegments() {
   xi::XLogShared* sh = xi::Shared();
   const uint64_t cur = XLogSegNo(xi::ReservedEnd(), sh->segment_size);
   int created = 0;
   for (uint64_t s = cur; s <= cur + static_cast<uint64_t>(std::max(0, sh->prealloc_segments)); s++) {
     if (xi::InstallSegment(s, false)) created++;
+    xi::NoteSegmentsReady(s + 1);  // cur..s exist whole (installed, recycled or written)
   }
   return created;
+}
+
+void XLogEnsureSpaceForChange() {
+  if (!XLogIsStarted()) return;
+  xi::XLogShared* sh = xi::Shared();
+  // Page granularity is enough: initialized_upto trails the insert position
+  // by less than a page and is one atomic load (ReservedEnd takes a spinlock).
+  const XLogRecPtr at = sh->initialized_upto.load(std::memory_order_acquire);
+  const XLogRecPtr need = (XLogSegNo(at, sh->segment_size) + 2) * sh->segment_size;
+  if (sh->segments_ready_upto.load(std::memory_order_acquire) >= need) return;
+  // The walwriter has fallen behind, or the disk is full: make just the
+  // segments this writer needs, here. On a full disk this throws ERROR 53100
+  // before anything changed.
+  const uint64_t cur = XLogSegNo(at, sh->segment_size);
+  for (uint64_t seg = cur; seg <= cur + 1; seg++) {
+    xi::InstallSegment(seg, /*on_demand=*/true);
+    xi::NoteSegmentsReady(seg + 1);
+  }
 }
 
 RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
@@ -127,6 +162,7 @@ RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
   storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
   std::vector<uint64_t> segs = ListSegments();
   uint64_t highest = segs.empty() ? insert_seg : std::max(segs.back(), insert_seg);
+  const uint64_t highest_before = highest;
   bool changed = false;
   for (uint64_t segno : segs) {
     if (segno >= keep_from) break;
@@ -144,6 +180,12 @@ RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
     changed = true;
   }
   if (changed && sh->fsync.load(std::memory_order_relaxed)) FsyncDir(xi::WalDir());
+  // Recycled files are whole segments named right after the highest one: if
+  // the run already reached it, it now reaches the last recycled name.
+  if (result.recycled > 0 &&
+      sh->segments_ready_upto.load(std::memory_order_acquire) >= (highest_before + 1) * sh->segment_size) {
+    xi::NoteSegmentsReady(highest + 1);
+  }
   sh->stats.segments_recycled.fetch_add(result.recycled, std::memory_order_relaxed);
   sh->stats.segments_removed.fetch_add(result.removed, std::memory_order_relaxed);
   return result;

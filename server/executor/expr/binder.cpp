@@ -13,6 +13,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
+#include "executor/expr/in_list_set.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/text_io.h"
 
@@ -372,6 +373,7 @@ BoundExprPtr Binder::BindIn(const parser::InListExpr& in) {
       e->children.push_back(Coerce(std::move(all[i]), f.arg_types[i == 0 ? 0 : 1], -1,
                                    CoercionContext::kImplicit, ctx_));
     }
+    e->in_set = BuildInListSet(*e);
     return e;
   }
   // No common type: a chain of separate comparisons, as PostgreSQL does.

@@ -44,6 +44,7 @@ enum class BoundKind : uint8_t {
 enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
 
 struct BoundExpr;
+struct InListSet;  // in_list_set.h
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
 struct BoundExpr {
@@ -67,6 +68,9 @@ struct BoundExpr {
   bool has_else = false;               // kCase: last child is the ELSE result
   bool is_greatest = false;            // kMinMax
   BoolTest bool_test = BoolTest::kTrue;  // kIsBool
+  // kInList of >= 9 constants: the items hashed once (in_list_set.h); the
+  // children stay as they are (the planner reads them for index scans).
+  std::shared_ptr<const InListSet> in_set;
 };
 
 // RowDescription facts for a bound expression's result.

@@ -9,6 +9,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
+#include "executor/expr/in_list_set.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/string_adt.h"
 
@@ -69,6 +70,7 @@ Value EvalLike(const BoundExpr& e, EvalContext& ctx) {
 Value EvalInList(const BoundExpr& e, EvalContext& ctx) {
   Value x = Eval(*e.children[0], ctx);
   if (x.is_null) return Value::Null(types::kBoolOid);
+  if (e.in_set) return InListSetLookup(*e.in_set, x, e.negated);
   bool saw_null = false;
   for (size_t i = 1; i < e.children.size(); ++i) {
     Value r = Compare(e.func, x, Eval(*e.children[i], ctx), ctx);

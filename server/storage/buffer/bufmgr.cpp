@@ -18,6 +18,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "storage/buffer/buf_internals.h"
+#include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 
 namespace hearth::storage {
@@ -310,7 +311,7 @@ BufferId GetVictimBuffer(BufferAccessStrategy* strategy) {
       d.content_lock.Release(LWLockMode::kShared);
       if (!s.ok()) {
         UnpinBuffer(id);
-        throw DbError(sqlstate::kIoError, s.message());
+        ThrowStorageStatus(s);
       }
     }
     if (st & kBufTagValid || (d.state.load(std::memory_order_acquire) & kBufTagValid)) {
@@ -486,8 +487,8 @@ LWLock& ExtensionLockFor(RelFileLocator rel, ForkNumber fork) {
 }
 
 [[noreturn]] void ThrowReadError(const Status& s) {
-  if (s.code() == Status::Code::kIoError) throw DbError(sqlstate::kIoError, s.message());
-  throw DbError(sqlstate::kDataCorrupted, s.message());
+  if (s.code() == Status::Code::kCorruption) throw DbError(sqlstate::kDataCorrupted, s.message());
+  ThrowStorageStatus(s);
 }
 
 }  // namespace
@@ -680,7 +681,7 @@ PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStr
       TerminateBufferIO(id, false, kBufIoError);
       ReleaseFailedBuffer(id);
       buf.id_ = kInvalidBufferId;
-      throw DbError(sqlstate::kIoError, s.message());
+      ThrowStorageStatus(s);
     }
     buf.Lock(LWLockMode::kExclusive);
     TerminateBufferIO(id, false, kBufValid);
@@ -691,7 +692,7 @@ PinnedBuffer ExtendRelation(RelFileLocator rel, ForkNumber fork, BufferAccessStr
   buf.Lock(LWLockMode::kExclusive);
   std::memset(page, 0, kBlockSize);
   s = SmgrExtend(rel, fork, block, page);
-  if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+  if (!s.ok()) ThrowStorageStatus(s);
   return buf;
 }
 
@@ -699,7 +700,7 @@ BlockNumber ExtendRelationBy(RelFileLocator rel, ForkNumber fork, BlockNumber co
   LWLockGuard ext(ExtensionLockFor(rel, fork), LWLockMode::kExclusive);
   const BlockNumber first = SmgrNblocks(rel, fork);
   Status s = SmgrExtendZeros(rel, fork, first, count);
-  if (!s.ok()) throw DbError(sqlstate::kIoError, s.message());
+  if (!s.ok()) ThrowStorageStatus(s);
   return first;
 }
 

@@ -10,12 +10,15 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "storage/file/disk_full.h"
+
 namespace hearth::storage {
 
 namespace {
 
+// Out of space is ERROR 53100 (DbError is a std::runtime_error).
 [[noreturn]] void ThrowIo(const std::string& what, const std::string& path, int err) {
-  throw std::runtime_error(what + " \"" + path + "\": " + std::strerror(err));
+  throw FileError(err, what + " \"" + path + "\": " + std::strerror(err));
 }
 
 }  // namespace
@@ -24,10 +27,12 @@ void WriteFileDurably(const std::string& path, std::string_view content) {
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) ThrowIo("could not create file", tmp, errno);
-  if (write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size()) || fsync(fd) != 0) {
-    int e = errno;
+  const ssize_t n = write(fd, content.data(), content.size());
+  if (n != static_cast<ssize_t>(content.size()) || fsync(fd) != 0) {
+    int e = n >= 0 && n < static_cast<ssize_t>(content.size()) ? ENOSPC : errno;
     close(fd);
-    ThrowIo("could not write file", tmp, e);
+    unlink(tmp.c_str());
+    ThrowIo("could not write to file", tmp, e);
   }
   close(fd);
   if (rename(tmp.c_str(), path.c_str()) != 0) ThrowIo("could not rename file", tmp, errno);

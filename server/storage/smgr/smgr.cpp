@@ -283,9 +283,40 @@ bool SyncRequestEq(const SyncRequest& a, const SyncRequest& b) {
 Status PwriteFull(int fd, const char* buf, off_t off, const std::string& what) {
   ssize_t n = pwrite(fd, buf, kBlockSize, off);
   if (n == static_cast<ssize_t>(kBlockSize)) return Status::Ok();
-  if (n < 0) return Status::IoError("could not write " + what + ": " + ErrnoText(errno));
-  return Status::IoError("could not write " + what + ": wrote only " + std::to_string(n) + " of " +
-                         std::to_string(kBlockSize) + " bytes");
+  if (n < 0) return Status::FromErrno(errno, "could not write " + what + ": " + ErrnoText(errno));
+  return Status::DiskFull("could not write " + what + ": wrote only " + std::to_string(n) + " of " +
+                          std::to_string(kBlockSize) + " bytes");
+}
+
+// The data directory's relative name of a segment, as PostgreSQL's messages
+// show it ("base/16384").
+std::string RelSegName(RelFileLocator rel, ForkNumber fork, uint32_t segno) {
+  return SegPath(rel, fork, segno).substr(g_datadir.size() + 1);
+}
+
+// Writes `len` bytes at `off` of a segment being extended. On any failure
+// (out of space above all) the segment is cut back to `off`, so the fork
+// ends where the shared size cache says it does: no partial block, nothing
+// for a later extension or a restart to trip over.
+Status ExtendWrite(int fd, const char* buf, size_t len, off_t off, RelFileLocator rel, ForkNumber fork,
+                   uint32_t segno, BlockNumber block) {
+  for (size_t done = 0; done < len;) {
+    ssize_t w = pwrite(fd, buf + done, len - done, off + static_cast<off_t>(done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w > 0) {
+      done += static_cast<size_t>(w);
+      continue;
+    }
+    const int err = w < 0 ? errno : ENOSPC;
+    // If even the cut fails, what stays beyond the cached size is
+    // overwritten by the next extension (which starts at the cached size).
+    [[maybe_unused]] const int cut = ftruncate(fd, off);
+    const std::string file = "could not extend file \"" + RelSegName(rel, fork, segno) + "\"";
+    if (w < 0) return Status::FromErrno(err, file + ": " + ErrnoText(err));
+    return Status::DiskFull(file + ": wrote only " + std::to_string(done) + " of " + std::to_string(len) +
+                            " bytes at block " + std::to_string(block));
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -426,8 +457,7 @@ Status SmgrExtend(RelFileLocator rel, ForkNumber fork, BlockNumber block, const 
     return Status::IoError("could not open file \"" + SegPath(rel, fork, segno) + "\": " + ErrnoText(errno));
   }
   off_t off = static_cast<off_t>(block % g_segment_blocks) * static_cast<off_t>(kBlockSize);
-  Status st = PwriteFull(fd, page != nullptr ? page : kZeros, off,
-                         "block " + std::to_string(block) + " of relation " + RelPath(rel, fork));
+  Status st = ExtendWrite(fd, page != nullptr ? page : kZeros, kBlockSize, off, rel, fork, segno, block);
   if (!st.ok()) return st;
   UpdateCachedSize(rel, fork, block + 1, /*raise_only=*/true);
   if (!skip_fsync) return SmgrRegisterSync(rel, fork, segno);
@@ -450,18 +480,10 @@ Status SmgrExtendZeros(RelFileLocator rel, ForkNumber fork, BlockNumber first, B
     }
     const off_t off = static_cast<off_t>(block % g_segment_blocks) * static_cast<off_t>(kBlockSize);
     const size_t len = static_cast<size_t>(n) * kBlockSize;
-    for (size_t done = 0; done < len;) {
-      ssize_t w = pwrite(fd, zeros.data() + done, len - done, off + static_cast<off_t>(done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        return Status::IoError("could not extend relation " + RelPath(rel, fork) + " by " + std::to_string(n) +
-                               " blocks at block " + std::to_string(block) + ": " +
-                               (w < 0 ? ErrnoText(errno) : std::string("no space written")));
-      }
-      done += static_cast<size_t>(w);
-    }
+    Status st = ExtendWrite(fd, zeros.data(), len, off, rel, fork, segno, block);
+    if (!st.ok()) return st;
     UpdateCachedSize(rel, fork, block + n, /*raise_only=*/true);
-    Status st = SmgrRegisterSync(rel, fork, segno);
+    st = SmgrRegisterSync(rel, fork, segno);
     if (!st.ok()) return st;
     block += n;
   }

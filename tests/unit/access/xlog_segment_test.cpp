@@ -46,7 +46,8 @@ TEST_CASE("xlog: startup and the walwriter pre-allocate segments ahead", "[xlog]
     XLogRecPtr end = 0;
     for (int i = 0; i < 16; i++) end = InsertBytes(p);
     XLogFlush(end);
-    XLogBackgroundFlush();
+    XLogBackgroundFlush();  // the walwriter's round: flush, then pre-allocate
+    XLogPreallocateSegments();
   }
   const uint64_t cur = XLogSegNo(XLogInsertEndPosition(), 64 * 1024);
   CHECK(cur >= 2);
