@@ -106,7 +106,7 @@ class CopyLoader(ClientThread):
 
     def step(self):
         batch = self.ledger.next_id("copy")
-        k = self.rng.randint(50, 2000)
+        k = self.rng.randint(10, 300)
         csv = self.rng.random() < 0.5
         bad = self.rng.random() < 0.1
         sep = "," if csv else "\t"
