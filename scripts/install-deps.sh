@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
+  clang
   libboost1.81-dev
   libspdlog-dev
   catch2

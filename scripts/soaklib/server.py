@@ -49,20 +49,23 @@ class Server:
         subprocess.run([self.hearthd, "init", "-D", self.datadir], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    def spawn(self):
+        """Starts a postmaster without waiting for it."""
+        args = [self.hearthd, "-D", self.datadir, "-c", f"port={self.port}",
+                "-c", "listen_addresses=127.0.0.1"]
+        for k, v in self.settings.items():
+            args += ["-c", f"{k}={v}"]
+        with open(self.log_path, "ab") as log:
+            log.write(f"\n==== soak: starting hearthd at {time.strftime('%H:%M:%S')}\n".encode())
+            log.flush()
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
     def start(self, timeout=60.0):
         """Starts the postmaster and waits until it accepts queries. A refusal
         because old processes still hold the data directory is retried."""
         deadline = time.monotonic() + timeout
         while True:
-            args = [self.hearthd, "-D", self.datadir, "-c", f"port={self.port}",
-                    "-c", "listen_addresses=127.0.0.1"]
-            for k, v in self.settings.items():
-                args += ["-c", f"{k}={v}"]
-            with open(self.log_path, "ab") as log:
-                log.write(f"\n==== soak: starting hearthd at {time.strftime('%H:%M:%S')}\n".encode())
-                log.flush()
-                self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
-                                             start_new_session=True)
+            self.spawn()
             if self.wait_ready(deadline):
                 return
             if self.proc.poll() is None:

@@ -195,14 +195,14 @@ class Checkpointer(ClientThread):
 class Load:
     """All clients of one cycle, plus pgbench."""
 
-    def __init__(self, port, ledger, writers, pgbench_clients, seconds, log_path):
+    def __init__(self, port, ledger, writers, pgbench_clients, pgbench_mode, seconds, log_path):
         self.stop = threading.Event()
         self.threads = [Writer(port, ledger, self.stop, w) for w in range(writers)]
         self.threads += [CopyLoader(port, ledger, self.stop), DdlChurn(port, ledger, self.stop),
                          Checkpointer(port, ledger, self.stop)]
         self.log = open(log_path, "ab")
         self.pgbench = subprocess.Popen(
-            ["pgbench", "-n", "-c", str(pgbench_clients), "-T", str(int(seconds) + 30),
+            ["pgbench", "-n", "-M", pgbench_mode, "-c", str(pgbench_clients), "-T", str(int(seconds) + 30),
              "-h", "127.0.0.1", "-p", str(port), "-U", "hearth", "hearth"],
             stdout=self.log, stderr=subprocess.STDOUT)
         for t in self.threads:
