@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config
   clang
+  python3
   libboost1.81-dev
   libspdlog-dev
   catch2
