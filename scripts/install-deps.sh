@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
+  clang
+  python3
   libboost1.81-dev
   libspdlog-dev
   catch2

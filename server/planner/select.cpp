@@ -814,7 +814,10 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
     node = std::make_unique<executor::ResultNode>();
   } else {
     for (size_t k = 0; k < items.size(); ++k) {
-      auto [off, end] = ranges[k];
+      // Plain variables, not a structured binding: clang before 16 cannot
+      // capture bindings in the lambdas below (the fuzz build uses clang).
+      const int off = ranges[k].first;
+      const int end = ranges[k].second;
       auto* seq = dynamic_cast<executor::SeqScanNode*>(items[k].get());
       bool is_scan = seq != nullptr;
       std::vector<PlanExpr> item_conds =

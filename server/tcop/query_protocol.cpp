@@ -11,6 +11,7 @@
 #include "parser/parser.h"
 #include "storage/ipc/interrupts.h"
 #include "storage/lmgr/lock.h"
+#include "tcop/frontend_messages.h"
 #include "utils/adt/binary_io.h"
 #include "utils/adt/text_io.h"
 
@@ -55,9 +56,6 @@ std::string FinalTag(const std::string& tag, uint64_t rows) {
   return tag;
 }
 
-[[noreturn]] void ProtocolViolation(const std::string& what) {
-  throw DbError(sqlstate::kProtocolViolation, what, Severity::kFatal);
-}
 
 int64_t StatementTimeout(Session& s) { return s.settings.hot().statement_timeout_ms; }
 
@@ -127,9 +125,7 @@ void QueryProtocol::AfterStatement(const parser::Statement*) {
 }
 
 void QueryProtocol::SimpleQuery(std::string_view body) {
-  // The body is the query text plus a terminating NUL.
-  if (body.empty() || body.back() != '\0') ProtocolViolation("invalid string in message");
-  std::string_view sql = body.substr(0, body.size() - 1);
+  std::string_view sql = DecodeQuery(body);
   try {
     std::vector<parser::StmtPtr> stmts = parser::ParseStatements(sql);
     if (stmts.empty()) {
@@ -193,23 +189,13 @@ void QueryProtocol::Extended(char type, std::string_view body) {
 }
 
 void QueryProtocol::Parse(std::string_view body) {
-  protocol::MessageReader r(body);
-  auto name = r.CString();
-  auto query = r.CString();
-  auto nparams = r.Int16();
-  if (!name || !query || !nparams || *nparams < 0) ProtocolViolation("invalid Parse message");
-  std::vector<types::Oid> param_types;
-  for (int i = 0; i < *nparams; i++) {
-    auto oid = r.Int32();
-    if (!oid) ProtocolViolation("invalid Parse message");
-    param_types.push_back(static_cast<types::Oid>(*oid));
-  }
-  std::string stmt_name(*name);
+  ParseMessage msg = DecodeParse(body);
+  std::string stmt_name(msg.name);
   if (!stmt_name.empty() && s_.prepared.count(stmt_name)) {
     throw DbError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + stmt_name + "\" already exists");
   }
   auto ps = std::make_unique<PreparedStatement>();
-  ps->query = std::string(*query);
+  ps->query = std::string(msg.query);
   std::vector<parser::StmtPtr> stmts = parser::ParseStatements(ps->query);
   if (stmts.size() > 1) {
     throw DbError(sqlstate::kSyntaxError, "cannot insert multiple commands into a prepared statement");
@@ -224,8 +210,8 @@ void QueryProtocol::Parse(std::string_view body) {
     // statements over tables, the statement's catalog view).
     s_.StartStatement(NeedsSnapshot(ps->stmt.get()));
     ps->catalog_version = catalog::CatalogVersion();
-    ps->declared_types = param_types;
-    ps->plan = PlanStatement(s_, *ps->stmt, param_types);
+    ps->declared_types = msg.param_types;
+    ps->plan = PlanStatement(s_, *ps->stmt, msg.param_types);
   }
   auto old = s_.prepared.find(stmt_name);
   if (old != s_.prepared.end()) {
@@ -312,15 +298,12 @@ void QueryProtocol::Bind(std::string_view body) {
 }
 
 void QueryProtocol::Describe(std::string_view body) {
-  protocol::MessageReader r(body);
-  auto kind = r.Byte();
-  auto name = r.CString();
-  if (!kind || !name) ProtocolViolation("invalid Describe message");
-  if (*kind == 'S') {
-    auto it = s_.prepared.find(std::string(*name));
+  TargetMessage msg = DecodeDescribe(body);
+  if (msg.kind == 'S') {
+    auto it = s_.prepared.find(std::string(msg.name));
     if (it == s_.prepared.end()) {
       throw DbError(sqlstate::kInvalidSqlStatementName,
-                    "prepared statement \"" + std::string(*name) + "\" does not exist");
+                    "prepared statement \"" + std::string(msg.name) + "\" does not exist");
     }
     const Plan* plan = it->second->plan.get();
     protocol::MessageWriter w(protocol::be::kParameterDescription);
@@ -333,10 +316,10 @@ void QueryProtocol::Describe(std::string_view body) {
     } else {
       PutSimple(s_.sock.out(), protocol::be::kNoData);
     }
-  } else if (*kind == 'P') {
-    auto it = s_.portals.find(std::string(*name));
+  } else if (msg.kind == 'P') {
+    auto it = s_.portals.find(std::string(msg.name));
     if (it == s_.portals.end()) {
-      throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(*name) + "\" does not exist");
+      throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(msg.name) + "\" does not exist");
     }
     const Plan* plan = it->second->source->plan.get();
     if (plan && plan->Columns()) {
@@ -345,18 +328,15 @@ void QueryProtocol::Describe(std::string_view body) {
       PutSimple(s_.sock.out(), protocol::be::kNoData);
     }
   } else {
-    ProtocolViolation("invalid DESCRIBE message subtype " + std::to_string(*kind));
+    ProtocolViolation("invalid DESCRIBE message subtype " + std::to_string(msg.kind));
   }
 }
 
 void QueryProtocol::Execute(std::string_view body) {
-  protocol::MessageReader r(body);
-  auto name = r.CString();
-  auto max_rows = r.Int32();
-  if (!name || !max_rows) ProtocolViolation("invalid Execute message");
-  auto it = s_.portals.find(std::string(*name));
+  ExecuteMessage msg = DecodeExecute(body);
+  auto it = s_.portals.find(std::string(msg.portal));
   if (it == s_.portals.end()) {
-    throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(*name) + "\" does not exist");
+    throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(msg.portal) + "\" does not exist");
   }
   Portal& portal = *it->second;
   Plan* plan = portal.source->plan.get();
@@ -383,7 +363,7 @@ void QueryProtocol::Execute(std::string_view body) {
   if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
   if (!portal.cursor) portal.cursor = plan->Start(s_, portal.params);
   std::string scratch;
-  size_t limit = *max_rows > 0 ? static_cast<size_t>(*max_rows) : SIZE_MAX;
+  size_t limit = msg.max_rows > 0 ? static_cast<size_t>(msg.max_rows) : SIZE_MAX;
   size_t sent = 0;
   std::vector<types::Value> row;
   // As PostgreSQL: an Execute that stops because it reached max_rows
@@ -404,19 +384,16 @@ void QueryProtocol::Execute(std::string_view body) {
   }
   portal.tag = portal.cursor->Tag();
   // PostgreSQL's SELECT tag after a chunked fetch counts the last Execute's rows.
-  if (portal.tag.rfind("SELECT ", 0) == 0 && *max_rows > 0) portal.tag = "SELECT " + std::to_string(sent);
+  if (portal.tag.rfind("SELECT ", 0) == 0 && msg.max_rows > 0) portal.tag = "SELECT " + std::to_string(sent);
   portal.cursor.reset();
   PutCommandComplete(s_.sock.out(), portal.tag);
   AfterStatement(portal.source->stmt.get());
 }
 
 void QueryProtocol::Close(std::string_view body) {
-  protocol::MessageReader r(body);
-  auto kind = r.Byte();
-  auto name = r.CString();
-  if (!kind || !name) ProtocolViolation("invalid Close message");
-  if (*kind == 'S') {
-    auto it = s_.prepared.find(std::string(*name));
+  TargetMessage msg = DecodeClose(body);
+  if (msg.kind == 'S') {
+    auto it = s_.prepared.find(std::string(msg.name));
     if (it != s_.prepared.end()) {
       // Portals made from it die with it.
       for (auto p = s_.portals.begin(); p != s_.portals.end();) {
@@ -424,10 +401,10 @@ void QueryProtocol::Close(std::string_view body) {
       }
       s_.prepared.erase(it);
     }
-  } else if (*kind == 'P') {
-    s_.portals.erase(std::string(*name));
+  } else if (msg.kind == 'P') {
+    s_.portals.erase(std::string(msg.name));
   } else {
-    ProtocolViolation("invalid CLOSE message subtype " + std::to_string(*kind));
+    ProtocolViolation("invalid CLOSE message subtype " + std::to_string(msg.kind));
   }
   PutSimple(s_.sock.out(), protocol::be::kCloseComplete);
 }

@@ -6,6 +6,7 @@
 #include "common/error/db_error.h"
 #include "common/protocol/wire.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/startup_packet.h"
 
 namespace hearth::tcop {
 
@@ -24,9 +25,9 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     ReadStatus st = sock.ReadStartupPacket(&body, CheckForTermination);
     if (st == ReadStatus::kEof) return result;  // port probe or client gave up
     if (st != ReadStatus::kOk) Fatal(sqlstate::kProtocolViolation, "invalid length of startup packet");
-    protocol::MessageReader r(body);
-    int32_t code = r.Int32().value_or(0);
-    if (code == protocol::kSslRequestCode && info.ssl_ctx != nullptr && !sock.encrypted()) {
+    StartupPacket packet = DecodeStartupPacket(body);
+    if (packet.kind == StartupPacket::Kind::kEncryptionRequest && packet.ssl_request && info.ssl_ctx != nullptr &&
+        !sock.encrypted()) {
       // 'S', the handshake, then the real startup packet over TLS.
       sock.Send("S");
       sock.Flush();
@@ -34,46 +35,24 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
       if (!sock.StartTls(info.ssl_ctx, &error)) Fatal(sqlstate::kProtocolViolation, error);
       continue;
     }
-    if (code == protocol::kSslRequestCode || code == protocol::kGssEncRequestCode) {
-      // No TLS here (ssl = off) and no GSS encryption: say so and read the
-      // real startup packet.
+    if (packet.kind == StartupPacket::Kind::kEncryptionRequest) {
+      // No TLS here (ssl = off, or already encrypted) and no GSS encryption:
+      // say so and read the real startup packet.
       sock.Send("N");
       sock.Flush();
       continue;
     }
-    if (code == protocol::kCancelRequestCode) {
-      auto pid = r.Int32();
-      auto key = r.Int32();
-      if (pid && key && info.deliver_cancel) info.deliver_cancel(*pid, *key);
+    if (packet.kind == StartupPacket::Kind::kCancel) {
+      if (packet.has_cancel_key && info.deliver_cancel) info.deliver_cancel(packet.cancel_pid, packet.cancel_key);
       return result;  // close without a reply: libpq waits for EOF
     }
-    int major = code >> 16;
-    int minor = code & 0xffff;
-    if (major != 3) {
-      Fatal(sqlstate::kFeatureNotSupported, "unsupported frontend protocol " + std::to_string(major) + "." +
-                                                std::to_string(minor) +
-                                                ": server supports 3.0 to 3.0");
-    }
-    std::vector<std::string> unknown_options;
-    for (;;) {
-      auto key = r.CString();
-      if (!key) Fatal(sqlstate::kProtocolViolation, "invalid startup packet layout: expected terminator as last byte");
-      if (key->empty()) break;
-      auto value = r.CString();
-      if (!value) Fatal(sqlstate::kProtocolViolation, "invalid startup packet layout: expected terminator as last byte");
-      std::string k(*key);
-      if (k.rfind("_pq_.", 0) == 0) {
-        unknown_options.push_back(k);
-        continue;
-      }
-      result.params[k] = std::string(*value);
-    }
-    if (minor > 0 || !unknown_options.empty()) {
+    result.params = std::move(packet.params);
+    if (packet.minor > 0 || !packet.unknown_options.empty()) {
       // Newer clients ask for 3.x or protocol options: offer 3.0 and list
       // the options we did not recognise.
       protocol::MessageWriter w(protocol::be::kNegotiateProtocolVersion);
-      w.Int32(protocol::kProtocolVersion3).Int32(static_cast<int32_t>(unknown_options.size()));
-      for (const auto& o : unknown_options) w.CString(o);
+      w.Int32(protocol::kProtocolVersion3).Int32(static_cast<int32_t>(packet.unknown_options.size()));
+      for (const auto& o : packet.unknown_options) w.CString(o);
       sock.Send(w.Finish());
     }
     break;

@@ -1,0 +1,3 @@
+CREATE TABLE t (id int PRIMARY KEY, v varchar(10) NOT NULL DEFAULT 'x', n numeric(6,2) CHECK (n > 0));
+CREATE INDEX t_v ON t (v);
+DROP TABLE IF EXISTS u CASCADE;

@@ -1,0 +1,1 @@
+SELECT coalesce(NULL, 1), nullif(1, 2), greatest(1, 2), x IS NOT DISTINCT FROM y, a BETWEEN SYMMETRIC 1 AND 2, s LIKE 'a%' ESCAPE '!', EXISTS (SELECT 1), ARRAY[1,2][1], '2024-01-01'::date + interval '1 day', -(-1)::int2, 1.5e-3, .5, 0x1F;

@@ -1,0 +1,2 @@
+BEGIN ISOLATION LEVEL REPEATABLE READ; SET LOCAL work_mem = '4MB'; COPY t (id, v) FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ';'); SELECT $$dollar$$, U&'\0041', B'101', X'1F', 'it''s', "Quoted""Id"::text, CAST(1 AS bigint), CASE WHEN true THEN 1 ELSE 2 END; /* c /* nested */ */ -- end
+COMMIT;
