@@ -20,6 +20,7 @@
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
+#include "access/transam/xlog_keep.h"
 #include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/settings.h"
@@ -79,6 +80,7 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
     }
     case ChildKind::kCheckpointer: {
       try {
+        access::SetWalKeepBytes(static_cast<uint64_t>(s.GetInt("wal_keep_size")) * 1024 * 1024);
         const access::CheckpointDue due =
             shutdown ? access::CheckpointDue::kNone
                      : access::CheckpointIsDue(s.GetInt("checkpoint_timeout"), s.GetInt("max_wal_size"));

@@ -17,7 +17,7 @@
 
 namespace hearth::postmaster {
 
-inline constexpr char kLayoutVersion[] = "1";
+inline constexpr char kLayoutVersion[] = "2";  // 2: WAL in pg_wal with PostgreSQL segment names
 
 struct InitOptions {
   std::string datadir;

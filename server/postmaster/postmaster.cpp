@@ -40,6 +40,8 @@
 #include "postmaster/server_settings.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/smgr/smgr.h"
+#include "access/transam/xlog_keep.h"
+#include "replication/walsender.h"
 #include "tcop/backend_main.h"
 
 namespace hearth::postmaster {
@@ -118,7 +120,9 @@ void Postmaster::CreateSharedState() {
   xo.datadir = opts_.datadir;
   xo.sync_method = WalSyncMethodSetting(settings_);
   xo.fsync = settings_.GetBool("fsync");
+  xo.max_replication_slots = static_cast<int>(settings_.GetInt("max_replication_slots"));
   access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
+  access::SetWalKeepBytes(static_cast<uint64_t>(settings_.GetInt("wal_keep_size")) * 1024 * 1024);
   // Inherited by every child: under minimal, files a transaction created skip WAL.
   access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
   access::TransamStartup(opts_.datadir);
@@ -135,9 +139,9 @@ void Postmaster::CreateSharedState() {
   // (we never learn when they are dropped).
   storage::SmgrCloseAll();
   spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
-               "end of WAL found at startup {}",
+               "end of WAL found at startup {}{}",
                rr.replay.start, rr.replay.records, rr.replay.end_of_wal, rr.replay.end_reason, rr.xids_aborted,
-               wi.end_of_wal);
+               wi.end_of_wal, rr.from_backup ? "; recovered from a base backup (backup_label renamed to backup_label.old)" : "");
 }
 
 int Postmaster::Run() {
@@ -278,6 +282,7 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     info.datadir = opts_.datadir;
     info.settings = &settings_;
     info.deliver_cancel = DeliverCancel;
+    info.walsender_main = replication::WalSenderMain;
     tcop::BackendMain(info);
   }
   if (pid < 0) {

@@ -18,6 +18,8 @@ class Settings;
 
 namespace hearth::tcop {
 
+class Session;
+
 // Why the postmaster wants this connection refused after its startup packet.
 enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering };
 
@@ -31,6 +33,10 @@ struct BackendStartInfo {
   // Delivers a CancelRequest: signals the backend if (pid, key) match a live
   // one. Runs in this (new) child, against the postmaster's inherited list.
   std::function<void(int32_t pid, int32_t key)> deliver_cancel;
+  // Runs an established replication connection (startup packet with
+  // replication=true/database) until it ends; installed by the postmaster
+  // (replication/walsender.h). Null: replication connections are refused.
+  void (*walsender_main)(Session& session, bool database_mode) = nullptr;
 };
 
 [[noreturn]] void BackendMain(const BackendStartInfo& info);

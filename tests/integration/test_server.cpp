@@ -203,6 +203,21 @@ TestServer::TestServer(std::vector<std::pair<std::string, std::string>> settings
   }
 }
 
+TestServer::TestServer(ExistingDataDir dir, std::vector<std::pair<std::string, std::string>> settings)
+    : settings_(std::move(settings)), datadir_(std::move(dir.path)) {
+  port_ = FreePort();
+  try {
+    Start();
+  } catch (...) {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    KillProcessesMentioning(datadir_);
+    throw;
+  }
+}
+
 TestServer::~TestServer() {
   if (external_) return;
   if (pid_ > 0) {

@@ -56,6 +56,13 @@ class TestServer {
   // `init_args` are appended to `hearthd init -D DIR` (e.g. --username bob);
   // `port` 0 picks a free one.
   TestServer(std::vector<std::pair<std::string, std::string>> settings, std::vector<std::string> init_args, int port);
+  // A server on an existing data directory (e.g. a base backup's copy),
+  // started on a free port. The directory must be <some temporary dir>/data:
+  // the destructor removes its parent, as for initialised ones.
+  struct ExistingDataDir {
+    std::string path;
+  };
+  TestServer(ExistingDataDir dir, std::vector<std::pair<std::string, std::string>> settings);
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;

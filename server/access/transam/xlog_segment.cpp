@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "access/transam/xlog_internal.h"
+#include "access/transam/xlog_keep.h"
 
 namespace hearth::access {
 
@@ -45,7 +46,7 @@ void FsyncDir(const std::string& dir) {
   ::close(fd);
 }
 
-std::string SegPath(uint64_t segno) { return xi::WalDir() + "/" + XLogSegmentFileName(segno); }
+std::string SegPath(uint64_t segno) { return xi::WalDir() + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size); }
 
 // Segment numbers of all segment files present.
 std::vector<uint64_t> ListSegments() {
@@ -54,7 +55,7 @@ std::vector<uint64_t> ListSegments() {
   if (d == nullptr) ThrowErrno("open " + xi::WalDir());
   while (dirent* e = ::readdir(d)) {
     uint64_t segno;
-    if (XLogParseSegmentFileName(e->d_name, &segno)) out.push_back(segno);
+    if (XLogParseSegmentFileName(e->d_name, xi::Shared()->segment_size, &segno)) out.push_back(segno);
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());
@@ -121,7 +122,9 @@ int XLogPreallocateSegments() {
 RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
   xi::XLogShared* sh = xi::Shared();
   RemovedSegments result;
-  const XLogRecPtr limit = std::min(redo_lsn, XLogFlushedUpTo());
+  XLogRecPtr limit = std::min(redo_lsn, XLogFlushedUpTo());
+  // Replication slots, running base backups and wal_keep_size (xlog_keep.h).
+  if (const XLogRecPtr keep = WalRetentionLimit(); keep != 0) limit = std::min(limit, keep);
   const uint64_t keep_from = XLogSegNo(limit, sh->segment_size);
   const uint64_t insert_seg = XLogSegNo(xi::ReservedEnd(), sh->segment_size);
   storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);

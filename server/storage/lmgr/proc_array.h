@@ -36,7 +36,7 @@ inline constexpr bool TransactionIdIsNormal(TransactionId x) { return x >= kFirs
 using ProcNumber = int32_t;
 inline constexpr ProcNumber kInvalidProcNumber = -1;
 
-enum class BackendType : uint8_t { kUnused = 0, kClient, kWalWriter, kBgWriter, kCheckpointer, kStartup };
+enum class BackendType : uint8_t { kUnused = 0, kClient, kWalWriter, kBgWriter, kCheckpointer, kStartup, kWalSender };
 
 enum class ProcState : uint8_t { kFree = 0, kStarting, kIdle, kActive, kIdleInTransaction, kIdleInFailedTransaction };
 
@@ -71,6 +71,11 @@ struct ProcArrayShared {
   // Largest xid that has ended (committed or aborted); snapshots' xmax is
   // this + 1. Updated under `lock` held exclusive.
   std::atomic<TransactionId> latest_completed_xid;
+  // Sessions counted against max_connections and max_wal_senders. The
+  // postmaster hands out slots from one pool sized for both; a child knows
+  // which kind it is only after the startup packet, and counts itself here.
+  std::atomic<int32_t> client_sessions;
+  std::atomic<int32_t> walsender_sessions;
   int32_t nslots;
   ProcSlot slots[1];  // nslots entries
 };
@@ -87,6 +92,11 @@ ProcNumber MyProcNumber();
 
 // Called by a child right after fork with the slot number the postmaster chose.
 void ClaimProcSlot(ProcNumber n, BackendType type);
+// Counts this session as a client or a walsender; false (nothing counted)
+// when `limit` sessions of that kind are already counted. A counted session
+// calls UncountSession once at its clean end (a crash resets the counts).
+bool CountSession(bool walsender, int limit);
+void UncountSession(bool walsender);
 // Called at clean exit of a child. Releases any heavyweight locks still held
 // (callers should have ended their transaction with AbortTransaction first:
 // this does not touch the clog).
