@@ -256,7 +256,7 @@ void SendWalSegments(tcop::Session& session, ArchiveSender& ar, access::XLogRecP
     const std::string name = access::XLogSegmentFileName(segno, seg_size);
     uint64_t size = 0;
     uint32_t crc = 0;
-    if (!ar.FileMember("pg_wal/" + name, access::XLogWalDir() + "/" + name, 0600, now, &size, &crc)) {
+    if (!ar.FileMember("pg_wal/" + name, access::XLogSegmentPath(segno), 0600, now, &size, &crc)) {
       throw DbError(sqlstate::kUndefinedFile, "requested WAL segment " + name + " has already been removed");
     }
   }

@@ -32,10 +32,6 @@ constexpr size_t kMaxSendBytes = 128 * 1024;  // per XLogData message, as Postgr
 // flushed position again.
 constexpr int kIdlePollMs = 10;
 
-std::string SegmentPath(uint64_t segno) {
-  return access::XLogWalDir() + "/" + access::XLogSegmentFileName(segno, access::XLogSegmentSize());
-}
-
 // Reads WAL bytes by LSN from pg_wal, keeping the current segment open.
 class WalFileReader {
  public:
@@ -46,7 +42,7 @@ class WalFileReader {
     const uint64_t segno = access::XLogSegNo(lsn, seg_size);
     if (fd_ < 0 || segno != segno_) {
       Close();
-      fd_ = ::open(SegmentPath(segno).c_str(), O_RDONLY | O_CLOEXEC);
+      fd_ = ::open(access::XLogSegmentPath(segno).c_str(), O_RDONLY | O_CLOEXEC);
       if (fd_ < 0) ThrowRemoved(segno);
       segno_ = segno;
     }
@@ -96,7 +92,7 @@ void CheckStartPoint(const ReplCommand& cmd) {
                       " is ahead of the WAL flush position of this server " + access::FormatLsn(flushed));
   }
   const uint64_t segno = access::XLogSegNo(cmd.lsn, access::XLogSegmentSize());
-  if (::access(SegmentPath(segno).c_str(), R_OK) != 0) WalFileReader::ThrowRemoved(segno);
+  if (::access(access::XLogSegmentPath(segno).c_str(), R_OK) != 0) WalFileReader::ThrowRemoved(segno);
 }
 
 // The stream's state between messages.

@@ -160,6 +160,12 @@ void BackupUnderLoadAndCheck(const std::string& wal_method) {
   REQUIRE(file_at != std::string::npos);
   CHECK(fs::file_size(copy + "/pg_wal/" + first_line.substr(file_at + 6, 24)) == 16u * 1024 * 1024);
 
+  // PostgreSQL's pg_verifybackup accepts the manifest and finds every file
+  // as listed (-n: Hearth's WAL is not PostgreSQL's, pg_waldump cannot parse it).
+  CommandResult verify = RunCommand({PgBin("pg_verifybackup"), "-n", copy});
+  INFO(verify.out << verify.err);
+  CHECK(verify.exit_code == 0);
+
   TestServer restored(TestServer::ExistingDataDir{copy}, {});
   INFO("restored log:\n" << restored.log());
   CHECK(fs::exists(copy + "/backup_label.old"));
@@ -252,6 +258,10 @@ TEST_CASE("replication: startup checks and max_wal_senders", "[replication_test]
   REQUIRE(First(reply, 'E') != nullptr);
   CHECK(ErrorOf(*First(reply, 'E')).sqlstate == "22023");
 
+  // The refused connection's process may still hold its slot for a moment.
+  bad.reset();
+  for (int i = 0; i < 1000 && server.ChildPids().size() > 3; i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(server.ChildPids().size() == 3);  // walwriter, bgwriter, checkpointer
   // A walsender does not use up max_connections...
   RawConn client(server.port());
   client.Startup();
@@ -341,4 +351,33 @@ TEST_CASE("replication: pg_receivewal streams WAL segments up to an end position
   CHECK(row[0] == std::optional<std::string>("physical"));
   CHECK(row[1].has_value());
   fs::remove_all(dir);
+}
+
+TEST_CASE("replication: a slot keeps the WAL segments it needs through checkpoints", "[replication_test]") {
+  TestServer server;
+  REQUIRE(server.Psql({"-c", "create table t (id int, v text)"}).exit_code == 0);
+  auto c = ReplicationConn(server.port());
+  REQUIRE(LastStatus(c->ReadStartupReply()) == 'I');
+  REQUIRE(Ok(c->Query("CREATE_REPLICATION_SLOT keep PHYSICAL RESERVE_WAL")));
+  auto row = DataRowValues(*First(c->Query("READ_REPLICATION_SLOT keep"), 'D'));
+  REQUIRE(row[1].has_value());
+  const uint64_t restart = ParseLsn(*row[1]);
+  char name[32];
+  std::snprintf(name, sizeof(name), "00000001%08X%08X", static_cast<unsigned>(restart >> 32),
+                static_cast<unsigned>((restart & 0xFFFFFFFFu) >> 24));
+  const std::string held = server.datadir() + "/pg_wal/" + name;
+  REQUIRE(fs::exists(held));
+
+  // More than two segments of WAL, then checkpoints: without the slot the
+  // first segment would be recycled.
+  std::string copy = "copy t from stdin;\n";
+  for (int i = 1; i <= 40000; i++) copy += std::to_string(i) + "\t" + std::string(1000, 'z') + "\n";
+  REQUIRE(server.Psql({}, copy + "\\.\n").exit_code == 0);
+  REQUIRE(server.Psql({"-c", "checkpoint"}).exit_code == 0);
+  REQUIRE(ParseLsn(server.PsqlValue("select pg_current_wal_lsn()")) >= restart + 2 * 16u * 1024 * 1024);
+  CHECK(fs::exists(held));
+
+  REQUIRE(Ok(c->Query("DROP_REPLICATION_SLOT keep")));
+  REQUIRE(server.Psql({"-c", "checkpoint"}).exit_code == 0);
+  CHECK_FALSE(fs::exists(held));
 }

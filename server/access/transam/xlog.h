@@ -149,5 +149,7 @@ XLogRecPtr XLogWrittenUpTo();
 XLogRecPtr XLogFlushedUpTo();
 uint64_t XLogSegmentSize();
 std::string XLogWalDir();
+// <datadir>/pg_wal/<segment file name> of segment `segno`.
+std::string XLogSegmentPath(uint64_t segno);
 
 }  // namespace hearth::access

@@ -52,7 +52,7 @@ int OpenSegment(uint64_t segno) {
   const bool dsync = sh->fsync.load(std::memory_order_relaxed) && Method(sh) == WalSyncMethod::kOpenDatasync;
   if (g_fd >= 0 && g_fd_segno == segno && g_fd_dsync == dsync) return g_fd;
   xi::CloseWalFile();
-  const std::string path = xi::WalDir() + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size);
+  const std::string path = XLogSegmentPath(segno);
   const int flags = O_RDWR | O_CLOEXEC | (dsync ? O_DSYNC : 0);
   int fd = ::open(path.c_str(), flags);
   if (fd < 0 && errno == ENOENT) {

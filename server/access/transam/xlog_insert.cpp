@@ -301,6 +301,9 @@ void XLogDetach() {
 
 uint64_t XLogSegmentSize() { return xi::Shared()->segment_size; }
 std::string XLogWalDir() { return g_wal_dir; }
+std::string XLogSegmentPath(uint64_t segno) {
+  return g_wal_dir + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size);
+}
 
 namespace {
 

@@ -46,7 +46,6 @@ void FsyncDir(const std::string& dir) {
   ::close(fd);
 }
 
-std::string SegPath(uint64_t segno) { return xi::WalDir() + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size); }
 
 // Segment numbers of all segment files present.
 std::vector<uint64_t> ListSegments() {
@@ -69,7 +68,7 @@ namespace xlog_internal {
 bool InstallSegment(uint64_t segno, bool on_demand) {
   XLogShared* sh = Shared();
   storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
-  const std::string path = SegPath(segno);
+  const std::string path = XLogSegmentPath(segno);
   if (FileExists(path)) return false;
   // Build the file under a temporary name, then link it into place, so a
   // crash never leaves a short segment under a real name.
@@ -133,9 +132,9 @@ RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
   bool changed = false;
   for (uint64_t segno : segs) {
     if (segno >= keep_from) break;
-    const std::string old_path = SegPath(segno);
+    const std::string old_path = XLogSegmentPath(segno);
     if (highest - insert_seg < static_cast<uint64_t>(std::max(0, sh->max_recycled_segments))) {
-      const std::string new_path = SegPath(highest + 1);
+      const std::string new_path = XLogSegmentPath(highest + 1);
       if (FileExists(new_path)) throw std::logic_error("WAL: recycle target exists: " + new_path);
       if (::rename(old_path.c_str(), new_path.c_str()) != 0) ThrowErrno("rename " + old_path);
       highest++;
