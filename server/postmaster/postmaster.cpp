@@ -126,6 +126,7 @@ void Postmaster::CreateSharedState() {
   // Inherited by every child: under minimal, files a transaction created skip WAL.
   access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
   access::TransamStartup(opts_.datadir);
+  access::LoadReplicationSlots();
   storage::SetXLogFlushHook(access::XLogFlush);
   storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
   storage::SetXLogRequestFlushHook(access::XLogRequestBackgroundFlush);

@@ -25,7 +25,7 @@ bool ExcludedFile(const std::string& rel) {
 }
 
 // Directories copied empty.
-bool ContentsExcluded(const std::string& rel) { return rel == "pg_wal" || rel == "log"; }
+bool ContentsExcluded(const std::string& rel) { return rel == "pg_wal" || rel == "log" || rel == "pg_replslot"; }
 
 bool Temporary(const std::string& name) { return name.rfind("pgsql_tmp", 0) == 0 || EndsWith(name, ".tmp"); }
 

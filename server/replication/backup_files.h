@@ -5,7 +5,8 @@
 // leaves out or what would be wrong in a copy: postmaster.pid and
 // postmaster.opts, a previous backup_label, temporary files (pgsql_tmp*,
 // *.tmp), the contents of pg_wal (the backup sends WAL separately, or the
-// client streams it) and of log (the server log), sockets and other special
+// client streams it), of log (the server log) and of pg_replslot (a copy
+// starts without the primary's slots), sockets and other special
 // files. global/pg_control is listed last, as PostgreSQL sends it.
 #pragma once
 

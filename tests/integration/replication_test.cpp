@@ -381,3 +381,24 @@ TEST_CASE("replication: a slot keeps the WAL segments it needs through checkpoin
   REQUIRE(server.Psql({"-c", "checkpoint"}).exit_code == 0);
   CHECK_FALSE(fs::exists(held));
 }
+
+TEST_CASE("replication: slots survive a restart; temporary and dropped ones do not", "[replication_test]") {
+  TestServer server;
+  {
+    auto c = ReplicationConn(server.port());
+    REQUIRE(LastStatus(c->ReadStartupReply()) == 'I');
+    REQUIRE(Ok(c->Query("CREATE_REPLICATION_SLOT kept PHYSICAL RESERVE_WAL")));
+    REQUIRE(Ok(c->Query("CREATE_REPLICATION_SLOT gone PHYSICAL")));
+    REQUIRE(Ok(c->Query("DROP_REPLICATION_SLOT gone")));
+  }
+  REQUIRE(server.Stop(SIGTERM) == 0);
+  server.Start();
+  auto c = ReplicationConn(server.port());
+  REQUIRE(LastStatus(c->ReadStartupReply()) == 'I');
+  auto row = DataRowValues(*First(c->Query("READ_REPLICATION_SLOT kept"), 'D'));
+  CHECK(row[0] == std::optional<std::string>("physical"));
+  CHECK(row[1].has_value());
+  row = DataRowValues(*First(c->Query("READ_REPLICATION_SLOT gone"), 'D'));
+  CHECK_FALSE(row[0].has_value());
+  CHECK(FirstSqlstate(c->Query("CREATE_REPLICATION_SLOT kept PHYSICAL")) == "42710");
+}

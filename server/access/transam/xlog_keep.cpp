@@ -4,11 +4,21 @@
 // slot functions.
 #include "access/transam/xlog_keep.h"
 
-#include <algorithm>
-#include <cstring>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "access/transam/transam.h"
 #include "access/transam/xlog_internal.h"
 #include "common/error/db_error.h"
+#include "storage/file/durable_file.h"
 
 namespace hearth::access {
 
@@ -52,6 +62,26 @@ void FreeSlot(xi::ReplSlotShared& s) {
   s.restart_lsn.store(0);
   s.active_pid.store(0);
   s.in_use = false;
+}
+
+std::string SlotDir() { return TransamDataDir() + "/pg_replslot"; }
+
+// Writes pg_replslot/<name> durably. Throws std::runtime_error.
+void SaveSlot(const xi::ReplSlotShared& s) {
+  ::mkdir(SlotDir().c_str(), 0700);
+  storage::WriteFileDurably(SlotDir() + "/" + s.name,
+                            "hearth-slot 1 " + std::to_string(s.restart_lsn.load()) + "\n");
+}
+
+void ClaimSlotEntry(xi::ReplSlotShared& s, const std::string& name, bool temporary, int32_t owner_pid,
+                    XLogRecPtr restart_lsn) {
+  std::memset(s.name, 0, sizeof(s.name));
+  std::memcpy(s.name, name.data(), name.size());
+  s.temporary = temporary;
+  s.owner_pid = owner_pid;
+  s.active_pid.store(temporary ? owner_pid : 0);
+  s.restart_lsn.store(restart_lsn);
+  s.in_use = true;
 }
 
 ReplicationSlotInfo InfoOf(const xi::ReplSlotShared& s) {
@@ -112,13 +142,15 @@ void CreateReplicationSlot(const std::string& name, bool temporary, XLogRecPtr r
   for (int i = 0; i < sh->max_replication_slots; i++) {
     xi::ReplSlotShared& s = sh->repl_slots[i];
     if (s.in_use) continue;
-    std::memset(s.name, 0, sizeof(s.name));
-    std::memcpy(s.name, name.data(), name.size());
-    s.temporary = temporary;
-    s.owner_pid = owner_pid;
-    s.active_pid.store(temporary ? owner_pid : 0);
-    s.restart_lsn.store(reserve_lsn);
-    s.in_use = true;
+    ClaimSlotEntry(s, name, temporary, owner_pid, reserve_lsn);
+    if (!temporary) {
+      try {
+        SaveSlot(s);
+      } catch (const std::exception& e) {
+        FreeSlot(s);
+        throw DbError(sqlstate::kIoError, std::string("could not create replication slot: ") + e.what());
+      }
+    }
     return;
   }
   throw DbError(sqlstate::kConfigurationLimitExceeded, "all replication slots are in use")
@@ -132,6 +164,12 @@ void DropReplicationSlot(const std::string& name, int32_t my_pid) {
   if (s == nullptr) ThrowNoSuchSlot(name);
   const int32_t active = s->active_pid.load();
   if (active != 0 && active != my_pid) ThrowSlotActive(name, active);
+  if (!s->temporary) {
+    const std::string path = SlotDir() + "/" + s->name;
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      throw DbError(sqlstate::kIoError, "could not remove file \"" + path + "\": " + std::strerror(errno));
+    }
+  }
   FreeSlot(*s);
 }
 
@@ -195,6 +233,44 @@ void CleanupReplicationSlots(int32_t pid) {
     } else if (s.active_pid.load() == pid) {
       s.active_pid.store(0);
     }
+  }
+}
+
+void LoadReplicationSlots() {
+  xi::XLogShared* sh = xi::Shared();
+  DIR* d = ::opendir(SlotDir().c_str());
+  if (d == nullptr) return;  // none saved
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != ".." && name.find('.') == std::string::npos) names.push_back(name);
+  }
+  ::closedir(d);
+  storage::LWLockGuard g(sh->slot_lock, storage::LWLockMode::kExclusive);
+  int next = 0;
+  for (const std::string& name : names) {
+    std::ifstream in(SlotDir() + "/" + name);
+    std::string magic;
+    int version = 0;
+    unsigned long long restart = 0;
+    in >> magic >> version >> restart;
+    if (!in || magic != "hearth-slot" || version != 1 || name.size() >= xi::kSlotNameMax) {
+      throw std::runtime_error("replication slot file \"" + SlotDir() + "/" + name + "\" is damaged");
+    }
+    if (next >= sh->max_replication_slots) {
+      throw std::runtime_error("too many replication slots active before shutdown: increase max_replication_slots "
+                               "(currently " + std::to_string(sh->max_replication_slots) + ")");
+    }
+    ClaimSlotEntry(sh->repl_slots[next++], name, /*temporary=*/false, 0, restart);
+  }
+}
+
+void CheckPointReplicationSlots() {
+  xi::XLogShared* sh = xi::Shared();
+  storage::LWLockGuard g(sh->slot_lock, storage::LWLockMode::kShared);
+  for (int i = 0; i < sh->max_replication_slots; i++) {
+    const xi::ReplSlotShared& s = sh->repl_slots[i];
+    if (s.in_use && !s.temporary) SaveSlot(s);
   }
 }
 

@@ -9,7 +9,10 @@
 //     until the backup has sent its WAL;
 //   - wal_keep_size: that many MiB before the insert position.
 // Slots live in the wal area of shared memory (at most max_replication_slots,
-// capped at 64) and are not persisted: a restart forgets them.
+// capped at 64). Non-temporary slots are also files pg_replslot/<name>
+// ("hearth-slot 1 <restart LSN>"), written durably at creation and at every
+// checkpoint, removed at drop, and loaded at startup; a crash can only make a
+// slot restart earlier than it had advanced to, never lose WAL it needs.
 //
 // Process safety: any process after XLogStartup. Slot changes are serialised
 // by one LWLock (a leaf); restart LSNs are atomics RemoveOldSegments reads
@@ -71,5 +74,14 @@ void AdvanceReplicationSlot(const std::string& name, XLogRecPtr lsn);
 // Session end: drops the temporary slots `pid` made and releases the ones it
 // had active.
 void CleanupReplicationSlots(int32_t pid);
+
+// Postmaster, after XLogStartup and TransamStartup: the slots saved in
+// <datadir>/pg_replslot. Throws std::runtime_error for a damaged file or more
+// slots than max_replication_slots (the server must not start and forget
+// WAL a client relies on).
+void LoadReplicationSlots();
+// CreateCheckPoint, before removing segments: saves every non-temporary
+// slot's restart LSN. Throws std::runtime_error on I/O errors.
+void CheckPointReplicationSlots();
 
 }  // namespace hearth::access
