@@ -28,9 +28,9 @@ namespace hearth::replication {
 namespace {
 
 constexpr size_t kMaxSendBytes = 128 * 1024;  // per XLogData message, as PostgreSQL
-// When caught up, how long to wait for client input before looking at the
-// flushed position again.
-constexpr int kIdlePollMs = 10;
+// When caught up: the longest wait for new WAL before looking at the
+// client's socket again (a flush ends the wait at once).
+constexpr int kIdleWaitMs = 100;
 
 // Reads WAL bytes by LSN from pg_wal, keeping the current segment open.
 class WalFileReader {
@@ -150,7 +150,7 @@ void HandleClientMessage(tcop::Session& session, const std::string& slot, char t
   // 'h' (hot standby feedback): nothing to do without hot standby.
 }
 
-// Waits up to `timeout_ms` for client input; true when a message can be read.
+// Looks for client input (waiting up to `timeout_ms`); true when a message can be read.
 bool ClientReadable(tcop::Session& session, int timeout_ms) {
   if (session.sock.HasBufferedInput()) return true;
   pollfd p{session.sock.fd(), POLLIN, 0};
@@ -211,7 +211,10 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     if (caught_up && !session.sock.Flush()) {
       throw DbError(sqlstate::kConnectionFailure, "could not send data to client", Severity::kFatal);
     }
-    if (!ClientReadable(session, caught_up ? kIdlePollMs : 0)) continue;
+    if (!ClientReadable(session, 0)) {
+      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, kIdleWaitMs);
+      continue;
+    }
     char type = 0;
     const tcop::ReadStatus rs = session.sock.ReadMessage(&type, &body, max_message, CheckForTermination);
     if (rs == tcop::ReadStatus::kEof) throw DbError(sqlstate::kConnectionFailure, "unexpected EOF on client connection", Severity::kFatal);

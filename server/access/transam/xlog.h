@@ -147,6 +147,10 @@ bool XLogWaitForFlushRequest(int max_ms);
 XLogRecPtr XLogInsertEndPosition();
 XLogRecPtr XLogWrittenUpTo();
 XLogRecPtr XLogFlushedUpTo();
+// Walsenders: returns the flushed position once it is past `lsn`, or after
+// `timeout_ms` (bounded by the wait slice) or a spurious wakeup. Woken by
+// every flush (the flush_done condition), so new WAL is sent without delay.
+XLogRecPtr XLogWaitForFlushBeyond(XLogRecPtr lsn, int timeout_ms);
 uint64_t XLogSegmentSize();
 std::string XLogWalDir();
 // <datadir>/pg_wal/<segment file name> of segment `segno`.

@@ -309,4 +309,13 @@ XLogRecPtr XLogInsertEndPosition() { return xi::ReservedEnd(); }
 XLogRecPtr XLogWrittenUpTo() { return xi::Shared()->written_upto.load(std::memory_order_acquire); }
 XLogRecPtr XLogFlushedUpTo() { return xi::Shared()->flushed_upto.load(std::memory_order_acquire); }
 
+XLogRecPtr XLogWaitForFlushBeyond(XLogRecPtr lsn, int timeout_ms) {
+  xi::XLogShared* sh = xi::Shared();
+  const uint32_t seen = sh->flush_done.Prepare();
+  const XLogRecPtr flushed = sh->flushed_upto.load(std::memory_order_acquire);
+  if (flushed > lsn) return flushed;
+  sh->flush_done.WaitFor(seen, timeout_ms);
+  return sh->flushed_upto.load(std::memory_order_acquire);
+}
+
 }  // namespace hearth::access
