@@ -249,7 +249,7 @@ void SendDataFiles(tcop::Session& session, ArchiveSender& ar, const std::vector<
 }
 
 // WAL option: the segments holding [start, end) as pg_wal/ members.
-void SendWalSegments(tcop::Session& session, ArchiveSender& ar, access::XLogRecPtr start, access::XLogRecPtr end) {
+void SendWalSegments(ArchiveSender& ar, access::XLogRecPtr start, access::XLogRecPtr end) {
   const uint64_t seg_size = access::XLogSegmentSize();
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (uint64_t segno = access::XLogSegNo(start, seg_size); segno <= access::XLogSegNo(end - 1, seg_size); segno++) {
@@ -260,7 +260,6 @@ void SendWalSegments(tcop::Session& session, ArchiveSender& ar, access::XLogRecP
       throw DbError(sqlstate::kUndefinedFile, "requested WAL segment " + name + " has already been removed");
     }
   }
-  (void)session;
 }
 
 // The end of the backup: a record inserted and flushed after every file was
@@ -313,7 +312,7 @@ void SendBaseBackup(tcop::Session& session, const std::vector<ReplOption>& optio
   SendDataFiles(session, ar, files, manifest ? &*manifest : nullptr);
 
   const access::XLogRecPtr end = MarkBackupEnd();
-  if (opts.include_wal) SendWalSegments(session, ar, ck.redo_lsn, end);
+  if (opts.include_wal) SendWalSegments(ar, ck.redo_lsn, end);
   static const char trailer[2 * kTarBlock] = {};
   ar.Bytes(trailer, sizeof(trailer));
   ar.Progress();

@@ -173,8 +173,7 @@ ReplCommand ParseCreateSlot(Parser& p) {
     c.logical = true;
     p.Name();  // output plugin
   } else if (!p.AcceptWord("physical")) {
-    p.Next();
-    throw DbError(sqlstate::kSyntaxError, "syntax error");
+    SyntaxError();
   }
   if (p.AcceptWord("reserve_wal")) c.options.push_back({"reserve_wal", std::nullopt});
   if (!p.AtEnd()) {
