@@ -23,6 +23,7 @@
 #include "access/transam/xlog_checkpoint.h"
 #include "access/transam/xlog_segment.h"
 #include "common/error/db_error.h"
+#include "access/transam/xlog_keep.h"
 #include "common/error/panic.h"
 #include "common/log/log.h"
 #include "config/settings.h"
@@ -133,6 +134,7 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
         pacing.timeout_s = s.GetInt("checkpoint_timeout");
         pacing.max_wal_size_mb = s.GetInt("max_wal_size");
         pacing.hurry = CheckpointShouldHurry;
+        access::SetWalKeepBytes(static_cast<uint64_t>(s.GetInt("wal_keep_size")) * 1024 * 1024);
         const access::CheckpointDue due =
             shutdown ? access::CheckpointDue::kNone
                      : access::CheckpointIsDue(pacing.timeout_s, pacing.max_wal_size_mb, pacing.completion_target);

@@ -40,7 +40,7 @@ bool InitDataDirectory(const InitOptions& opts, std::string* error) {
     *error = "directory \"" + opts.datadir + "\" exists but is not empty";
     return false;
   }
-  for (const char* sub : {"", "base", "global", "wal", "log"}) {
+  for (const char* sub : {"", "base", "global", "pg_wal", "log"}) {
     fs::create_directories(dir / sub, ec);
     if (ec) {
       *error = "could not create directory \"" + (dir / sub).string() + "\": " + ec.message();

@@ -17,7 +17,7 @@
 
 namespace hearth::postmaster {
 
-inline constexpr char kLayoutVersion[] = "2";  // 2: pg_authid, pg_auth_members, pg_hba.conf
+inline constexpr char kLayoutVersion[] = "2";  // 2: pg_authid, pg_auth_members, pg_hba.conf; WAL in pg_wal with PostgreSQL segment names
 
 struct InitOptions {
   std::string datadir;

@@ -42,6 +42,8 @@
 #include "storage/ipc/shmem_layout.h"
 #include "storage/smgr/smgr.h"
 #include "tcop/auth.h"
+#include "access/transam/xlog_keep.h"
+#include "replication/walsender.h"
 #include "tcop/backend_main.h"
 #include "tcop/hba.h"
 #include "tcop/tls.h"
@@ -143,10 +145,13 @@ void Postmaster::CreateSharedState() {
   // Two segments ahead: writers need the one after the insert segment
   // (XLogEnsureSpaceForChange), and the walwriter stays one step ahead of that.
   xo.prealloc_segments = 2;
+  xo.max_replication_slots = static_cast<int>(settings_.GetInt("max_replication_slots"));
   access::XLogStartupInfo wi = access::XLogStartup(*shmem_, ss_.shmem, xo);
+  access::SetWalKeepBytes(static_cast<uint64_t>(settings_.GetInt("wal_keep_size")) * 1024 * 1024);
   // Inherited by every child: under minimal, files a transaction created skip WAL.
   access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
   access::TransamStartup(opts_.datadir);
+  access::LoadReplicationSlots();
   storage::SetXLogFlushHook(access::XLogFlush);
   storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
   storage::SetXLogRequestFlushHook(access::XLogRequestBackgroundFlush);
@@ -160,9 +165,9 @@ void Postmaster::CreateSharedState() {
   // (we never learn when they are dropped).
   storage::SmgrCloseAll();
   spdlog::info("recovery: redo from {} replayed {} records to {} ({}); {} in-progress transactions aborted; "
-               "end of WAL found at startup {}",
+               "end of WAL found at startup {}{}",
                rr.replay.start, rr.replay.records, rr.replay.end_of_wal, rr.replay.end_reason, rr.xids_aborted,
-               wi.end_of_wal);
+               wi.end_of_wal, rr.from_backup ? "; recovered from a base backup (backup_label renamed to backup_label.old)" : "");
   if (!wi.prealloc_error.empty()) {
     spdlog::warn("could not pre-allocate WAL segments: {}; the walwriter retries, and changes fail with 53100 "
                  "until there is space (HINT: Check free disk space.)",
@@ -309,13 +314,9 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     refusal = tcop::Refusal::kShuttingDown;
   } else {
     slot = children_.ReserveClientSlot();
-    if (!slot) {
-      refusal = tcop::Refusal::kTooManyClients;
-    } else if (children_.FreeClientSlots() < ss_.superuser_reserved_connections) {
-      // One of the last superuser_reserved_connections slots: the backend
-      // refuses it unless the role turns out to be a superuser.
-      refusal = tcop::Refusal::kSuperusersOnly;
-    }
+    // superuser_reserved_connections is the backend's to apply: it counts
+    // itself against max_connections once it knows it is no walsender.
+    if (!slot) refusal = tcop::Refusal::kTooManyClients;
   }
   int32_t cancel_key = static_cast<int32_t>(rng_());
   pid_t pid = ForkChild();
@@ -331,6 +332,7 @@ void Postmaster::ForkBackend(tcp::socket socket) {
     info.ssl_ctx = ssl_.get();
     info.auth_secret = auth_secret_;
     info.deliver_cancel = DeliverCancel;
+    info.walsender_main = replication::WalSenderMain;
     tcop::BackendMain(info);
   }
   if (pid < 0) {

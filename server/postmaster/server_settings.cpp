@@ -29,7 +29,12 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ServerSettings ss;
   ss.listen_address = settings.GetString("listen_addresses");
   ss.port = static_cast<int>(settings.GetInt("port"));
-  ss.shmem.max_connections = static_cast<int>(settings.GetInt("max_connections"));
+  // Client backends and walsenders share one pool of proc slots; each child
+  // counts itself against its own limit after its startup packet
+  // (storage::CountSession), as PostgreSQL's walsenders do not use up
+  // max_connections.
+  ss.shmem.max_connections =
+      static_cast<int>(settings.GetInt("max_connections") + settings.GetInt("max_wal_senders"));
   ss.superuser_reserved_connections = static_cast<int>(settings.GetInt("superuser_reserved_connections"));
   ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
   ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));

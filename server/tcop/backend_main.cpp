@@ -12,6 +12,7 @@
 
 
 #include "access/transam/xact.h"
+#include "access/transam/xlog_keep.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/pending_delete.h"
 #include "catalog/role_catalog.h"
@@ -35,9 +36,15 @@ namespace hearth::tcop {
 
 namespace {
 
+// Which session counter (storage::CountSession) this process incremented.
+enum class Counted { kNone, kClient, kWalSender };
+Counted g_counted = Counted::kNone;
+
 [[noreturn]] void ExitBackend(int code) {
   // A session that ends inside a transaction (EOF, FATAL) rolls it back.
   access::AbortTransaction();
+  if (g_counted == Counted::kWalSender) access::CleanupReplicationSlots(getpid());
+  if (g_counted != Counted::kNone) storage::UncountSession(g_counted == Counted::kWalSender);
   // Files of DROPs committed with synchronous_commit off go now.
   catalog::FinishDeferredDeletes(/*wait=*/true);
   storage::ReleaseProcSlot();
@@ -121,6 +128,31 @@ void MessageLoop(Session& session, const BackendStartInfo& info, SocketOptions& 
   }
 }
 
+// Counts the session against max_connections or max_wal_senders; FATAL
+// 53300 as PostgreSQL when that limit is reached. Returns whether a client
+// took one of the last superuser_reserved_connections places.
+bool CountSessionOrRefuse(const StartupResult& startup, const BackendStartInfo& info) {
+  const bool walsender = startup.replication != ReplicationMode::kNone;
+  if (walsender) {
+    const int64_t max = info.settings->GetInt("max_wal_senders");
+    if (info.walsender_main == nullptr || !storage::CountSession(true, static_cast<int>(max))) {
+      throw DbError(sqlstate::kTooManyConnections,
+                    "number of requested standby connections exceeds max_wal_senders (currently " +
+                        std::to_string(max) + ")",
+                    Severity::kFatal);
+    }
+    g_counted = Counted::kWalSender;
+    return false;
+  }
+  const int max = static_cast<int>(info.settings->GetInt("max_connections"));
+  int sessions = 0;
+  if (!storage::CountSession(false, max, &sessions)) {
+    throw DbError(sqlstate::kTooManyConnections, "sorry, too many clients already", Severity::kFatal);
+  }
+  g_counted = Counted::kClient;
+  return sessions > max - static_cast<int>(info.settings->GetInt("superuser_reserved_connections"));
+}
+
 }  // namespace
 
 void BackendMain(const BackendStartInfo& info) {
@@ -138,7 +170,9 @@ void BackendMain(const BackendStartInfo& info) {
     StartupResult startup = ProcessStartup(sock, info);
     if (!startup.proceed) ExitBackend(0);
     DeferStartupTimeout();  // from here on, leave through ExitBackend
-    storage::ClaimProcSlot(info.slot, storage::BackendType::kClient);
+    startup.superusers_only = CountSessionOrRefuse(startup, info);
+    const bool walsender = startup.replication != ReplicationMode::kNone;
+    storage::ClaimProcSlot(info.slot, walsender ? storage::BackendType::kWalSender : storage::BackendType::kClient);
     storage::SetPostmasterPidForWaits(getppid());
     LoginIdentity identity;
     if (!PerformLogin(sock, info, startup, &identity)) ExitBackend(0);
@@ -178,7 +212,11 @@ void BackendMain(const BackendStartInfo& info) {
     key.Int32(session.backend_pid).Int32(info.cancel_key);
     sock.Send(key.Finish());
     PutReadyForQuery(sock.out(), 'I');
-    MessageLoop(session, info, socket_options);
+    if (walsender) {
+      info.walsender_main(session, startup.replication == ReplicationMode::kDatabase);
+    } else {
+      MessageLoop(session, info, socket_options);
+    }
   } catch (const DbError& e) {
     if (e.severity() >= Severity::kFatal) {
       spdlog::info("{}: {}", SeverityName(e.severity()), e.message());

@@ -21,12 +21,10 @@ typedef struct ssl_ctx_st SSL_CTX;
 namespace hearth::tcop {
 
 struct HbaRules;
+class Session;
 
 // Why the postmaster wants this connection refused after its startup packet.
-// Why the postmaster wants a new connection refused. kSuperusersOnly: it got
-// one of the superuser_reserved_connections slots, so only a superuser may
-// stay (decided once the startup packet names the role).
-enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering, kSuperusersOnly };
+enum class Refusal { kNone, kTooManyClients, kShuttingDown, kRecovering };
 
 struct BackendStartInfo {
   int sock_fd = -1;
@@ -41,6 +39,10 @@ struct BackendStartInfo {
   // Delivers a CancelRequest: signals the backend if (pid, key) match a live
   // one. Runs in this (new) child, against the postmaster's inherited list.
   std::function<void(int32_t pid, int32_t key)> deliver_cancel;
+  // Runs an established replication connection (startup packet with
+  // replication=true/database) until it ends; installed by the postmaster
+  // (replication/walsender.h). Null: replication connections are refused.
+  void (*walsender_main)(Session& session, bool database_mode) = nullptr;
 };
 
 [[noreturn]] void BackendMain(const BackendStartInfo& info);

@@ -113,9 +113,9 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
   if (!role.canlogin) {
     Fatal(sqlstate::kInvalidAuthorizationSpecification, "role \"" + startup.user + "\" is not permitted to log in");
   }
-  // The last superuser_reserved_connections slots are for superusers (the
-  // postmaster counted them; the role is known only now).
-  if (info.refusal == Refusal::kSuperusersOnly && !role.superuser) {
+  // The last superuser_reserved_connections places are for superusers (the
+  // backend counted itself; the role is known only now).
+  if (startup.superusers_only && !role.superuser) {
     Fatal(sqlstate::kTooManyConnections,
           "remaining connection slots are reserved for non-replication superuser connections");
   }
@@ -123,7 +123,9 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
   if (role.connlimit >= 0 && !role.superuser && storage::CountRoleBackends(role.oid) > role.connlimit) {
     Fatal(sqlstate::kTooManyConnections, "too many connections for role \"" + startup.user + "\"");
   }
-  if (!catalog::DatabaseExists(info.datadir, startup.database)) {
+  // A physical replication connection belongs to no database (pg_basebackup
+  // names "replication").
+  if (startup.replication != ReplicationMode::kPhysical && !catalog::DatabaseExists(info.datadir, startup.database)) {
     Fatal(sqlstate::kInvalidCatalogName, "database \"" + startup.database + "\" does not exist");
   }
   protocol::MessageWriter ok(protocol::be::kAuthentication);

@@ -110,6 +110,7 @@ const char* BackendTypeName(storage::BackendType t) {
     case storage::BackendType::kStartup: return "startup";
     case storage::BackendType::kAutovacuumLauncher: return "autovacuum launcher";
     case storage::BackendType::kAutovacuumWorker: return "autovacuum worker";
+    case storage::BackendType::kWalSender: return "walsender";
     case storage::BackendType::kUnused: break;
   }
   return "";

@@ -3,8 +3,11 @@
 // Principal entry point: ProcessStartup.
 #include "tcop/startup.h"
 
+#include <cctype>
+
 #include "common/error/db_error.h"
 #include "common/protocol/wire.h"
+#include "config/settings.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/startup_packet.h"
 
@@ -14,6 +17,24 @@ namespace {
 
 [[noreturn]] void Fatal(const char* sqlstate, std::string message) {
   throw DbError(sqlstate, std::move(message), Severity::kFatal);
+}
+
+// PostgreSQL's reading of "replication": a boolean or "database".
+ReplicationMode ParseReplicationMode(const std::map<std::string, std::string>& params) {
+  auto it = params.find("replication");
+  if (it == params.end()) return ReplicationMode::kNone;
+  std::string v;
+  for (char c : it->second) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "database") return ReplicationMode::kDatabase;
+  for (const char* t : {"true", "on", "yes", "1", "t", "y"}) {
+    if (v == t) return ReplicationMode::kPhysical;
+  }
+  for (const char* f : {"false", "off", "no", "0", "f", "n"}) {
+    if (v == f) return ReplicationMode::kNone;
+  }
+  throw DbError(sqlstate::kInvalidParameterValue,
+                "invalid value for parameter \"replication\": \"" + it->second + "\"", Severity::kFatal)
+      .WithHint("Valid values are: \"false\", 0, \"true\", 1, \"database\".");
 }
 
 }  // namespace
@@ -63,15 +84,22 @@ StartupResult ProcessStartup(ClientSocket& sock, const BackendStartInfo& info) {
     Fatal(sqlstate::kInvalidAuthorizationSpecification, "no PostgreSQL user name specified in startup packet");
   }
   result.user = user_it->second;
+  result.replication = ParseReplicationMode(result.params);
   auto db_it = result.params.find("database");
   result.database = (db_it == result.params.end() || db_it->second.empty()) ? result.user : db_it->second;
 
   switch (info.refusal) {
     case Refusal::kNone: break;
-    case Refusal::kTooManyClients: Fatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
+    case Refusal::kTooManyClients:
+      // The slot pool is max_connections + max_wal_senders, and each kind
+      // stays within its own limit: a full pool means this kind is full.
+      if (result.replication != ReplicationMode::kNone) {
+        Fatal(sqlstate::kTooManyConnections, "number of requested standby connections exceeds max_wal_senders (currently " +
+                                                 std::to_string(info.settings->GetInt("max_wal_senders")) + ")");
+      }
+      Fatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
     case Refusal::kShuttingDown: Fatal(sqlstate::kCannotConnectNow, "the database system is shutting down");
     case Refusal::kRecovering: Fatal(sqlstate::kCannotConnectNow, "the database system is in recovery mode");
-    case Refusal::kSuperusersOnly: break;  // decided below, once the role is known
   }
   result.proceed = true;
   return result;

@@ -209,6 +209,21 @@ TestServer::TestServer(std::vector<std::pair<std::string, std::string>> settings
   }
 }
 
+TestServer::TestServer(ExistingDataDir dir, std::vector<std::pair<std::string, std::string>> settings)
+    : settings_(std::move(settings)), datadir_(std::move(dir.path)) {
+  port_ = FreePort();
+  try {
+    Start();
+  } catch (...) {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    KillProcessesMentioning(datadir_);
+    throw;
+  }
+}
+
 TestServer::~TestServer() {
   if (external_) return;
   if (pid_ > 0) {
@@ -322,8 +337,21 @@ std::string TestServer::PsqlValue(const std::string& sql) const {
 }
 
 std::vector<pid_t> TestServer::ChildPids() const {
+  // read(2), not an ifstream: reading the file while a child exits can fail
+  // with ESRCH, which libstdc++ turns into an exception that aborts the test.
   std::vector<pid_t> pids;
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children");
+  const std::string path = "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children";
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return pids;
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  std::istringstream in(text);
   pid_t p;
   while (in >> p) pids.push_back(p);
   return pids;

@@ -58,6 +58,13 @@ class TestServer {
   // (default /tmp), e.g. a small file system of the test's own.
   TestServer(std::vector<std::pair<std::string, std::string>> settings, std::vector<std::string> init_args, int port,
              const std::string& parent_dir = "/tmp");
+  // A server on an existing data directory (e.g. a base backup's copy),
+  // started on a free port. The directory must be <some temporary dir>/data:
+  // the destructor removes its parent, as for initialised ones.
+  struct ExistingDataDir {
+    std::string path;
+  };
+  TestServer(ExistingDataDir dir, std::vector<std::pair<std::string, std::string>> settings);
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;

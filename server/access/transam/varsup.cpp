@@ -19,6 +19,8 @@
 #include <string>
 
 #include "access/transam/clog.h"
+#include <algorithm>
+
 #include "access/transam/transam_shared.h"
 #include "common/error/db_error.h"
 
@@ -102,6 +104,18 @@ TransactionId GetNewTransactionId(storage::ProcSlot* publish_to) {
   if (publish_to != nullptr) publish_to->xid.store(xid, std::memory_order_seq_cst);
   x.next_xid.store(xid + 1, std::memory_order_release);
   return xid;
+}
+
+void AdvanceNextTransactionId(TransactionId seen) {
+  XidCounterShared& x = Shared()->xid;
+  storage::LWLockGuard g(x.gen_lock, storage::LWLockMode::kExclusive);
+  if (seen < x.next_xid.load(std::memory_order_relaxed)) return;
+  const TransactionId next = seen + 1;
+  const uint64_t limit = std::min<uint64_t>(static_cast<uint64_t>(next) + kXidPrefetch, UINT32_MAX);
+  WriteControl(static_cast<TransactionId>(limit));
+  x.persisted_limit = static_cast<TransactionId>(limit);
+  x.next_xid.store(next, std::memory_order_release);
+  storage::ProcArray()->latest_completed_xid.store(seen);
 }
 
 TransactionId ReadNextTransactionId() { return Shared()->xid.next_xid.load(std::memory_order_acquire); }

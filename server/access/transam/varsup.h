@@ -26,6 +26,11 @@ inline constexpr TransactionId kXidPrefetch = 8192;
 // when the control file cannot be written.
 TransactionId GetNewTransactionId(storage::ProcSlot* publish_to);
 
+// Recovery of a base backup's copy only (no backend running): makes the next
+// xid follow `seen` when the copied control file is behind the WAL (xids
+// handed out between copying global/xid_control and the backup end).
+void AdvanceNextTransactionId(TransactionId seen);
+
 // The next xid that will be handed out (a snapshot of a moving value).
 TransactionId ReadNextTransactionId();
 

@@ -33,7 +33,7 @@ namespace hearth::access {
 enum class WalSyncMethod : uint8_t { kFdatasync, kFsync, kOpenDatasync };
 
 struct XLogOptions {
-  std::string datadir;                             // WAL goes to <datadir>/wal
+  std::string datadir;                             // WAL goes to <datadir>/pg_wal
   uint64_t segment_size = kDefaultWalSegmentSize;  // test hook; power of two >= 64 KiB
   WalSyncMethod sync_method = WalSyncMethod::kFdatasync;
   bool fsync = true;              // false: never sync (wal_sync stays 0)
@@ -44,6 +44,7 @@ struct XLogOptions {
   // reserve space under one spinlock and copy in parallel, one per slot;
   // 1 = a single insert lock (tests); at most 8.
   int insert_slots = 8;
+  int max_replication_slots = 10;  // slots xlog_keep.h may create (<= 64)
 };
 
 // Bytes the wal area needs for `wal_buffers` pages. Equals
@@ -158,7 +159,13 @@ bool XLogWaitForFlushRequest(int max_ms);
 XLogRecPtr XLogInsertEndPosition();
 XLogRecPtr XLogWrittenUpTo();
 XLogRecPtr XLogFlushedUpTo();
+// Walsenders: returns the flushed position once it is past `lsn`, or after
+// `timeout_ms` (bounded by the wait slice) or a spurious wakeup. Woken by
+// every flush (the flush_done condition), so new WAL is sent without delay.
+XLogRecPtr XLogWaitForFlushBeyond(XLogRecPtr lsn, int timeout_ms);
 uint64_t XLogSegmentSize();
 std::string XLogWalDir();
+// <datadir>/pg_wal/<segment file name> of segment `segno`.
+std::string XLogSegmentPath(uint64_t segno);
 
 }  // namespace hearth::access

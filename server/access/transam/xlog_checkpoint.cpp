@@ -23,6 +23,7 @@
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_control.h"
 #include "access/transam/xlog_internal.h"
+#include "access/transam/xlog_keep.h"
 #include "access/transam/xlog_rmgr.h"
 #include "access/transam/xlog_segment.h"
 #include "storage/buffer/bufmgr.h"
@@ -121,6 +122,7 @@ void WriteCheckpointRecord(const std::string& datadir, bool shutdown, Checkpoint
   cf.next_xid = rec.next_xid;
   cf.state = shutdown ? DbState::kShutdown : DbState::kInProduction;
   UpdateControlFile(datadir, cf);
+  CheckPointReplicationSlots();
   RemovedSegments rm = RemoveOldSegments(res.redo_lsn);
   res.segments_recycled = rm.recycled;
   res.segments_removed = rm.removed;

@@ -54,7 +54,7 @@ int OpenSegment(uint64_t segno) {
   const bool dsync = sh->fsync.load(std::memory_order_relaxed) && Method(sh) == WalSyncMethod::kOpenDatasync;
   if (g_fd >= 0 && g_fd_segno == segno && g_fd_dsync == dsync) return g_fd;
   xi::CloseWalFile();
-  const std::string path = xi::WalDir() + "/" + XLogSegmentFileName(segno);
+  const std::string path = XLogSegmentPath(segno);
   const int flags = O_RDWR | O_CLOEXEC | (dsync ? O_DSYNC : 0);
   int fd = ::open(path.c_str(), flags);
   if (fd < 0 && errno == ENOENT) {
@@ -78,7 +78,7 @@ void SyncSegment(uint64_t segno) {
   const bool timing = sh->track_io_timing.load(std::memory_order_relaxed);
   const int64_t t0 = timing ? xi::MonotonicNanos() : 0;
   const int rc = m == WalSyncMethod::kFsync ? ::fsync(fd) : ::fdatasync(fd);
-  if (rc != 0) ThrowErrno("sync segment " + XLogSegmentFileName(segno));
+  if (rc != 0) ThrowErrno("sync segment " + XLogSegmentFileName(segno, xi::Shared()->segment_size));
   if (timing) sh->stats.wal_sync_time_ns.fetch_add(xi::MonotonicNanos() - t0, std::memory_order_relaxed);
   sh->stats.wal_sync.fetch_add(1, std::memory_order_relaxed);
 }
@@ -92,7 +92,7 @@ void WriteRun(uint64_t segno, uint64_t offset, const uint8_t* data, size_t len) 
   while (done < len) {
     ssize_t n = ::pwrite(fd, data + done, len - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ThrowErrno("write segment " + XLogSegmentFileName(segno));
+    if (n <= 0) ThrowErrno("write segment " + XLogSegmentFileName(segno, xi::Shared()->segment_size));
     done += static_cast<size_t>(n);
   }
   if (timing) sh->stats.wal_write_time_ns.fetch_add(xi::MonotonicNanos() - t0, std::memory_order_relaxed);
@@ -309,5 +309,14 @@ void XLogSetSyncOptions(bool fsync, WalSyncMethod method) {
 XLogRecPtr XLogInsertEndPosition() { return xi::ReservedEnd(); }
 XLogRecPtr XLogWrittenUpTo() { return xi::Shared()->written_upto.load(std::memory_order_acquire); }
 XLogRecPtr XLogFlushedUpTo() { return xi::Shared()->flushed_upto.load(std::memory_order_acquire); }
+
+XLogRecPtr XLogWaitForFlushBeyond(XLogRecPtr lsn, int timeout_ms) {
+  xi::XLogShared* sh = xi::Shared();
+  const uint32_t seen = sh->flush_done.Prepare();
+  const XLogRecPtr flushed = sh->flushed_upto.load(std::memory_order_acquire);
+  if (flushed > lsn) return flushed;
+  sh->flush_done.WaitFor(seen, timeout_ms);
+  return sh->flushed_upto.load(std::memory_order_acquire);
+}
 
 }  // namespace hearth::access

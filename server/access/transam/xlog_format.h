@@ -99,17 +99,26 @@ inline constexpr uint64_t RecPtrToBytePos(XLogRecPtr lsn) {
 inline constexpr uint64_t XLogSegNo(XLogRecPtr lsn, uint64_t seg_size) { return lsn / seg_size; }
 inline constexpr XLogRecPtr XLogPageStart(XLogRecPtr lsn) { return lsn - lsn % kXLogPageSize; }
 
-// Segment file name: 16 upper-case hex digits of the segment number, in <datadir>/wal.
-inline std::string XLogSegmentFileName(uint64_t segno) {
-  char buf[17];
-  std::snprintf(buf, sizeof(buf), "%016llX", static_cast<unsigned long long>(segno));
+// Segment file names are PostgreSQL's (so pg_basebackup and pg_receivewal
+// write files recovery can read): 24 upper-case hex digits, the timeline
+// (always 1: there is no timeline switch yet), then the segment number split
+// into "log id" (the LSN's upper 32 bits) and the segment within it. The files
+// live in <datadir>/pg_wal.
+inline constexpr uint32_t kXLogTimeline = 1;
+inline constexpr uint64_t XLogSegmentsPerXLogId(uint64_t seg_size) { return 0x100000000ull / seg_size; }
+inline std::string XLogSegmentFileName(uint64_t segno, uint64_t seg_size, uint32_t tli = kXLogTimeline) {
+  char buf[25];
+  const uint64_t per_id = XLogSegmentsPerXLogId(seg_size);
+  std::snprintf(buf, sizeof(buf), "%08X%08X%08X", tli, static_cast<unsigned>(segno / per_id),
+                static_cast<unsigned>(segno % per_id));
   return buf;
 }
-// Parses a segment file name; false if `name` is not one.
-inline bool XLogParseSegmentFileName(const std::string& name, uint64_t* segno) {
-  if (name.size() != 16) return false;
-  uint64_t v = 0;
-  for (char c : name) {
+// Parses a segment file name of timeline 1; false if `name` is not one.
+inline bool XLogParseSegmentFileName(const std::string& name, uint64_t seg_size, uint64_t* segno) {
+  if (name.size() != 24) return false;
+  uint64_t parts[3] = {0, 0, 0};
+  for (size_t i = 0; i < 24; i++) {
+    const char c = name[i];
     int d;
     if (c >= '0' && c <= '9')
       d = c - '0';
@@ -117,9 +126,11 @@ inline bool XLogParseSegmentFileName(const std::string& name, uint64_t* segno) {
       d = c - 'A' + 10;
     else
       return false;
-    v = v << 4 | static_cast<uint64_t>(d);
+    parts[i / 8] = parts[i / 8] << 4 | static_cast<uint64_t>(d);
   }
-  *segno = v;
+  const uint64_t per_id = XLogSegmentsPerXLogId(seg_size);
+  if (parts[0] != kXLogTimeline || parts[2] >= per_id) return false;
+  *segno = parts[1] * per_id + parts[2];
   return true;
 }
 

@@ -16,6 +16,7 @@
 
 #include "access/transam/crc32c.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_backup_label.h"
 #include "access/transam/xlog_control.h"
 #include "access/transam/xlog_internal.h"
 #include "access/transam/xlog_reader.h"
@@ -133,11 +134,8 @@ void CopyRecord(XLogRecPtr start, const XLogRecordHeader& hdr, std::span<const X
 // Finds the end of valid WAL and positions the insert pointer there.
 XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   XLogStartupInfo info;
-  XLogRecPtr start = kXLogPageHeaderSize;
+  const XLogRecPtr start = RecoveryStartLsn(opts.datadir);
   XLogRecPtr expected_prev = 0;
-  if (auto ctl = ReadControlFile(opts.datadir)) {
-    if (ctl->redo_lsn != 0) start = ctl->redo_lsn;
-  }
   info.scan_start = start;
   XLogReader reader(g_wal_dir, opts.segment_size);
   reader.Seek(start, expected_prev);
@@ -145,6 +143,7 @@ XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   info.last_record = reader.LastRecordStart();
   info.end_of_wal = reader.EndOfWal();
   info.end_reason = reader.EndReason();
+  if (auto label = ReadBackupLabel(opts.datadir)) CheckBackupWalPresent(*label, info.last_record);
 
   xi::XLogShared* sh = g_shared;
   const uint64_t pos = RecPtrToBytePos(info.end_of_wal);
@@ -162,7 +161,7 @@ XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   const XLogRecPtr page_lsn = XLogPageStart(end_lsn);
   const int idx = BufferIndex(page_lsn);
   uint8_t* page = g_pages + static_cast<size_t>(idx) * kXLogPageSize;
-  const std::string path = g_wal_dir + "/" + XLogSegmentFileName(XLogSegNo(page_lsn, opts.segment_size));
+  const std::string path = g_wal_dir + "/" + XLogSegmentFileName(XLogSegNo(page_lsn, opts.segment_size), opts.segment_size);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error("WAL: cannot reopen " + path + ": " + std::strerror(errno));
   ssize_t n = ::pread(fd, page, kXLogPageSize, static_cast<off_t>(page_lsn % opts.segment_size));
@@ -277,13 +276,15 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   sh->sync_method.store(static_cast<uint8_t>(opts.sync_method));
   sh->track_io_timing.store(opts.track_io_timing);
   sh->stats.stats_reset_us.store(xi::NowMicrosUnix());
+  sh->slot_lock.Init();
+  sh->max_replication_slots = std::clamp(opts.max_replication_slots, 0, xi::kMaxReplSlots);
 
   g_xlblocks = new (base + xi::kXlblocksOffset) std::atomic<uint64_t>[static_cast<size_t>(wal_buffers)];
   for (int i = 0; i < wal_buffers; i++) g_xlblocks[i].store(0);
   g_pages =
       base + storage::AlignUp(xi::kXlblocksOffset + sizeof(uint64_t) * static_cast<size_t>(wal_buffers), kXLogPageSize);
   g_shared = sh;
-  g_wal_dir = opts.datadir + "/wal";
+  g_wal_dir = opts.datadir + "/pg_wal";
   std::filesystem::create_directories(g_wal_dir);
   std::filesystem::create_directories(opts.datadir + "/global");
 
@@ -310,6 +311,9 @@ void XLogDetach() {
 
 uint64_t XLogSegmentSize() { return xi::Shared()->segment_size; }
 std::string XLogWalDir() { return g_wal_dir; }
+std::string XLogSegmentPath(uint64_t segno) {
+  return g_wal_dir + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size);
+}
 
 namespace {
 

@@ -69,6 +69,19 @@ struct alignas(64) StatsShared {
   std::atomic<int64_t> segments_removed;
 };
 
+inline constexpr int kMaxReplSlots = 64;  // max_replication_slots upper bound
+inline constexpr int kMaxBackupHolds = 80;  // concurrent base backups and WAL streams
+inline constexpr size_t kSlotNameMax = 64;  // NAMEDATALEN, terminator included
+
+struct ReplSlotShared {
+  bool in_use;  // written under slot_lock
+  bool temporary;
+  char name[kSlotNameMax];
+  int32_t owner_pid;                     // temporary slots: the session that made it
+  std::atomic<int32_t> active_pid;       // streaming from it now (0: none)
+  std::atomic<uint64_t> restart_lsn;     // oldest WAL it needs (0: none reserved)
+};
+
 struct XLogShared {
   // Insert position (usable byte positions, see xlog_format.h).
   alignas(64) storage::SpinLock insert_pos_lck;
@@ -116,6 +129,14 @@ struct XLogShared {
   // Processes waiting for a checkpoint of their own (CheckpointWaiterGuard):
   // a spread checkpoint stops sleeping while this is non-zero.
   std::atomic<int32_t> checkpoint_waiters;
+
+  // WAL retention (xlog_keep.h): replication slots and running base backups
+  // hold the segments they still need; RemoveOldSegments keeps them.
+  alignas(64) storage::LWLock slot_lock;  // creating, acquiring, dropping slots
+  int32_t max_replication_slots;
+  std::atomic<uint64_t> wal_keep_bytes;  // wal_keep_size
+  ReplSlotShared repl_slots[kMaxReplSlots];
+  std::atomic<uint64_t> backup_holds[kMaxBackupHolds];  // 0: free
 };
 
 // Layout of the area: XLogShared at 0, xlblocks at kXlblocksOffset (one

@@ -3,6 +3,7 @@
 // Principal entry point: StartupXLogRecovery.
 #include "access/transam/xlog_recovery.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "access/transam/transam.h"
 #include "access/transam/varsup.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_backup_label.h"
 #include "access/transam/xlog_control.h"
 #include "access/transam/xlog_fpi.h"
 #include "access/transam/xlog_reader.h"
@@ -43,12 +45,14 @@ RecoveryResult StartupXLogRecovery() {
   if (!XLogIsStarted()) throw std::logic_error("StartupXLogRecovery before XLogStartup");
   const std::string& datadir = TransamDataDir();
   RecoveryResult res;
-  XLogRecPtr redo = kXLogPageHeaderSize;
   if (auto cf = ReadControlFile(datadir)) {
     res.had_control_file = true;
     res.was_clean_shutdown = cf->state == DbState::kShutdown;
-    if (cf->redo_lsn != 0) redo = cf->redo_lsn;
   }
+  // A base backup's copy: replay from the backup-start checkpoint.
+  const std::optional<BackupLabel> label = ReadBackupLabel(datadir);
+  const XLogRecPtr redo = RecoveryStartLsn(datadir);
+  if (label) res.was_clean_shutdown = false;
   RegisterRmgr(kRmgrXLog, "XLOG", XLogRmgrRedo);
   RegisterRmgr(kRmgrXact, "Transaction", XactRedo);
   RegisterRmgr(kRmgrStorage, "Storage", SmgrRedo);
@@ -87,6 +91,11 @@ RecoveryResult StartupXLogRecovery() {
   res.replay.end_of_wal = reader.EndOfWal();
   res.replay.end_reason = reader.EndReason();
 
+  if (label) {
+    // XLogStartup refused a copy without the WAL through its checkpoint.
+    // The copied xid_control may predate xids the WAL after it hands out.
+    if (TransactionIdIsValid(max_xid)) AdvanceNextTransactionId(max_xid);
+  }
   if (TransactionIdIsValid(max_xid) && max_xid >= ReadNextTransactionId()) {
     throw std::runtime_error("WAL contains transaction " + std::to_string(max_xid) +
                              " at or beyond the next transaction id " + std::to_string(ReadNextTransactionId()));
@@ -102,6 +111,10 @@ RecoveryResult StartupXLogRecovery() {
   CheckpointOptions opts;
   opts.cause = "end-of-recovery immediate wait";
   res.checkpoint = CreateCheckPoint(/*shutdown=*/false, opts);
+  // pg_control now names a checkpoint after the backup end: later restarts
+  // start there.
+  if (label) RetireBackupLabel(datadir);
+  res.from_backup = label.has_value();
   return res;
 }
 

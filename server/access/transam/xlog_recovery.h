@@ -32,6 +32,7 @@ struct RecoveryResult {
   ReplayResult replay;
   int64_t xids_aborted = 0;  // in-progress xids marked aborted
   CheckpointResult checkpoint;
+  bool from_backup = false;  // started from a base backup's backup_label (now backup_label.old)
 };
 
 // Runs the steps above. Throws std::runtime_error when a record cannot be

@@ -18,6 +18,7 @@
 
 #include "access/transam/xlog_internal.h"
 #include "storage/file/disk_full.h"
+#include "access/transam/xlog_keep.h"
 
 namespace hearth::access {
 
@@ -48,7 +49,6 @@ void FsyncDir(const std::string& dir) {
   ::close(fd);
 }
 
-std::string SegPath(uint64_t segno) { return xi::WalDir() + "/" + XLogSegmentFileName(segno); }
 
 // Segment numbers of all segment files present.
 std::vector<uint64_t> ListSegments() {
@@ -57,7 +57,7 @@ std::vector<uint64_t> ListSegments() {
   if (d == nullptr) ThrowErrno("open " + xi::WalDir());
   while (dirent* e = ::readdir(d)) {
     uint64_t segno;
-    if (XLogParseSegmentFileName(e->d_name, &segno)) out.push_back(segno);
+    if (XLogParseSegmentFileName(e->d_name, xi::Shared()->segment_size, &segno)) out.push_back(segno);
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());
@@ -71,7 +71,7 @@ namespace xlog_internal {
 bool InstallSegment(uint64_t segno, bool on_demand) {
   XLogShared* sh = Shared();
   storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
-  const std::string path = SegPath(segno);
+  const std::string path = XLogSegmentPath(segno);
   if (FileExists(path)) return false;
   // Build the file under a temporary name, then link it into place, so a
   // crash never leaves a short segment under a real name.
@@ -156,7 +156,9 @@ void XLogEnsureSpaceForChange() {
 RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
   xi::XLogShared* sh = xi::Shared();
   RemovedSegments result;
-  const XLogRecPtr limit = std::min(redo_lsn, XLogFlushedUpTo());
+  XLogRecPtr limit = std::min(redo_lsn, XLogFlushedUpTo());
+  // Replication slots, running base backups and wal_keep_size (xlog_keep.h).
+  if (const XLogRecPtr keep = WalRetentionLimit(); keep != 0) limit = std::min(limit, keep);
   const uint64_t keep_from = XLogSegNo(limit, sh->segment_size);
   const uint64_t insert_seg = XLogSegNo(xi::ReservedEnd(), sh->segment_size);
   storage::LWLockGuard g(sh->segment_lock, storage::LWLockMode::kExclusive);
@@ -166,9 +168,9 @@ RemovedSegments RemoveOldSegments(XLogRecPtr redo_lsn) {
   bool changed = false;
   for (uint64_t segno : segs) {
     if (segno >= keep_from) break;
-    const std::string old_path = SegPath(segno);
+    const std::string old_path = XLogSegmentPath(segno);
     if (highest - insert_seg < static_cast<uint64_t>(std::max(0, sh->max_recycled_segments))) {
-      const std::string new_path = SegPath(highest + 1);
+      const std::string new_path = XLogSegmentPath(highest + 1);
       if (FileExists(new_path)) throw std::logic_error("WAL: recycle target exists: " + new_path);
       if (::rename(old_path.c_str(), new_path.c_str()) != 0) ThrowErrno("rename " + old_path);
       highest++;

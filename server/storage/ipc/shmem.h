@@ -25,7 +25,7 @@ namespace hearth::storage {
 // Everything the layout depends on, derived from the settings at postmaster
 // start. Subsystems add fields here as they need them.
 struct ShmemParams {
-  int max_connections = 100;   // client backends
+  int max_connections = 100;   // client backends and walsenders (max_connections + max_wal_senders)
   int max_aux_processes = 8;   // walwriter, bgwriter, checkpointer, spare
   int nbuffers = 16384;        // shared_buffers in 8 KiB pages
   int wal_buffers = 2048;      // WAL buffer pages of 8 KiB

@@ -27,6 +27,8 @@ void ProcArrayShmemInit(ShmemSegment& seg, const ShmemParams& p) {
   auto* pa = static_cast<ProcArrayShared*>(mem);
   pa->lock.Init();
   pa->latest_completed_xid.store(kFirstNormalTransactionId - 1);
+  pa->client_sessions.store(0);
+  pa->walsender_sessions.store(0);
   pa->nslots = p.TotalProcs();
   for (int i = 0; i < pa->nslots; i++) {
     ProcSlot* s = new (&pa->slots[i]) ProcSlot();
@@ -112,6 +114,20 @@ void XactAreaShmemInit(ShmemSegment& seg, const ShmemParams&) {
 }
 
 void* XactArea() { return g_xact_area; }
+
+bool CountSession(bool walsender, int limit, int* count_after) {
+  std::atomic<int32_t>& n = walsender ? g_proc_array->walsender_sessions : g_proc_array->client_sessions;
+  int32_t cur = n.load();
+  do {
+    if (cur >= limit) return false;
+  } while (!n.compare_exchange_weak(cur, cur + 1));
+  if (count_after != nullptr) *count_after = cur + 1;
+  return true;
+}
+
+void UncountSession(bool walsender) {
+  (walsender ? g_proc_array->walsender_sessions : g_proc_array->client_sessions).fetch_sub(1);
+}
 
 int CountActiveWalWriters(ProcNumber self) {
   if (g_proc_array == nullptr) return 0;

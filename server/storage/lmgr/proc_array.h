@@ -45,6 +45,7 @@ enum class BackendType : uint8_t {
   kStartup,
   kAutovacuumLauncher,
   kAutovacuumWorker,  // a lock waiter cancels it (lock.cpp) instead of waiting behind it
+  kWalSender,
 };
 
 enum class ProcState : uint8_t { kFree = 0, kStarting, kIdle, kActive, kIdleInTransaction, kIdleInFailedTransaction };
@@ -83,6 +84,11 @@ struct ProcArrayShared {
   // Largest xid that has ended (committed or aborted); snapshots' xmax is
   // this + 1. Updated under `lock` held exclusive.
   std::atomic<TransactionId> latest_completed_xid;
+  // Sessions counted against max_connections and max_wal_senders. The
+  // postmaster hands out slots from one pool sized for both; a child knows
+  // which kind it is only after the startup packet, and counts itself here.
+  std::atomic<int32_t> client_sessions;
+  std::atomic<int32_t> walsender_sessions;
   int32_t nslots;
   ProcSlot slots[1];  // nslots entries
 };
@@ -99,6 +105,11 @@ ProcNumber MyProcNumber();
 
 // Called by a child right after fork with the slot number the postmaster chose.
 void ClaimProcSlot(ProcNumber n, BackendType type);
+// Counts this session as a client or a walsender; false (nothing counted)
+// when `limit` sessions of that kind are already counted. A counted session
+// calls UncountSession once at its clean end (a crash resets the counts).
+bool CountSession(bool walsender, int limit, int* count_after = nullptr);
+void UncountSession(bool walsender);
 // Called at clean exit of a child. Releases any heavyweight locks still held
 // (callers should have ended their transaction with AbortTransaction first:
 // this does not touch the clog).

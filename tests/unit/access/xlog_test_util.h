@@ -49,7 +49,7 @@ struct WalCluster {
     info = XLogStartup(*seg, params, opts);
     storage::ClaimProcSlot(0, storage::BackendType::kClient);
   }
-  std::string WalDir() const { return dir + "/wal"; }
+  std::string WalDir() const { return dir + "/pg_wal"; }
   ~WalCluster() {
     storage::ReleaseProcSlot();
     std::error_code ec;

@@ -1,0 +1,231 @@
+// replication/wal_stream.cpp
+//
+// Principal entry point: StreamWal. WalFileReader reads flushed WAL from the
+// segment files; the loop sends it and answers the client.
+#include "replication/wal_stream.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_backup_label.h"
+#include "access/transam/xlog_keep.h"
+#include "common/error/db_error.h"
+#include "common/log/log.h"
+#include "common/protocol/wire.h"
+#include "replication/repl_result.h"
+#include "storage/ipc/interrupts.h"
+
+namespace hearth::replication {
+
+namespace {
+
+constexpr size_t kMaxSendBytes = 128 * 1024;  // per XLogData message, as PostgreSQL
+// When caught up: the longest wait for new WAL before looking at the
+// client's socket again (a flush ends the wait at once).
+constexpr int kIdleWaitMs = 100;
+
+// Reads WAL bytes by LSN from pg_wal, keeping the current segment open.
+class WalFileReader {
+ public:
+  ~WalFileReader() { Close(); }
+  // Reads `len` bytes at `lsn` (within one segment) into `buf`.
+  void Read(access::XLogRecPtr lsn, char* buf, size_t len) {
+    const uint64_t seg_size = access::XLogSegmentSize();
+    const uint64_t segno = access::XLogSegNo(lsn, seg_size);
+    if (fd_ < 0 || segno != segno_) {
+      Close();
+      fd_ = ::open(access::XLogSegmentPath(segno).c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) ThrowRemoved(segno);
+      segno_ = segno;
+    }
+    size_t done = 0;
+    while (done < len) {
+      const ssize_t n = ::pread(fd_, buf + done, len - done, static_cast<off_t>(lsn % seg_size + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        throw DbError(sqlstate::kIoError, "could not read from WAL segment " +
+                                              access::XLogSegmentFileName(segno, seg_size) + ": " +
+                                              (n == 0 ? std::string("unexpected end of file") : std::strerror(errno)));
+      }
+      done += static_cast<size_t>(n);
+    }
+  }
+
+  [[noreturn]] static void ThrowRemoved(uint64_t segno) {
+    throw DbError(sqlstate::kUndefinedFile, "requested WAL segment " +
+                                                access::XLogSegmentFileName(segno, access::XLogSegmentSize()) +
+                                                " has already been removed");
+  }
+
+ private:
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int fd_ = -1;
+  uint64_t segno_ = 0;
+};
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void CheckStartPoint(const ReplCommand& cmd) {
+  if (cmd.logical) throw DbError(sqlstate::kFeatureNotSupported, "logical replication is not supported");
+  if (cmd.timeline != 0 && cmd.timeline != access::kXLogTimeline) {
+    throw DbError(sqlstate::kInvalidParameterValue,
+                  "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
+  }
+  const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
+  if (cmd.lsn > flushed) {
+    throw DbError(sqlstate::kObjectNotInPrerequisiteState,
+                  "requested starting point " + access::FormatLsn(cmd.lsn) +
+                      " is ahead of the WAL flush position of this server " + access::FormatLsn(flushed));
+  }
+  const uint64_t segno = access::XLogSegNo(cmd.lsn, access::XLogSegmentSize());
+  if (::access(access::XLogSegmentPath(segno).c_str(), R_OK) != 0) WalFileReader::ThrowRemoved(segno);
+}
+
+// The stream's state between messages.
+struct StreamState {
+  access::XLogRecPtr sent = 0;
+  int64_t last_heard_ms = 0;  // last message from the client
+  bool ping_sent = false;
+  bool done = false;  // client sent CopyDone
+};
+
+void SendKeepalive(tcop::Session& session, bool reply_requested) {
+  char payload[17];
+  const uint64_t end = __builtin_bswap64(access::XLogFlushedUpTo());
+  const uint64_t now = __builtin_bswap64(static_cast<uint64_t>(PgEpochMicrosNow()));
+  std::memcpy(payload, &end, 8);
+  std::memcpy(payload + 8, &now, 8);
+  payload[16] = reply_requested ? 1 : 0;
+  SendCopyData(session.sock, 'k', payload, sizeof(payload));
+}
+
+// Sends up to kMaxSendBytes of flushed WAL from st.sent (one segment at most).
+void SendSome(tcop::Session& session, WalFileReader& reader, std::vector<char>& buf, StreamState& st,
+              access::XLogRecPtr flushed) {
+  const uint64_t seg_size = access::XLogSegmentSize();
+  const uint64_t seg_end = (access::XLogSegNo(st.sent, seg_size) + 1) * seg_size;
+  const size_t n = static_cast<size_t>(std::min<uint64_t>({flushed - st.sent, seg_end - st.sent, kMaxSendBytes}));
+  const uint64_t header[3] = {__builtin_bswap64(st.sent), __builtin_bswap64(flushed),
+                              __builtin_bswap64(static_cast<uint64_t>(PgEpochMicrosNow()))};
+  std::memcpy(buf.data(), header, sizeof(header));
+  reader.Read(st.sent, buf.data() + sizeof(header), n);
+  SendCopyData(session.sock, 'w', buf.data(), sizeof(header) + n);
+  st.sent += n;
+}
+
+// One message from the client during the stream.
+void HandleClientMessage(tcop::Session& session, const std::string& slot, char type, const std::string& body,
+                         StreamState& st) {
+  st.last_heard_ms = NowMs();
+  st.ping_sent = false;
+  if (type == protocol::fe::kCopyDone) {
+    st.done = true;
+    return;
+  }
+  if (type == protocol::fe::kTerminate) throw DbError(sqlstate::kAdminShutdown, "client ended the stream", Severity::kFatal);
+  if (type != protocol::fe::kCopyData || body.empty()) {
+    throw DbError(sqlstate::kProtocolViolation,
+                  "unexpected message type \"" + std::string(1, type) + "\" during WAL streaming", Severity::kFatal);
+  }
+  if (body[0] == 'r' && body.size() >= 1 + 8 * 4 + 1) {
+    uint64_t flush_be;
+    std::memcpy(&flush_be, body.data() + 1 + 8, 8);
+    if (!slot.empty()) access::AdvanceReplicationSlot(slot, __builtin_bswap64(flush_be));
+    if (body[1 + 8 * 4] != 0) SendKeepalive(session, false);
+  }
+  // 'h' (hot standby feedback): nothing to do without hot standby.
+}
+
+// Looks for client input (waiting up to `timeout_ms`); true when a message can be read.
+bool ClientReadable(tcop::Session& session, int timeout_ms) {
+  if (session.sock.HasBufferedInput()) return true;
+  pollfd p{session.sock.fd(), POLLIN, 0};
+  const int rc = ::poll(&p, 1, timeout_ms);
+  if (rc < 0 && errno == EINTR) {
+    CheckForTermination();
+    return false;
+  }
+  return rc > 0;
+}
+
+// Releases the slot the stream used.
+struct SlotRelease {
+  const std::string& name;
+  int32_t pid;
+  ~SlotRelease() {
+    if (!name.empty()) access::ReleaseReplicationSlot(name, pid);
+  }
+};
+
+}  // namespace
+
+void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
+  CheckStartPoint(cmd);
+  if (!cmd.name.empty()) access::AcquireReplicationSlot(cmd.name, session.backend_pid, cmd.lsn);
+  SlotRelease release{cmd.name, session.backend_pid};
+  access::WalHold hold(cmd.lsn);
+  CheckStartPoint(cmd);  // the segment may have gone before the hold was set
+  SendCopyStart(session.sock, 'W');
+  session.sock.Flush();
+
+  WalFileReader reader;
+  std::vector<char> buf(24 + kMaxSendBytes);
+  StreamState st;
+  st.sent = cmd.lsn;
+  st.last_heard_ms = NowMs();
+  const size_t max_message = static_cast<size_t>(session.settings.GetInt("max_message_size"));
+  std::string body;
+  while (!st.done) {
+    CheckForTermination();
+    const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
+    const bool caught_up = st.sent >= flushed;
+    if (!caught_up) {
+      SendSome(session, reader, buf, st, flushed);
+      hold.Move(st.sent);
+    }
+    const int64_t timeout_ms = session.settings.GetInt("wal_sender_timeout");
+    const int64_t silent_ms = NowMs() - st.last_heard_ms;
+    if (timeout_ms > 0 && silent_ms > timeout_ms) {
+      spdlog::info("terminating walsender process due to replication timeout");
+      throw DbError(sqlstate::kProtocolViolation, "terminating walsender process due to replication timeout",
+                    Severity::kFatal);
+    }
+    if (timeout_ms > 0 && !st.ping_sent && silent_ms > timeout_ms / 2) {
+      SendKeepalive(session, true);
+      st.ping_sent = true;
+    }
+    if (caught_up && !session.sock.Flush()) {
+      throw DbError(sqlstate::kConnectionFailure, "could not send data to client", Severity::kFatal);
+    }
+    if (!ClientReadable(session, 0)) {
+      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, kIdleWaitMs);
+      continue;
+    }
+    char type = 0;
+    const tcop::ReadStatus rs = session.sock.ReadMessage(&type, &body, max_message, CheckForTermination);
+    if (rs == tcop::ReadStatus::kEof) throw DbError(sqlstate::kConnectionFailure, "unexpected EOF on client connection", Severity::kFatal);
+    if (rs != tcop::ReadStatus::kOk) {
+      throw DbError(sqlstate::kProtocolViolation, "invalid message format", Severity::kFatal);
+    }
+    HandleClientMessage(session, cmd.name, type, body, st);
+  }
+  SendCopyDone(session.sock);
+  SendCommandComplete(session.sock, "START_STREAMING");
+  SendCommandComplete(session.sock, "START_REPLICATION");
+}
+
+}  // namespace hearth::replication
