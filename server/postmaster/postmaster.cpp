@@ -614,9 +614,11 @@ int PostmasterMain(const PostmasterOptions& opts) {
     return 1;
   }
   ServerSettings ss = ReadServerSettings(settings);
-  if (ss.superuser_reserved_connections >= ss.shmem.max_connections) {
+  // ss.shmem.max_connections also counts the walsenders' places.
+  const int max_connections = static_cast<int>(settings.GetInt("max_connections"));
+  if (ss.superuser_reserved_connections >= max_connections) {
     fprintf(stderr, "hearthd: superuser_reserved_connections (%d) must be less than max_connections (%d)\n",
-            ss.superuser_reserved_connections, ss.shmem.max_connections);
+            ss.superuser_reserved_connections, max_connections);
     return 1;
   }
   std::string log_file = ss.log_file;

@@ -252,7 +252,9 @@ TEST_CASE("replication: the replication grammar on a walsender connection", "[re
 }
 
 TEST_CASE("replication: startup checks and max_wal_senders", "[replication_test]") {
-  TestServer server(Settings{{"max_connections", "1"}, {"max_wal_senders", "1"}});
+  TestServer server(
+      Settings{{"max_connections", "1"}, {"superuser_reserved_connections", "0"}, {"max_wal_senders", "1"},
+               {"autovacuum", "off"}});
   auto bad = ReplicationConn(server.port(), "sometimes");
   auto reply = bad->ReadStartupReply();
   REQUIRE(First(reply, 'E') != nullptr);
@@ -260,8 +262,8 @@ TEST_CASE("replication: startup checks and max_wal_senders", "[replication_test]
 
   // The refused connection's process may still hold its slot for a moment.
   bad.reset();
-  for (int i = 0; i < 1000 && server.ChildPids().size() > 3; i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  REQUIRE(server.ChildPids().size() == 3);  // walwriter, bgwriter, checkpointer
+  for (int i = 0; i < 1000 && server.ChildPids().size() > 4; i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(server.ChildPids().size() == 4);  // walwriter, bgwriter, checkpointer, autovacuum launcher
   // A walsender does not use up max_connections...
   RawConn client(server.port());
   client.Startup();
