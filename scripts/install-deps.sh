@@ -9,6 +9,8 @@ packages=(
   libspdlog-dev
   catch2
   libedit-dev
+  libssl-dev
+  libpcre2-dev
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java

@@ -12,7 +12,10 @@
 namespace hearth::types::internal {
 
 void AddMathBuiltins(std::vector<FuncSignature>* table);
+void AddMathFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddTextBuiltins(std::vector<FuncSignature>* table);
+void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
+void AddRegexBuiltins(std::vector<FuncSignature>* table);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
@@ -21,7 +24,7 @@ void AddSequenceBuiltins(std::vector<FuncSignature>* table);
 inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<Oid> args,
                          Oid result, BuiltinFn fn, bool strict = true, bool variadic = false,
                          bool is_volatile = false) {
-  FuncSignature s{name, kind, static_cast<int>(args.size()), {kInvalidOid, kInvalidOid, kInvalidOid},
+  FuncSignature s{name, kind, static_cast<int>(args.size()), {},
                   result, fn, strict, variadic, is_volatile};
   int i = 0;
   for (Oid a : args) s.args[i++] = a;
