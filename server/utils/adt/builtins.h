@@ -16,6 +16,7 @@ void AddMathFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddTextBuiltins(std::vector<FuncSignature>* table);
 void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddRegexBuiltins(std::vector<FuncSignature>* table);
+void AddByteaBuiltins(std::vector<FuncSignature>* table);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);

@@ -229,19 +229,18 @@ void AppendReplacement(const Matcher& m, std::string_view rep, std::string* out)
   }
 }
 
+// 22023 unless v >= min (PostgreSQL's "invalid value for parameter").
+void CheckAtLeast(int64_t v, int64_t min, const char* name) {
+  if (v < min) {
+    throw DbError(sqlstate::kInvalidParameterValue,
+                  std::string("invalid value for parameter \"") + name + "\": " + std::to_string(v));
+  }
+}
+
 // Byte offset of the 1-based character position `start` (22023 if < 1).
 size_t StartOffset(std::string_view s, int64_t start) {
-  if (start <= 0) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "invalid value for parameter \"start\": " + std::to_string(start));
-  }
+  CheckAtLeast(start, 1, "start");
   return start - 1 > CharLength(s) ? s.size() + 1 : CharOffset(s, start - 1);
-}
-void CheckN(int64_t n, const char* name) {
-  if (n < 0) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  std::string("invalid value for parameter \"") + name + "\": " + std::to_string(n));
-  }
 }
 
 // regexp_replace(s, p, r [, flags]) and (s, p, r, start [, N [, flags]]):
@@ -271,7 +270,7 @@ Value RegexpReplace(const Value* a, int n, FuncCallContext&) {
 }
 Value RegexpReplaceAt(const Value* a, int n, FuncCallContext&) {
   int64_t nth = n > 4 ? a[4].i : 1;
-  CheckN(nth, "n");
+  CheckAtLeast(nth, 0, "n");
   RegexFlags f = FlagsArg(a, n, 5, "regexp_replace", true);
   if (n <= 4 && f.global) nth = 0;
   return Value::Text(ReplaceImpl(a[0].str, a[1].str, a[2].str, StartOffset(a[0].str, a[3].i), nth, f));
@@ -307,10 +306,7 @@ Value RegexpInstr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
   size_t from = n > 2 ? StartOffset(s, a[2].i) : 0;
   int64_t nth = n > 3 ? a[3].i : 1;
-  if (nth <= 0) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "invalid value for parameter \"n\": " + std::to_string(nth));
-  }
+  CheckAtLeast(nth, 1, "n");
   int64_t endopt = n > 4 ? a[4].i : 0;
   if (endopt != 0 && endopt != 1) {
     throw DbError(sqlstate::kInvalidParameterValue,
@@ -327,10 +323,7 @@ Value RegexpSubstr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
   size_t from = n > 2 ? StartOffset(s, a[2].i) : 0;
   int64_t nth = n > 3 ? a[3].i : 1;
-  if (nth <= 0) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "invalid value for parameter \"n\": " + std::to_string(nth));
-  }
+  CheckAtLeast(nth, 1, "n");
   Matcher m(s, a[1].str, FlagsArg(a, n, 4, "regexp_substr", false));
   if (!FindNth(&m, from, nth, s.size())) return Value::Null(T);
   return Value::Text(std::string(m.Group(0)));

@@ -8,6 +8,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/uuid.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -122,6 +123,8 @@ Value IndexCheck(const Value* a, int, FuncCallContext& c) {
   return Value::Text(r->empty() ? std::string("ok") : *r);
 }
 
+Value GenRandomUuid(const Value*, int, FuncCallContext&) { return Value::Bytes(kUuidOid, RandomUuid()); }
+
 }  // namespace
 
 void AddSessionBuiltins(std::vector<FuncSignature>* t) {
@@ -148,6 +151,7 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("current_setting", {kTextOid, kBoolOid}, kTextOid, CurrentSetting, false);
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
+  vol("gen_random_uuid", {}, kUuidOid, GenRandomUuid);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
 }

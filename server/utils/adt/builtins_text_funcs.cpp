@@ -4,14 +4,13 @@
 // translate, initcap, lpad/rpad, reverse, chr/ascii, to_hex, md5,
 // quote_ident/quote_literal/quote_nullable and format(). Positions and
 // lengths count characters (UTF-8 code points), as in a UTF8 database.
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include "common/error/db_error.h"
 #include "parser/keywords.h"
 #include "utils/adt/builtins.h"
+#include "utils/adt/bytea.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/text_io.h"
 
@@ -176,20 +175,7 @@ Value ToHex(const Value* a, int, FuncCallContext&) {
   return Value::Text(std::move(out));
 }
 
-Value Md5(const Value* a, int, FuncCallContext&) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(a[0].str.data(), a[0].str.size(), digest, &len, EVP_md5(), nullptr) != 1) {
-    throw DbError(sqlstate::kOutOfMemory, "out of memory");
-  }
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int k = 0; k < len; ++k) {
-    out += kDigits[digest[k] >> 4];
-    out += kDigits[digest[k] & 0xF];
-  }
-  return Value::Text(std::move(out));
-}
+Value Md5(const Value* a, int, FuncCallContext&) { return Value::Text(HexOf(DigestBytes(a[0].str, "md5"))); }
 
 // ---- quoting -------------------------------------------------------------------
 // An identifier needs quotes unless it is lower-case letters, digits and

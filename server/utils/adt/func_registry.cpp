@@ -36,6 +36,7 @@ const Registry& GetRegistry() {
     internal::AddTextBuiltins(&r->table);
     internal::AddTextFunctionBuiltins(&r->table);
     internal::AddRegexBuiltins(&r->table);
+    internal::AddByteaBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);

@@ -14,6 +14,7 @@ using Oid = uint32_t;
 inline constexpr Oid kInvalidOid = 0;
 
 inline constexpr Oid kBoolOid = 16;
+inline constexpr Oid kByteaOid = 17;
 inline constexpr Oid kNameOid = 19;
 inline constexpr Oid kInt8Oid = 20;
 inline constexpr Oid kInt2Oid = 21;
@@ -30,6 +31,7 @@ inline constexpr Oid kTimestampOid = 1114;
 inline constexpr Oid kTimestampTzOid = 1184;
 inline constexpr Oid kNumericOid = 1700;
 inline constexpr Oid kRegclassOid = 2205;
+inline constexpr Oid kUuidOid = 2950;
 inline constexpr Oid kVoidOid = 2278;
 inline constexpr Oid kPgLsnOid = 3220;
 
