@@ -17,6 +17,15 @@ void AddTextBuiltins(std::vector<FuncSignature>* table);
 void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddRegexBuiltins(std::vector<FuncSignature>* table);
 void AddByteaBuiltins(std::vector<FuncSignature>* table);
+
+// substr(s, start [, count])'s window as 1-based positions [from, end)
+// before clipping to the value's length: from = max(start, 1), end =
+// start + count (INT64_MAX without a count). Throws 22011 for count < 0.
+struct SubstrWindow {
+  int64_t from;
+  int64_t end;
+};
+SubstrWindow SubstrWindowOf(const Value* args, int nargs);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);

@@ -25,13 +25,7 @@ Value Length(const Value* a, int, FuncCallContext&) { return Value::Int4(static_
 // substr(b, start [, count]) over bytes, with PostgreSQL's clipping rules.
 Value Substr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
-  int64_t start = a[1].i;
-  int64_t end = INT64_MAX;
-  if (n > 2) {
-    if (a[2].i < 0) throw DbError("22011", "negative substring length not allowed");
-    end = start + a[2].i;
-  }
-  int64_t from = std::max<int64_t>(start, 1);
+  auto [from, end] = SubstrWindowOf(a, n);
   int64_t size = static_cast<int64_t>(s.size());
   if (end <= from || from > size) return Bytea("");
   int64_t to = std::min(end, size + 1);

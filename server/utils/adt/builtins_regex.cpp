@@ -329,6 +329,54 @@ Value RegexpSubstr(const Value* a, int n, FuncCallContext&) {
   return Value::Text(std::string(m.Group(0)));
 }
 
+// similar_to_escape(pattern [, escape]): the SQL SIMILAR TO pattern as an
+// anchored regular expression (what `x SIMILAR TO p` matches with ~):
+// % and _ become .* and ., ( opens a non-capturing group, characters that
+// are special only to regular expressions are escaped, bracket
+// expressions pass through. The default escape is a backslash; an empty
+// one disables escaping.
+Value SimilarToEscape(const Value* a, int n, FuncCallContext&) {
+  std::string_view p = a[0].str;
+  std::string_view esc = n > 1 ? std::string_view(a[1].str) : std::string_view("\\");
+  if (CharLength(esc) > 1) {
+    throw DbError("22025", "invalid escape string").WithHint(
+        "Escape string must be empty or one character.");
+  }
+  std::string out = "^(?:";
+  bool after_escape = false, in_bracket = false;
+  size_t bracket_start = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (after_escape) {
+      out += '\\';  // escaped: literal (the "-separators of substring's
+      out += c;       // SIMILAR form are not supported)
+      after_escape = false;
+    } else if (!esc.empty() && c == esc[0]) {
+      after_escape = true;
+    } else if (in_bracket) {
+      if (c == ']' && i > bracket_start) in_bracket = false;
+      out += c;
+    } else if (c == '[') {
+      in_bracket = true;
+      out += c;
+      bracket_start = i + 1 < p.size() && p[i + 1] == '^' ? i + 2 : i + 1;
+    } else if (c == '%') {
+      out += ".*";
+    } else if (c == '_') {
+      out += '.';
+    } else if (c == '(') {
+      out += "(?:";
+    } else if (c == '\\' || c == '.' || c == '^' || c == '$') {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+  }
+  out += ")$";
+  return Value::Text(std::move(out));
+}
+
 }  // namespace
 
 void AddRegexBuiltins(std::vector<FuncSignature>* t) {
@@ -337,6 +385,8 @@ void AddRegexBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("~*", kOp, {T, T}, B, RegexOp<true, false>));
   t->push_back(Row("!~*", kOp, {T, T}, B, RegexOp<true, true>));
   t->push_back(Row("substring", kFn, {T, T}, T, SubstringRegex));
+  t->push_back(Row("similar_to_escape", kFn, {T}, T, SimilarToEscape));
+  t->push_back(Row("similar_to_escape", kFn, {T, T}, T, SimilarToEscape));
   t->push_back(Row("regexp_replace", kFn, {T, T, T}, T, RegexpReplace));
   t->push_back(Row("regexp_replace", kFn, {T, T, T, T}, T, RegexpReplace));
   t->push_back(Row("regexp_replace", kFn, {T, T, T, I4}, T, RegexpReplaceAt));

@@ -17,9 +17,8 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsOctal(char c) { return c >= '0' && c <= '7'; }
 
 int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  int v = HexDigitValue(c);
+  if (v >= 0) return v;
   throw DbError(sqlstate::kInvalidParameterValue,
                 std::string("invalid hexadecimal digit: \"") + c + "\"");
 }
@@ -137,6 +136,13 @@ std::string Base64Decode(std::string_view s) {
 }
 
 }  // namespace
+
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 std::string ParseBytea(std::string_view text) {
   if (text.size() >= 2 && text[0] == '\\' && text[1] == 'x') return HexDecode(text.substr(2));

@@ -25,6 +25,8 @@ std::string DecodeText(std::string_view text, std::string_view format);
 
 // Raw digest of `data` by OpenSSL's algorithm `name` ("md5", "sha256", ...).
 std::string DigestBytes(std::string_view data, const char* name);
+// Value of a hex digit (either case), -1 for any other character.
+int HexDigitValue(char c);
 // Lower-case hex of `bytes`, no prefix.
 std::string HexOf(std::string_view bytes);
 

@@ -6,18 +6,9 @@
 #include <openssl/rand.h>
 
 #include "common/error/db_error.h"
+#include "utils/adt/bytea.h"
 
 namespace hearth::types {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 std::string ParseUuid(std::string_view text) {
   auto bad = [&]() {
@@ -30,7 +21,7 @@ std::string ParseUuid(std::string_view text) {
   std::string out(kUuidLen, '\0');
   for (size_t b = 0; b < kUuidLen; ++b) {
     if (i + 2 > text.size()) throw bad();
-    int hi = HexValue(text[i]), lo = HexValue(text[i + 1]);
+    int hi = HexDigitValue(text[i]), lo = HexDigitValue(text[i + 1]);
     if (hi < 0 || lo < 0) throw bad();
     out[b] = static_cast<char>(hi * 16 + lo);
     i += 2;

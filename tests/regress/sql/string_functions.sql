@@ -38,6 +38,9 @@ select regexp_like('Hello', 'ell'), regexp_like('Hello', 'ELL'), regexp_like('He
 select regexp_count('abcabc', 'b'), regexp_count('abcabc', 'b', 3), regexp_count('ABab', 'a', 1, 'i'), regexp_count('abc', 'z');
 select regexp_instr('abcabc', 'b'), regexp_instr('abcabc', 'b', 1, 2), regexp_instr('abcabc', 'bc', 1, 1, 1), regexp_instr('abc', 'z');
 select regexp_substr('abcabc', 'b.'), regexp_substr('abcabc', 'b.', 1, 2), regexp_substr('abc', 'z'), regexp_substr('ABC', 'b', 1, 1, 'i');
+select 'abc' similar to 'a%', 'abc' similar to 'b%', 'a.c' similar to 'a.c', 'abc' similar to 'a.c', 'ab' similar to '(a|b)+', 'a%' similar to 'a#%' escape '#', 'ax' not similar to 'a#%' escape '#';
+select similar_to_escape('a%b_c(d|e)[x.y]\.$^'), similar_to_escape('a#%b', '#'), similar_to_escape('a%', '');
+select 'a' similar to 'a' escape 'xx';
 select count(*) from (values ('apple'), ('banana'), ('cherry')) v(f) where f ~ 'an';
 select regexp_replace('abc', 'b', 'x', 'z');
 select regexp_like('abc', 'b', 'g');
