@@ -17,6 +17,7 @@ void AddTextBuiltins(std::vector<FuncSignature>* table);
 void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddRegexBuiltins(std::vector<FuncSignature>* table);
 void AddByteaBuiltins(std::vector<FuncSignature>* table);
+void AddDatetimeBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)
 // before clipping to the value's length: from = max(start, 1), end =

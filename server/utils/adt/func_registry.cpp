@@ -37,6 +37,7 @@ const Registry& GetRegistry() {
     internal::AddTextFunctionBuiltins(&r->table);
     internal::AddRegexBuiltins(&r->table);
     internal::AddByteaBuiltins(&r->table);
+    internal::AddDatetimeBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
