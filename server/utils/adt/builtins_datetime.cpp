@@ -26,40 +26,6 @@ constexpr Oid D = kDateOid;
 constexpr Oid I4 = kInt4Oid;
 constexpr int64_t kUnixEpochSecs = 946684800;  // 2000-01-01 in Unix time
 
-// A timestamp split into calendar fields.
-struct Fields {
-  int64_t year;
-  int month, day;
-  int64_t usec_of_day;
-  int64_t days;  // since 2000-01-01
-};
-Fields Split(int64_t usecs) {
-  Fields f{};
-  f.days = usecs / kUsecsPerDay;
-  f.usec_of_day = usecs % kUsecsPerDay;
-  if (f.usec_of_day < 0) {
-    f.usec_of_day += kUsecsPerDay;
-    --f.days;
-  }
-  CivilFromDays(f.days, &f.year, &f.month, &f.day);
-  return f;
-}
-// ISO day of the week, Monday = 1 .. Sunday = 7 (2000-01-01 was a Saturday).
-int IsoDow(int64_t days) {
-  int64_t m = (days + 5) % 7;
-  return static_cast<int>(m < 0 ? m + 7 : m) + 1;
-}
-
-// ISO 8601 week-numbering year and week of `days`.
-void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week) {
-  int64_t thursday = days + (4 - IsoDow(days));
-  int64_t y;
-  int m, d;
-  CivilFromDays(thursday, &y, &m, &d);
-  *iso_year = y;
-  *week = (thursday - DaysFromCivil(y, 1, 1)) / 7 + 1;
-}
-
 // A field's value as an integer scaled by 10^scale (seconds carry 6 decimals).
 struct Scaled {
   int64_t value;
@@ -106,7 +72,7 @@ std::string Canonical(std::string_view raw) {
 
 // The value of `unit` for a finite timestamp; `type` names errors.
 Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type) {
-  Fields f = Split(usecs);
+  CalendarFields f = SplitTimestamp(usecs);
   int64_t y = f.year;
   int64_t usec_in_min = f.usec_of_day % (60 * kUsecsPerSec);
   if (unit == "microseconds") return {usec_in_min, 0};
@@ -205,7 +171,7 @@ Value DateTrunc(const Value* a, int, FuncCallContext&) {
   int64_t usecs = a[1].i;
   Oid type = a[1].type;
   if (usecs == kTimestampNoBegin || usecs == kTimestampNoEnd) return a[1];
-  Fields f = Split(usecs);
+  CalendarFields f = SplitTimestamp(usecs);
   int64_t day_start = f.days * kUsecsPerDay;
   int64_t y = f.year;
   auto year_start = [&](int64_t year) { return DaysFromCivil(year, 1, 1) * kUsecsPerDay; };
@@ -261,6 +227,32 @@ Value MakeTimestamp(const Value* a, int, FuncCallContext&) {
 }
 
 }  // namespace
+
+CalendarFields SplitTimestamp(int64_t usecs) {
+  CalendarFields f{};
+  f.days = usecs / kUsecsPerDay;
+  f.usec_of_day = usecs % kUsecsPerDay;
+  if (f.usec_of_day < 0) {
+    f.usec_of_day += kUsecsPerDay;
+    --f.days;
+  }
+  CivilFromDays(f.days, &f.year, &f.month, &f.day);
+  return f;
+}
+
+int IsoDow(int64_t days) {
+  int64_t m = (days + 5) % 7;  // 2000-01-01 was a Saturday
+  return static_cast<int>(m < 0 ? m + 7 : m) + 1;
+}
+
+void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week) {
+  int64_t thursday = days + (4 - IsoDow(days));
+  int64_t y;
+  int m, d;
+  CivilFromDays(thursday, &y, &m, &d);
+  *iso_year = y;
+  *week = (thursday - DaysFromCivil(y, 1, 1)) / 7 + 1;
+}
 
 void AddDatetimeBuiltins(std::vector<FuncSignature>* t) {
   for (Oid x : {TS, TSZ, D}) {
