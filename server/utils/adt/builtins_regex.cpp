@@ -301,7 +301,7 @@ bool FindNth(Matcher* m, size_t from, int64_t nth, size_t subject_size) {
   return false;
 }
 
-// regexp_instr(s, p [, start [, N [, endoption [, flags]]]]) (no subexpr arg).
+// regexp_instr(s, p [, start [, N [, endoption [, flags [, subexpr]]]]]).
 Value RegexpInstr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
   size_t from = n > 2 ? StartOffset(s, a[2].i) : 0;
@@ -312,21 +312,28 @@ Value RegexpInstr(const Value* a, int n, FuncCallContext&) {
     throw DbError(sqlstate::kInvalidParameterValue,
                   "invalid value for parameter \"endoption\": " + std::to_string(endopt));
   }
+  int64_t sub = n > 6 ? a[6].i : 0;
+  CheckAtLeast(sub, 0, "subexpr");
   Matcher m(s, a[1].str, FlagsArg(a, n, 5, "regexp_instr", false));
   if (!FindNth(&m, from, nth, s.size())) return Value::Int4(0);
-  size_t at = endopt == 0 ? m.Begin() : m.End();
+  if (sub > m.CaptureCount() || !m.GroupSet(static_cast<int>(sub))) return Value::Int4(0);
+  int g = static_cast<int>(sub);
+  size_t at = endopt == 0 ? m.Begin(g) : m.End(g);
   return Value::Int4(static_cast<int32_t>(CharLength(std::string_view(s).substr(0, at)) + 1));
 }
 
-// regexp_substr(s, p [, start [, N [, flags]]]).
+// regexp_substr(s, p [, start [, N [, flags [, subexpr]]]]).
 Value RegexpSubstr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
   size_t from = n > 2 ? StartOffset(s, a[2].i) : 0;
   int64_t nth = n > 3 ? a[3].i : 1;
   CheckAtLeast(nth, 1, "n");
+  int64_t sub = n > 5 ? a[5].i : 0;
+  CheckAtLeast(sub, 0, "subexpr");
   Matcher m(s, a[1].str, FlagsArg(a, n, 4, "regexp_substr", false));
   if (!FindNth(&m, from, nth, s.size())) return Value::Null(T);
-  return Value::Text(std::string(m.Group(0)));
+  if (sub > m.CaptureCount() || !m.GroupSet(static_cast<int>(sub))) return Value::Null(T);
+  return Value::Text(std::string(m.Group(static_cast<int>(sub))));
 }
 
 // similar_to_escape(pattern [, escape]): the SQL SIMILAR TO pattern as an
@@ -402,10 +409,12 @@ void AddRegexBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("regexp_instr", kFn, {T, T, I4, I4}, I4, RegexpInstr));
   t->push_back(Row("regexp_instr", kFn, {T, T, I4, I4, I4}, I4, RegexpInstr));
   t->push_back(Row("regexp_instr", kFn, {T, T, I4, I4, I4, T}, I4, RegexpInstr));
+  t->push_back(Row("regexp_instr", kFn, {T, T, I4, I4, I4, T, I4}, I4, RegexpInstr));
   t->push_back(Row("regexp_substr", kFn, {T, T}, T, RegexpSubstr));
   t->push_back(Row("regexp_substr", kFn, {T, T, I4}, T, RegexpSubstr));
   t->push_back(Row("regexp_substr", kFn, {T, T, I4, I4}, T, RegexpSubstr));
   t->push_back(Row("regexp_substr", kFn, {T, T, I4, I4, T}, T, RegexpSubstr));
+  t->push_back(Row("regexp_substr", kFn, {T, T, I4, I4, T, I4}, T, RegexpSubstr));
 }
 
 }  // namespace hearth::types::internal

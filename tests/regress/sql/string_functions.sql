@@ -41,6 +41,9 @@ select regexp_substr('abcabc', 'b.'), regexp_substr('abcabc', 'b.', 1, 2), regex
 select 'abc' similar to 'a%', 'abc' similar to 'b%', 'a.c' similar to 'a.c', 'abc' similar to 'a.c', 'ab' similar to '(a|b)+', 'a%' similar to 'a#%' escape '#', 'ax' not similar to 'a#%' escape '#';
 select similar_to_escape('a%b_c(d|e)[x.y]\.$^'), similar_to_escape('a#%b', '#'), similar_to_escape('a%', '');
 select 'a' similar to 'a' escape 'xx';
+select regexp_instr('abcabc', 'a(b)(c)', 1, 2, 0, '', 2), regexp_instr('abcabc', 'a(b)(c)', 1, 1, 1, '', 1), regexp_instr('abc', 'b', 1, 1, 0, '', 5), regexp_instr('abc', '(x)?b', 1, 1, 0, '', 1);
+select regexp_substr('abcabc', 'a(b)(c)', 1, 2, '', 1), regexp_substr('abc', 'b', 1, 1, '', 5) is null;
+select regexp_instr('abc', 'b', 1, 1, 0, '', -1);
 select count(*) from (values ('apple'), ('banana'), ('cherry')) v(f) where f ~ 'an';
 select regexp_replace('abc', 'b', 'x', 'z');
 select regexp_like('abc', 'b', 'g');
