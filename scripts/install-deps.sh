@@ -13,6 +13,7 @@ packages=(
   libedit-dev
   libssl-dev
   openssl
+  libpcre2-dev
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java

@@ -124,6 +124,10 @@ int HashClassOf(types::Oid t) {
       return 7;
     case types::kTimestampOid:
       return 8;
+    case types::kUuidOid:
+      return 10;
+    case types::kByteaOid:
+      return 11;
     default:
       if (t == types::kTimestampTzOid) return 9;
       return 0;

@@ -38,7 +38,9 @@ Family FamilyOf(types::Oid t) {
     case types::kTextOid:
     case types::kVarcharOid:
     case types::kNameOid:
-    case types::kUnknownOid: return Family::kString;
+    case types::kUnknownOid:
+    case types::kUuidOid:
+    case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
     default: throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
   }
@@ -230,6 +232,18 @@ std::string FormatValue(const Value& v) {
       auto r = v.type == types::kFloat4Oid ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v.f))
                                            : std::to_chars(buf, buf + sizeof buf, v.f);
       return std::string(buf, r.ptr);
+    }
+    case types::kUuidOid:
+    case types::kByteaOid: {  // uuid 8-4-4-4-12, bytea \x followed by hex
+      static const char kHex[] = "0123456789abcdef";
+      bool uuid = v.type == types::kUuidOid;
+      std::string r = uuid ? "" : "\\x";
+      for (size_t b = 0; b < v.str.size(); ++b) {
+        if (uuid && (b == 4 || b == 6 || b == 8 || b == 10)) r += '-';
+        r += kHex[static_cast<unsigned char>(v.str[b]) >> 4];
+        r += kHex[static_cast<unsigned char>(v.str[b]) & 0xF];
+      }
+      return r;
     }
     default: break;
   }

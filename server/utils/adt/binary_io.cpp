@@ -154,6 +154,8 @@ void AppendBinary(const Value& v, std::string* out) {
     case kBpcharOid:
     case kNameOid:
     case kUnknownOid:
+    case kUuidOid:
+    case kByteaOid:
       out->append(v.str);
       return;
     default:
@@ -206,6 +208,10 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
     case kTextOid:
     case kNameOid:
     case kUnknownOid:
+    case kByteaOid:
+      return Value::Bytes(oid, std::string(b));
+    case kUuidOid:
+      ExpectSize(b, 16);
       return Value::Bytes(oid, std::string(b));
     case kVarcharOid:
     case kBpcharOid:

@@ -12,7 +12,35 @@
 namespace hearth::types::internal {
 
 void AddMathBuiltins(std::vector<FuncSignature>* table);
+void AddMathFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddTextBuiltins(std::vector<FuncSignature>* table);
+void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
+void AddRegexBuiltins(std::vector<FuncSignature>* table);
+void AddByteaBuiltins(std::vector<FuncSignature>* table);
+void AddDatetimeBuiltins(std::vector<FuncSignature>* table);
+void AddToCharBuiltins(std::vector<FuncSignature>* table);
+
+// substr(s, start [, count])'s window as 1-based positions [from, end)
+// before clipping to the value's length: from = max(start, 1), end =
+// start + count (INT64_MAX without a count). Throws 22011 for count < 0.
+struct SubstrWindow {
+  int64_t from;
+  int64_t end;
+};
+SubstrWindow SubstrWindowOf(const Value* args, int nargs);
+
+// A timestamp (µs since 2000-01-01) split into calendar fields.
+struct CalendarFields {
+  int64_t year;  // astronomical: 0 is 1 BC
+  int month, day;
+  int64_t usec_of_day;
+  int64_t days;  // since 2000-01-01
+};
+CalendarFields SplitTimestamp(int64_t usecs);
+// ISO day of the week (Monday 1 .. Sunday 7) and ISO 8601 week-numbering
+// year and week of a day number.
+int IsoDow(int64_t days);
+void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
@@ -23,7 +51,7 @@ void AddRegexBuiltins(std::vector<FuncSignature>* table);
 inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<Oid> args,
                          Oid result, BuiltinFn fn, bool strict = true, bool variadic = false,
                          bool is_volatile = false) {
-  FuncSignature s{name, kind, static_cast<int>(args.size()), {kInvalidOid, kInvalidOid, kInvalidOid},
+  FuncSignature s{name, kind, static_cast<int>(args.size()), {},
                   result, fn, strict, variadic, is_volatile};
   int i = 0;
   for (Oid a : args) s.args[i++] = a;

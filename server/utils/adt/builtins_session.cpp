@@ -8,6 +8,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/uuid.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -142,6 +143,7 @@ Value HasTablePrivilegeFn(const Value* a, int n, FuncCallContext& c) {
   if (n == 3) return Value::Bool(S(c)->has_table_privilege(a[0].str, a[1].str, a[2].str));
   return Value::Bool(S(c)->has_table_privilege(std::nullopt, a[0].str, a[1].str));
 }
+Value GenRandomUuid(const Value*, int, FuncCallContext&) { return Value::Bytes(kUuidOid, RandomUuid()); }
 
 }  // namespace
 
@@ -171,6 +173,7 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("pg_is_in_recovery", {}, kBoolOid, IsInRecovery);
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
+  vol("gen_random_uuid", {}, kUuidOid, GenRandomUuid);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
   vol("has_table_privilege", {kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);

@@ -48,13 +48,7 @@ Value Upper(const Value* a, int, FuncCallContext&) { return Value::Text(AsciiUpp
 // clipped to the string; a start before 1 still counts toward `count`.
 Value Substr(const Value* a, int n, FuncCallContext&) {
   const std::string& s = a[0].str;
-  int64_t start = a[1].i;
-  int64_t end = INT64_MAX;
-  if (n > 2) {
-    if (a[2].i < 0) throw DbError("22011", "negative substring length not allowed");
-    end = start + a[2].i;
-  }
-  int64_t from = std::max<int64_t>(start, 1);
+  auto [from, end] = SubstrWindowOf(a, n);
   if (end <= from) return Value::Text("");
   size_t b = CharOffset(s, from - 1);
   size_t e = end == INT64_MAX ? s.size() : CharOffset(s, end - 1);
@@ -152,6 +146,16 @@ Value StartsWith(const Value* a, int, FuncCallContext&) {
 }
 
 }  // namespace
+
+SubstrWindow SubstrWindowOf(const Value* a, int n) {
+  int64_t start = a[1].i;
+  int64_t end = INT64_MAX;
+  if (n > 2) {
+    if (a[2].i < 0) throw DbError("22011", "negative substring length not allowed");
+    end = start + a[2].i;
+  }
+  return {std::max<int64_t>(start, 1), end};
+}
 
 void AddTextBuiltins(std::vector<FuncSignature>* t) {
   const Oid ANY = kAnyNonArrayOid;

@@ -32,7 +32,13 @@ const Registry& GetRegistry() {
   static const Registry* reg = [] {
     auto* r = new Registry;
     internal::AddMathBuiltins(&r->table);
+    internal::AddMathFunctionBuiltins(&r->table);
     internal::AddTextBuiltins(&r->table);
+    internal::AddTextFunctionBuiltins(&r->table);
+    internal::AddRegexBuiltins(&r->table);
+    internal::AddByteaBuiltins(&r->table);
+    internal::AddDatetimeBuiltins(&r->table);
+    internal::AddToCharBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);

@@ -37,7 +37,7 @@ enum class FuncKind : uint8_t { kFunction, kOperator, kAggregate };
 using BuiltinFn = Value (*)(const Value* args, int nargs, FuncCallContext& ctx);
 
 // Max declared parameters of a built-in (variadic ones repeat the last).
-inline constexpr int kMaxFuncArgs = 3;
+inline constexpr int kMaxFuncArgs = 7;
 
 struct FuncSignature {
   const char* name;  // function name, or operator symbol ("+", "~~")

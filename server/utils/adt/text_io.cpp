@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "common/error/db_error.h"
+#include "utils/adt/bytea.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/float_adt.h"
 #include "utils/adt/int_adt.h"
@@ -15,6 +16,7 @@
 #include "utils/adt/regclass.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/uuid.h"
 
 namespace hearth::types {
 
@@ -52,6 +54,10 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Int(oid, RegnamespaceIn(text));
     case kPgLsnOid:
       return LsnValue(ParseLsn(text));
+    case kUuidOid:
+      return Value::Bytes(oid, ParseUuid(text));
+    case kByteaOid:
+      return Value::Bytes(oid, ParseBytea(text));
     case kFloat4Oid:
     case kFloat8Oid:
       return Value::Float(oid, ParseFloat(text, oid));
@@ -157,6 +163,12 @@ void AppendOutput(const Value& v, std::string* out) {
       return;
     case kPgLsnOid:
       AppendLsn(LsnOf(v), out);
+      return;
+    case kUuidOid:
+      AppendUuid(v.str, out);
+      return;
+    case kByteaOid:
+      AppendByteaHex(v.str, out);
       return;
     case kVoidOid:
       return;

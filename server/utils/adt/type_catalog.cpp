@@ -12,8 +12,9 @@
 namespace hearth::types {
 namespace {
 
-constexpr std::array<TypeInfo, 24> kTypes = {{
+constexpr std::array<TypeInfo, 26> kTypes = {{
     {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
+    {kByteaOid, "bytea", "bytea", -1, TypeCategory::kUser, false, Storage::kBytes},
     {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
     {kInt8Oid, "int8", "bigint", 8, TypeCategory::kNumeric, false, Storage::kInt},
     {kInt2Oid, "int2", "smallint", 2, TypeCategory::kNumeric, false, Storage::kInt},
@@ -36,6 +37,7 @@ constexpr std::array<TypeInfo, 24> kTypes = {{
     {kRegprocOid, "regproc", "regproc", 4, TypeCategory::kNumeric, false, Storage::kInt},
     {kRegnamespaceOid, "regnamespace", "regnamespace", 4, TypeCategory::kNumeric, false, Storage::kInt},
     {kPgLsnOid, "pg_lsn", "pg_lsn", 8, TypeCategory::kUser, false, Storage::kInt},
+    {kUuidOid, "uuid", "uuid", 16, TypeCategory::kUser, false, Storage::kBytes},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},

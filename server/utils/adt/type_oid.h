@@ -15,6 +15,7 @@ inline constexpr Oid kInvalidOid = 0;
 
 inline constexpr Oid kBoolOid = 16;
 inline constexpr Oid kRegprocOid = 24;
+inline constexpr Oid kByteaOid = 17;
 inline constexpr Oid kNameOid = 19;
 inline constexpr Oid kInt8Oid = 20;
 inline constexpr Oid kInt2Oid = 21;
@@ -32,6 +33,7 @@ inline constexpr Oid kTimestampTzOid = 1184;
 inline constexpr Oid kNumericOid = 1700;
 inline constexpr Oid kRegclassOid = 2205;
 inline constexpr Oid kRegtypeOid = 2206;
+inline constexpr Oid kUuidOid = 2950;
 inline constexpr Oid kVoidOid = 2278;
 inline constexpr Oid kPgLsnOid = 3220;
 inline constexpr Oid kRegnamespaceOid = 4089;

@@ -1,0 +1,192 @@
+// server/utils/adt/builtins_to_char.cpp
+//
+// to_char(timestamp|timestamptz, format) with PostgreSQL 15's common
+// template patterns: YYYY YYY YY Y IYYY MM DD DDD D ID HH HH12 HH24 MI SS
+// MS US AM/PM (am/pm, A.M./P.M.) Mon/MON/mon Month/MONTH/month Day/DAY/day
+// Dy/DY/dy Q IW WW TZ, the FM prefix (no padding), the TH/th suffix,
+// "quoted text" and \-escaped characters. Anything else is copied.
+// Timestamps are UTC (datetime_adt.h), so TZ prints "UTC" for
+// timestamptz and nothing for timestamp.
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+#include "common/error/db_error.h"
+#include "utils/adt/builtins.h"
+#include "utils/adt/datetime_adt.h"
+
+namespace hearth::types::internal {
+namespace {
+
+constexpr std::array<const char*, 12> kMonths = {"January", "February", "March", "April", "May", "June", "July",
+                                                 "August", "September", "October", "November", "December"};
+constexpr std::array<const char*, 7> kDays = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+                                              "Saturday"};
+
+// The moment being formatted: calendar fields plus the time of day.
+struct Moment {
+  CalendarFields f;
+  int hour, minute, second;
+  int64_t usec;
+  bool with_tz;
+};
+
+Moment Split(int64_t usecs, bool with_tz) {
+  Moment m{};
+  m.f = SplitTimestamp(usecs);
+  m.hour = static_cast<int>(m.f.usec_of_day / (3600 * kUsecsPerSec));
+  m.minute = static_cast<int>(m.f.usec_of_day / (60 * kUsecsPerSec) % 60);
+  m.second = static_cast<int>(m.f.usec_of_day / kUsecsPerSec % 60);
+  m.usec = m.f.usec_of_day % kUsecsPerSec;
+  m.with_tz = with_tz;
+  return m;
+}
+int Dow(int64_t days) { return IsoDow(days) % 7; }  // 0 = Sunday
+int64_t DayOfYear(const Moment& m) { return m.f.days - DaysFromCivil(m.f.year, 1, 1) + 1; }
+
+std::string Ordinal(int64_t n, bool upper) {
+  int64_t last2 = (n < 0 ? -n : n) % 100, last = last2 % 10;
+  const char* s = (last2 >= 11 && last2 <= 13) ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+  std::string r = s;
+  if (upper) for (char& c : r) c = static_cast<char>(c - 32);
+  return r;
+}
+
+std::string Number(int64_t v, int width, bool fill_mode) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%0*lld", fill_mode ? 0 : width, static_cast<long long>(v));
+  return buf;
+}
+
+// A name in the pattern's case style: "Month" capitalised, "MONTH" upper,
+// "month" lower; padded to `pad` characters unless in fill mode.
+std::string Name(std::string_view name, std::string_view pattern, size_t pad, bool fill_mode) {
+  std::string r(name);
+  bool upper = pattern.size() > 1 && pattern[1] >= 'A' && pattern[1] <= 'Z';
+  bool lower = pattern[0] >= 'a' && pattern[0] <= 'z';
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (upper) r[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[i])));
+    if (lower) r[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(r[i])));
+  }
+  if (!fill_mode && r.size() < pad) r.append(pad - r.size(), ' ');
+  return r;
+}
+
+bool StartsWith(std::string_view s, size_t i, std::string_view p) { return s.compare(i, p.size(), p) == 0; }
+
+// The first pattern at f[i] (longest first), or "" for none.
+std::string_view MatchPattern(std::string_view f, size_t i) {
+  static constexpr std::string_view kPatterns[] = {
+      "HH24", "hh24", "HH12", "hh12", "HH", "hh", "IYYY", "iyyy", "YYYY", "yyyy", "YYY", "yyy", "YY", "yy",
+      "Y", "y", "MONTH", "Month", "month", "MON", "Mon", "mon", "MM", "mm", "MI", "mi", "MS", "ms", "US", "us",
+      "SS", "ss", "DAY", "Day", "day", "DDD", "ddd", "DD", "dd", "DY", "Dy", "dy", "D", "d", "ID", "id",
+      "A.M.", "a.m.", "P.M.", "p.m.", "AM", "am", "PM", "pm", "IW", "iw", "WW", "ww", "Q", "q", "TZ", "tz"};
+  for (std::string_view p : kPatterns) {
+    if (StartsWith(f, i, p)) return p;
+  }
+  return {};
+}
+
+// Numeric value of a pattern, or the text it prints.
+std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number) {
+  std::string up(p);
+  for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int64_t sql_year = m.f.year > 0 ? m.f.year : 1 - m.f.year;
+  *number = -1;
+  auto num = [&](int64_t v, int width) {
+    *number = v;
+    return Number(v, width, fm);
+  };
+  if (up == "HH24") return num(m.hour, 2);
+  if (up == "HH12" || up == "HH") return num(m.hour % 12 == 0 ? 12 : m.hour % 12, 2);
+  if (up == "YYYY") return num(sql_year, 4);
+  if (up == "YYY") return num(sql_year % 1000, 3);
+  if (up == "YY") return num(sql_year % 100, 2);
+  if (up == "Y") return num(sql_year % 10, 1);
+  if (up == "IYYY") {
+    int64_t iy, wk;
+    IsoWeek(m.f.days, &iy, &wk);
+    return num(iy, 4);
+  }
+  if (up == "IW") {
+    int64_t iy, wk;
+    IsoWeek(m.f.days, &iy, &wk);
+    return num(wk, 2);
+  }
+  if (up == "MONTH") return Name(kMonths[m.f.month - 1], p, 9, fm);
+  if (up == "MON") return Name(std::string_view(kMonths[m.f.month - 1]).substr(0, 3), p, 3, fm);
+  if (up == "MM") return num(m.f.month, 2);
+  if (up == "MI") return num(m.minute, 2);
+  if (up == "SS") return num(m.second, 2);
+  if (up == "MS") return num(m.usec / 1000, 3);
+  if (up == "US") return num(m.usec, 6);
+  if (up == "DAY") return Name(kDays[Dow(m.f.days)], p, 9, fm);
+  if (up == "DY") return Name(std::string_view(kDays[Dow(m.f.days)]).substr(0, 3), p, 3, fm);
+  if (up == "DDD") return num(DayOfYear(m), 3);
+  if (up == "DD") return num(m.f.day, 2);
+  if (up == "D") return num(Dow(m.f.days) + 1, 1);
+  if (up == "ID") return num(Dow(m.f.days) == 0 ? 7 : Dow(m.f.days), 1);
+  if (up == "WW") return num((DayOfYear(m) - 1) / 7 + 1, 2);
+  if (up == "Q") return num((m.f.month - 1) / 3 + 1, 1);
+  bool pm = m.hour >= 12;
+  bool lower = p[0] >= 'a';
+  if (up == "AM" || up == "PM") return lower ? (pm ? "pm" : "am") : (pm ? "PM" : "AM");
+  if (up == "A.M." || up == "P.M.") return lower ? (pm ? "p.m." : "a.m.") : (pm ? "P.M." : "A.M.");
+  if (up == "TZ") return m.with_tz ? (lower ? "utc" : "UTC") : "";
+  return std::string(p);
+}
+
+std::string Format(int64_t usecs, bool with_tz, std::string_view f) {
+  Moment m = Split(usecs, with_tz);
+  std::string out;
+  for (size_t i = 0; i < f.size();) {
+    if (f[i] == '"') {  // quoted literal; \" inside is a quote
+      for (++i; i < f.size() && f[i] != '"'; ++i) {
+        if (f[i] == '\\' && i + 1 < f.size()) ++i;
+        out += f[i];
+      }
+      ++i;
+      continue;
+    }
+    if (f[i] == '\\' && i + 1 < f.size() && f[i + 1] == '"') {
+      out += '"';
+      i += 2;
+      continue;
+    }
+    bool fm = false;
+    size_t j = i;
+    if (StartsWith(f, j, "FM") || StartsWith(f, j, "fm")) {
+      fm = true;
+      j += 2;
+    }
+    std::string_view p = MatchPattern(f, j);
+    if (p.empty()) {
+      out += f[i++];
+      continue;
+    }
+    int64_t number;
+    out += Render(p, m, fm, &number);
+    j += p.size();
+    if (number >= 0 && (StartsWith(f, j, "TH") || StartsWith(f, j, "th"))) {
+      out += Ordinal(number, f[j] == 'T');
+      j += 2;
+    }
+    i = j;
+  }
+  return out;
+}
+
+Value ToChar(const Value* a, int, FuncCallContext&) {
+  if (a[0].i == kTimestampNoBegin || a[0].i == kTimestampNoEnd) return Value::Null(kTextOid);
+  return Value::Text(Format(a[0].i, a[0].type == kTimestampTzOid, a[1].str));
+}
+
+}  // namespace
+
+void AddToCharBuiltins(std::vector<FuncSignature>* t) {
+  for (Oid x : {kTimestampOid, kTimestampTzOid}) {
+    t->push_back(Row("to_char", FuncKind::kFunction, {x, kTextOid}, kTextOid, ToChar));
+  }
+}
+
+}  // namespace hearth::types::internal
