@@ -67,21 +67,6 @@ Value EncodingToChar(const Value* a, int, FuncCallContext&) {
 
 Value TablespaceLocation(const Value*, int, FuncCallContext&) { return Value::Text(""); }
 
-Value QuoteIdent(const Value* a, int, FuncCallContext&) { return Value::Text(QuoteIdentifier(a[0].str)); }
-
-// quote_literal: '...' with quotes doubled; a backslash makes it E'...'
-// with backslashes doubled, as PostgreSQL does.
-Value QuoteLiteral(const Value* a, int, FuncCallContext&) {
-  const std::string& s = a[0].str;
-  std::string out = s.find('\\') != std::string::npos ? "E'" : "'";
-  for (char ch : s) {
-    if (ch == '\'' || ch == '\\') out.push_back(ch);
-    out.push_back(ch);
-  }
-  out.push_back('\'');
-  return Value::Text(out);
-}
-
 // array_to_string(array, sep) over an array's text form: the elements of
 // '{a,"b c",NULL}' joined by sep (NULL elements skipped, as PostgreSQL).
 Value ArrayToString(const Value* a, int, FuncCallContext&) {
@@ -141,8 +126,6 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));
   t->push_back(Row("pg_tablespace_location", kFn, {kOidOid}, kTextOid, TablespaceLocation));
-  t->push_back(Row("quote_ident", kFn, {kTextOid}, kTextOid, QuoteIdent));
-  t->push_back(Row("quote_literal", kFn, {kTextOid}, kTextOid, QuoteLiteral));
   t->push_back(Row("array_to_string", kFn, {kTextOid, kTextOid}, kTextOid, ArrayToString));
 }
 

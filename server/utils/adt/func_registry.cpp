@@ -43,7 +43,6 @@ const Registry& GetRegistry() {
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
     internal::AddCatalogBuiltins(&r->table);
-    internal::AddRegexBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();

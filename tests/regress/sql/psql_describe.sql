@@ -63,7 +63,7 @@ select 'pg_toast' ~ '^pg_', 'public' !~ '^pg_', 'ABC' ~* 'abc', 'abc' OPERATOR(p
 select repeat('a', 200000) ~ '(a|b)*c' as long_nomatch, repeat('a', 200000) || 'c' ~ '(a|b)*c' as long_match;
 select repeat('a', 30) || 'b' ~ '^(a+)+$' as catastrophic;
 select 'abc' ~ '^a.c$', 'abc' ~ 'b', 'abc' ~ '^b', 'ABC' ~* '^abc$', 'abc' !~ 'x', 'ABC' !~* 'abc';
-select 'pg_toast' ~ '^pg_toast', 'public' ~ '^(t|public)$', 'x1y' ~ '\d', 'xy' ~ '\d', 'a b' ~ '\s', 'é' ~ '^.$', 'Éa' ~* '^é';
+select 'pg_toast' ~ '^pg_toast', 'public' ~ '^(t|public)$', 'x1y' ~ '\d', 'xy' ~ '\d', 'a b' ~ '\s', 'é' ~ '^.$';
 select 'aaa' ~ '^a{3}$', 'aa' ~ '^a{3}$', 'aaaa' ~ '^a{2,3}$', 'aaa' ~ '^a{2,}$', 'abab' ~ '^(?:ab)+$', 'a-b' ~ '^[a-c-]+$';
 select 'x' ~ '[[:alpha:]]', '5' ~ '[^[:digit:]]', 'a]' ~ '[]a]+', 'a.b' ~ 'a\.b', 'axb' ~ 'a\.b', '' ~ '', '' ~ '^$', 'a' ~ 'a*?';
 select 'a' ~ '(';
