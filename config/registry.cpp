@@ -458,10 +458,18 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// Hash and equality that accept std::string_view, so a lookup needs no
+// std::string (SHOW, SET and every transaction start look names up).
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using NameMap = std::unordered_map<std::string, int, NameHash, std::equal_to<>>;
+
 // Lowercased name → index; built once (thread-safe static init).
-const std::unordered_map<std::string, int>& NameIndex() {
-  static const std::unordered_map<std::string, int> index = [] {
-    std::unordered_map<std::string, int> m;
+const NameMap& NameIndex() {
+  static const NameMap index = [] {
+    NameMap m;
     for (size_t i = 0; i < std::size(kSettings); ++i) m.emplace(Lower(kSettings[i].name), i);
     return m;
   }();
@@ -473,8 +481,17 @@ const std::unordered_map<std::string, int>& NameIndex() {
 std::span<const SettingDef> AllSettings() { return kSettings; }
 
 int FindSettingIndex(std::string_view name) {
-  const auto& index = NameIndex();
-  auto it = index.find(Lower(name));
+  const NameMap& index = NameIndex();
+  // Lowercase into a stack buffer: no allocation for any real setting name.
+  char buf[96];
+  if (name.size() > sizeof(buf)) {
+    auto it = index.find(Lower(name));
+    return it == index.end() ? -1 : it->second;
+  }
+  for (size_t i = 0; i < name.size(); ++i) {
+    buf[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+  }
+  auto it = index.find(std::string_view(buf, name.size()));
   return it == index.end() ? -1 : it->second;
 }
 

@@ -183,6 +183,12 @@ void SessionSettings::SetInternal(std::string_view name, std::string_view value)
   }
   Slot& s = slots_[idx];
   SettingValue v = ParseSettingValue(AllSettings()[idx], value, s.value);
+  // Nothing to change (transaction_isolation at every transaction start):
+  // no report, no refresh of the hot copy.
+  if (s.reset_pinned && !s.session_set && !s.tx_saved_session_set && s.value == v && s.reset == v &&
+      s.tx_saved == v && s.masked == v) {
+    return;
+  }
   s.value = v;
   s.reset = v;
   s.reset_pinned = true;
