@@ -17,7 +17,8 @@ CHILD_TITLES = {
     "walwriter": "hearth walwrite",
     "bgwriter": "hearth bgwriter",
     "checkpointer": "hearth checkpoi",
-    "autovacuum": "hearth autovacu",
+    "autovacuum launcher": "hearth autovacu",
+    "autovacuum worker": "hearth autovac",
 }
 
 
