@@ -10,6 +10,8 @@
 # fdatasync rate on the same file system.
 #   scripts/bench/commit.sh [RUNS] [SECONDS]     (defaults 3 and 5)
 #   CLIENTS="1 16" HEARTHD=/path/to/hearthd scripts/bench/commit.sh 1 5
+#   SLOW_WAL_FSYNC_MS=5 EXTRA_SETTINGS="-c commit_delay=2000 -c commit_siblings=5" \
+#     CLIENTS=16 scripts/bench/commit.sh 1 5     (slow disk, see lib.sh)
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -30,6 +32,8 @@ fsync_limit=$("$PGBIN/pg_test_fsync" -s 2 -f "$work/fsync.probe" 2>/dev/null |
 fsync_limit="${fsync_limit:-n/a}"
 
 settings=(-c fsync=on -c synchronous_commit=on -c commit_delay=0 -c max_connections=60)
+read -ra extra <<<"${EXTRA_SETTINGS:-}"  # e.g. "-c commit_delay=2000 -c commit_siblings=5" (later -c wins)
+settings+=("${extra[@]}")
 hport=$(bench_free_port); pport=$(bench_free_port)
 bench_start_hearthd "$work/hearth" "$hport" "${settings[@]}"
 bench_start_postgres "$work/pg" "$pport" "${settings[@]}"

@@ -7,6 +7,9 @@
 #   bench_start_pgbench_pair WORK SCALE [-c k=v ...]   both servers (plus
 #       EXTRA_SETTINGS) on free ports BENCH_HPORT / BENCH_PPORT, each with
 #       `pgbench -i -s SCALE`; exits the script when an init fails
+#   SLOW_WAL_FSYNC_MS=N (environment): both servers run with the
+#       slow_wal_fsync.c shim preloaded, so every WAL fsync/fdatasync first
+#       sleeps N ms — a slow disk, without any server setting
 #   bench_median N1 N2 ...   prints the median of its arguments
 #   bench_ratio H P           prints H / P to two places ("n/a" if either is NaN or P is 0)
 #   bench_per_txn A B TXNS FMT   prints (B - A) / TXNS with printf FMT (NaN if TXNS is 0)
@@ -24,6 +27,17 @@ PGBIN="${PGBIN:-/usr/lib/postgresql/15/bin}"
 BENCH_PIDS=()
 BENCH_PG_DIRS=()
 
+# The slow-disk shim, built once per script run when SLOW_WAL_FSYNC_MS is set.
+BENCH_PRELOAD=()
+if [ -n "${SLOW_WAL_FSYNC_MS:-}" ]; then
+  BENCH_SHIM_DIR="$(mktemp -d /tmp/hearth-shim-XXXXXX)"
+  chmod 755 "$BENCH_SHIM_DIR"
+  cc -O2 -shared -fPIC -o "$BENCH_SHIM_DIR/slow_wal_fsync.so" "$BENCH_ROOT/scripts/bench/slow_wal_fsync.c" -ldl ||
+    { echo "could not build the slow-fsync shim" >&2; exit 1; }
+  chmod 755 "$BENCH_SHIM_DIR/slow_wal_fsync.so"
+  BENCH_PRELOAD=(env "LD_PRELOAD=$BENCH_SHIM_DIR/slow_wal_fsync.so" "SLOW_WAL_FSYNC_MS=$SLOW_WAL_FSYNC_MS")
+fi
+
 bench_free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
@@ -32,7 +46,7 @@ bench_start_hearthd() {
   local dir="$1" port="$2"; shift 2
   rm -rf "$dir"
   "$HEARTHD" init -D "$dir" >/dev/null
-  "$HEARTHD" -D "$dir" -c port="$port" -c listen_addresses=127.0.0.1 -c log_file=server.log "$@" &
+  "${BENCH_PRELOAD[@]}" "$HEARTHD" -D "$dir" -c port="$port" -c listen_addresses=127.0.0.1 -c log_file=server.log "$@" &
   BENCH_PIDS+=($!)
   for _ in $(seq 1 100); do
     psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d hearth -c 'select 1' >/dev/null 2>&1 && return 0
@@ -53,7 +67,7 @@ bench_start_postgres() {
   [ "$(id -u)" -eq 0 ] && as="runuser -u postgres --"
   mkdir -p "$dir" && [ -n "$as" ] && chown postgres "$dir"
   $as "$PGBIN/initdb" -D "$dir" -A trust -U hearth >/dev/null
-  $as "$PGBIN/pg_ctl" -D "$dir" -o "$opts" -l "$dir/server.log" -w start >/dev/null
+  $as "${BENCH_PRELOAD[@]}" "$PGBIN/pg_ctl" -D "$dir" -o "$opts" -l "$dir/server.log" -w start >/dev/null
   BENCH_PG_DIRS+=("$dir")
   psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d postgres -c 'create database hearth' >/dev/null
 }
