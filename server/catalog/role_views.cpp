@@ -19,18 +19,21 @@ types::Value ValidUntil(const RoleFields& r) {
 types::Value Name(const std::string& s) { return types::Value::Bytes(types::kNameOid, s); }
 
 void AddPgRoles(SystemViewProvider& p) {
-  executor::TableInfo info = MakeViewInfo(kPgRolesOid, "pg_roles");
   using namespace types;
-  info.columns.push_back(ViewColumn("rolname", kNameOid));
-  for (const char* n : {"rolsuper", "rolinherit", "rolcreaterole", "rolcreatedb", "rolcanlogin", "rolreplication"}) {
-    info.columns.push_back(ViewColumn(n, kBoolOid));
-  }
-  info.columns.push_back(ViewColumn("rolconnlimit", kInt4Oid));
-  info.columns.push_back(ViewColumn("rolpassword", kTextOid));
-  info.columns.push_back(ViewColumn("rolvaliduntil", kTimestampTzOid));
-  info.columns.push_back(ViewColumn("rolbypassrls", kBoolOid));
-  info.columns.push_back(ViewColumn("rolconfig", kTextOid));
-  info.columns.push_back(ViewColumn("oid", kOidOid));
+  executor::TableInfo info = MakeViewInfo(kPgRolesOid, "pg_roles",
+                                          {{"rolname", kNameOid},
+                                           {"rolsuper", kBoolOid},
+                                           {"rolinherit", kBoolOid},
+                                           {"rolcreaterole", kBoolOid},
+                                           {"rolcreatedb", kBoolOid},
+                                           {"rolcanlogin", kBoolOid},
+                                           {"rolreplication", kBoolOid},
+                                           {"rolconnlimit", kInt4Oid},
+                                           {"rolpassword", kTextOid},
+                                           {"rolvaliduntil", kTimestampTzOid},
+                                           {"rolbypassrls", kBoolOid},
+                                           {"rolconfig", kTextOid},
+                                           {"oid", kOidOid}});
   p.AddView(std::move(info), [] {
     std::vector<executor::Row> rows;
     for (const RoleFields& r : ListRoles()) {
@@ -44,14 +47,17 @@ void AddPgRoles(SystemViewProvider& p) {
 }
 
 void AddPgUser(SystemViewProvider& p) {
-  executor::TableInfo info = MakeViewInfo(kPgUserOid, "pg_user");
   using namespace types;
-  info.columns.push_back(ViewColumn("usename", kNameOid));
-  info.columns.push_back(ViewColumn("usesysid", kOidOid));
-  for (const char* n : {"usecreatedb", "usesuper", "userepl", "usebypassrls"}) info.columns.push_back(ViewColumn(n, kBoolOid));
-  info.columns.push_back(ViewColumn("passwd", kTextOid));
-  info.columns.push_back(ViewColumn("valuntil", kTimestampTzOid));
-  info.columns.push_back(ViewColumn("useconfig", kTextOid));
+  executor::TableInfo info = MakeViewInfo(kPgUserOid, "pg_user",
+                                          {{"usename", kNameOid},
+                                           {"usesysid", kOidOid},
+                                           {"usecreatedb", kBoolOid},
+                                           {"usesuper", kBoolOid},
+                                           {"userepl", kBoolOid},
+                                           {"usebypassrls", kBoolOid},
+                                           {"passwd", kTextOid},
+                                           {"valuntil", kTimestampTzOid},
+                                           {"useconfig", kTextOid}});
   p.AddView(std::move(info), [] {
     std::vector<executor::Row> rows;
     for (const RoleFields& r : ListRoles()) {

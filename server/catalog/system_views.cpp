@@ -38,15 +38,19 @@ class RowsScan : public executor::TableScan {
 types::Value Count(uint64_t v) { return types::Value::Int8(static_cast<int64_t>(v)); }
 
 void AddPgStatBgwriter(SystemViewProvider& p) {
-  executor::TableInfo info = MakeViewInfo(kPgStatBgwriterOid, "pg_stat_bgwriter");
   using namespace types;
-  for (const char* n : {"checkpoints_timed", "checkpoints_req"}) info.columns.push_back(ViewColumn(n, kInt8Oid));
-  for (const char* n : {"checkpoint_write_time", "checkpoint_sync_time"}) info.columns.push_back(ViewColumn(n, kFloat8Oid));
-  for (const char* n : {"buffers_checkpoint", "buffers_clean", "maxwritten_clean", "buffers_backend",
-                        "buffers_backend_fsync", "buffers_alloc"}) {
-    info.columns.push_back(ViewColumn(n, kInt8Oid));
-  }
-  info.columns.push_back(ViewColumn("stats_reset", kTimestampTzOid));
+  executor::TableInfo info = MakeViewInfo(kPgStatBgwriterOid, "pg_stat_bgwriter",
+                                          {{"checkpoints_timed", kInt8Oid},
+                                           {"checkpoints_req", kInt8Oid},
+                                           {"checkpoint_write_time", kFloat8Oid},
+                                           {"checkpoint_sync_time", kFloat8Oid},
+                                           {"buffers_checkpoint", kInt8Oid},
+                                           {"buffers_clean", kInt8Oid},
+                                           {"maxwritten_clean", kInt8Oid},
+                                           {"buffers_backend", kInt8Oid},
+                                           {"buffers_backend_fsync", kInt8Oid},
+                                           {"buffers_alloc", kInt8Oid},
+                                           {"stats_reset", kTimestampTzOid}});
   p.AddView(std::move(info), [] {
     storage::BgWriterStats st = storage::GetBgWriterStats();
     access::CheckpointStats cp = access::GetCheckpointStats();
@@ -74,14 +78,17 @@ access::WalStats CurrentWalStats() {
 // pg_stat_wal with PostgreSQL 15's columns and types (wal_bytes is numeric,
 // times are milliseconds).
 void AddPgStatWal(SystemViewProvider& p) {
-  executor::TableInfo info = MakeViewInfo(kPgStatWalOid, "pg_stat_wal");
   using namespace types;
-  info.columns.push_back(ViewColumn("wal_records", kInt8Oid));
-  info.columns.push_back(ViewColumn("wal_fpi", kInt8Oid));
-  info.columns.push_back(ViewColumn("wal_bytes", kNumericOid));
-  for (const char* n : {"wal_buffers_full", "wal_write", "wal_sync"}) info.columns.push_back(ViewColumn(n, kInt8Oid));
-  for (const char* n : {"wal_write_time", "wal_sync_time"}) info.columns.push_back(ViewColumn(n, kFloat8Oid));
-  info.columns.push_back(ViewColumn("stats_reset", kTimestampTzOid));
+  executor::TableInfo info = MakeViewInfo(kPgStatWalOid, "pg_stat_wal",
+                                          {{"wal_records", kInt8Oid},
+                                           {"wal_fpi", kInt8Oid},
+                                           {"wal_bytes", kNumericOid},
+                                           {"wal_buffers_full", kInt8Oid},
+                                           {"wal_write", kInt8Oid},
+                                           {"wal_sync", kInt8Oid},
+                                           {"wal_write_time", kFloat8Oid},
+                                           {"wal_sync_time", kFloat8Oid},
+                                           {"stats_reset", kTimestampTzOid}});
   p.AddView(std::move(info), [] {
     access::WalStats w = CurrentWalStats();
     executor::Row r = {Count(static_cast<uint64_t>(w.wal_records)),
@@ -131,20 +138,20 @@ void AddHearthStatCommit(SystemViewProvider& p) {
 // Row locks live in tuple headers, so a row-lock waiter shows as an
 // ungranted ShareLock on the holder's transactionid, as in PostgreSQL.
 void AddPgLocks(SystemViewProvider& p) {
-  executor::TableInfo info = MakeViewInfo(kPgLocksOid, "pg_locks");
   using namespace types;
-  info.columns.push_back(ViewColumn("locktype", kTextOid));
-  info.columns.push_back(ViewColumn("database", kOidOid));
-  info.columns.push_back(ViewColumn("relation", kOidOid));
-  info.columns.push_back(ViewColumn("page", kInt4Oid));
-  info.columns.push_back(ViewColumn("tuple", kInt2Oid));
-  info.columns.push_back(ViewColumn("transactionid", kInt8Oid));
-  info.columns.push_back(ViewColumn("classid", kOidOid));
-  info.columns.push_back(ViewColumn("objid", kOidOid));
-  info.columns.push_back(ViewColumn("pid", kInt4Oid));
-  info.columns.push_back(ViewColumn("mode", kTextOid));
-  info.columns.push_back(ViewColumn("granted", kBoolOid));
-  info.columns.push_back(ViewColumn("fastpath", kBoolOid));
+  executor::TableInfo info = MakeViewInfo(kPgLocksOid, "pg_locks",
+                                          {{"locktype", kTextOid},
+                                           {"database", kOidOid},
+                                           {"relation", kOidOid},
+                                           {"page", kInt4Oid},
+                                           {"tuple", kInt2Oid},
+                                           {"transactionid", kInt8Oid},
+                                           {"classid", kOidOid},
+                                           {"objid", kOidOid},
+                                           {"pid", kInt4Oid},
+                                           {"mode", kTextOid},
+                                           {"granted", kBoolOid},
+                                           {"fastpath", kBoolOid}});
   p.AddView(std::move(info), [] {
     std::vector<executor::Row> rows;
     for (const storage::LockInstance& l : storage::GetLockInstances()) {
