@@ -36,12 +36,6 @@ std::optional<storage::ProcNumber> ChildRegistry::ReserveClientSlot() {
   return std::nullopt;
 }
 
-int ChildRegistry::FreeClientSlots() const {
-  int free = 0;
-  for (int i = 0; i < client_slots_; i++) free += slot_used_[i] ? 0 : 1;
-  return free;
-}
-
 std::optional<storage::ProcNumber> ChildRegistry::ReserveAuxSlot() {
   for (size_t i = client_slots_; i < slot_used_.size(); i++) {
     if (!slot_used_[i]) {

@@ -41,8 +41,6 @@ class ChildRegistry {
 
   // Reserves a proc slot for a client backend; nullopt when all are taken.
   std::optional<storage::ProcNumber> ReserveClientSlot();
-  // Client slots not reserved by anyone.
-  int FreeClientSlots() const;
   // Reserves a proc slot for an auxiliary process.
   std::optional<storage::ProcNumber> ReserveAuxSlot();
   void Add(const ChildInfo& c);
