@@ -1,9 +1,26 @@
 // server/executor/exec_node.cpp
 //
-// Principal entry point: ExecNode::Explain (the shared EXPLAIN layout).
+// Principal entry points: ExecNode::Explain (the shared EXPLAIN layout) and
+// the clone helpers.
 #include "executor/exec_node.h"
 
 namespace hearth::executor {
+
+PlanExpr ClonePlanExpr(const PlanExpr& e) { return PlanExpr{CloneBound(e.expr), e.text}; }
+
+std::vector<PlanExpr> ClonePlanExprs(const std::vector<PlanExpr>& v) {
+  std::vector<PlanExpr> out;
+  out.reserve(v.size());
+  for (const PlanExpr& e : v) out.push_back(ClonePlanExpr(e));
+  return out;
+}
+
+std::vector<BoundExprPtr> CloneBoundList(const std::vector<BoundExprPtr>& v) {
+  std::vector<BoundExprPtr> out;
+  out.reserve(v.size());
+  for (const BoundExprPtr& e : v) out.push_back(CloneBound(e));
+  return out;
+}
 
 void ExecNode::Explain(std::vector<std::string>* lines, int indent, bool as_child,
                        const std::vector<std::string>* extra) const {

@@ -14,8 +14,14 @@
 // its name ("Seq Scan on t", "Hash Join"), its properties follow on lines
 // indented two more spaces ("  Filter: (x > 1)"), and each child starts
 // with "->  " indented two spaces past its parent's name column, its own
-// properties six spaces past that. A plan tree is immutable after
-// planning and is used by one execution at a time.
+// properties six spaces past that.
+//
+// Plans are prototypes: the planner builds a tree that is never opened
+// itself; each execution runs its own Clone(), so any number of executions
+// (portals, cursors) of one planned statement can be open at once. A node
+// keeps its plan-time fields (children, bound expressions, columns,
+// options) apart from its run-time state; Clone copies the former and
+// starts the latter fresh.
 #pragma once
 
 #include <memory>
@@ -57,6 +63,9 @@ class ExecNode {
 
   const std::vector<OutputColumn>& columns() const { return columns_; }
 
+  // A fresh, unopened copy of this subtree's plan (no run-time state).
+  virtual std::unique_ptr<ExecNode> Clone() const = 0;
+
   // Appends this subtree's EXPLAIN lines. `indent` is the column where this
   // node's text starts; `as_child` prefixes "->  "; `extra` are property
   // lines contributed by an invisible parent (Filter, Project) that print
@@ -77,5 +86,11 @@ class ExecNode {
 };
 
 using ExecNodePtr = std::unique_ptr<ExecNode>;
+
+// Clone helpers for nodes' Clone(): null-safe, element-wise.
+inline ExecNodePtr CloneNode(const ExecNodePtr& n) { return n ? n->Clone() : nullptr; }
+PlanExpr ClonePlanExpr(const PlanExpr& e);
+std::vector<PlanExpr> ClonePlanExprs(const std::vector<PlanExpr>& v);
+std::vector<BoundExprPtr> CloneBoundList(const std::vector<BoundExprPtr>& v);
 
 }  // namespace hearth::executor

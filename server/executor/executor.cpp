@@ -32,7 +32,8 @@ types::Value InSetLookup(const types::Value* args, int /*nargs*/, types::FuncCal
 
 // Runs one correlated subplan per call (see SubPlan).
 struct Execution::SubPlanRunner {
-  SubPlan* sp;
+  const SubPlan* sp;
+  ExecNode* plan_root;  // the Execution's clone of sp->plan
   std::vector<types::Value>* params;
   ExecContext* ctx;
   Row row;
@@ -40,7 +41,7 @@ struct Execution::SubPlanRunner {
   types::Value Run(const types::Value* args, int nargs) {
     size_t nouter = sp->arg_indexes.size();
     for (size_t i = 0; i < nouter; ++i) (*params)[static_cast<size_t>(sp->arg_indexes[i])] = args[i];
-    ExecNode& plan = *sp->plan;
+    ExecNode& plan = *plan_root;
     plan.Open(*ctx);
     struct Closer {
       ExecNode& n;
@@ -100,18 +101,17 @@ const types::FuncSignature* InSetLookupSignature() {
   return &sig;
 }
 
-Execution::Execution(PlannedStatement& plan, const ExecContext& ctx) : plan_(plan), ctx_(ctx) {
-  if (plan_.executing) {
-    throw DbError(sqlstate::kObjectInUse, "prepared statement is already being executed by another portal");
-  }
-  plan_.executing = true;
-  holding_ = true;
+Execution::Execution(const PlannedStatement& plan, const ExecContext& ctx)
+    : plan_(plan), root_(CloneNode(plan.root)), ctx_(ctx) {
+  for (const InitPlan& ip : plan_.init_plans) init_roots_.push_back(CloneNode(ip.plan));
+  for (const SubPlan& sp : plan_.sub_plans) sub_roots_.push_back(CloneNode(sp.plan));
   params_.assign(ctx.params, ctx.params + ctx.nparams);
   params_.resize(std::max(params_.size(), static_cast<size_t>(plan_.nslots)));
   ctx_.params = params_.data();
   ctx_.nparams = params_.size();
-  for (SubPlan& sp : plan_.sub_plans) {
-    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, &params_, &ctx_, {}});
+  for (size_t i = 0; i < plan_.sub_plans.size(); ++i) {
+    const SubPlan& sp = plan_.sub_plans[i];
+    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}});
     params_[static_cast<size_t>(sp.handle_index)] =
         types::Value::Int8(static_cast<int64_t>(reinterpret_cast<uintptr_t>(r.get())));
     runners_.push_back(std::move(r));
@@ -119,7 +119,7 @@ Execution::Execution(PlannedStatement& plan, const ExecContext& ctx) : plan_(pla
   try {
     RunInitPlans();
     open_ = true;
-    plan_.root->Open(ctx_);
+    root_->Open(ctx_);
   } catch (...) {
     CloseAll();
     throw;
@@ -129,32 +129,33 @@ Execution::Execution(PlannedStatement& plan, const ExecContext& ctx) : plan_(pla
 Execution::~Execution() { CloseAll(); }
 
 void Execution::CloseAll() {
-  if (!holding_) return;
-  holding_ = false;
-  plan_.executing = false;
+  if (closed_) return;
+  closed_ = true;
   if (open_) {
     open_ = false;
-    plan_.root->Close();
+    root_->Close();
   }
-  for (InitPlan& ip : plan_.init_plans) ip.plan->Close();
-  for (SubPlan& sp : plan_.sub_plans) sp.plan->Close();
+  for (ExecNodePtr& n : init_roots_) n->Close();
+  for (ExecNodePtr& n : sub_roots_) n->Close();
 }
 
 void Execution::RunInitPlans() {
   Row row;
-  for (InitPlan& ip : plan_.init_plans) {
+  for (size_t i = 0; i < plan_.init_plans.size(); ++i) {
+    const InitPlan& ip = plan_.init_plans[i];
+    ExecNode& ipn = *init_roots_[i];
     types::Value& slot = params_[static_cast<size_t>(ip.param_index)];
-    ip.plan->Open(ctx_);
+    ipn.Open(ctx_);
     switch (ip.kind) {
       case InitPlan::Kind::kExists:
-        slot = types::Value::Bool(ip.plan->Next(row));
+        slot = types::Value::Bool(ipn.Next(row));
         break;
       case InitPlan::Kind::kScalar:
-        if (!ip.plan->Next(row)) {
+        if (!ipn.Next(row)) {
           slot = types::Value::Null(ip.type);
         } else {
           slot = row[0];
-          if (ip.plan->Next(row)) {
+          if (ipn.Next(row)) {
             throw DbError(sqlstate::kCardinalityViolation,
                           "more than one row returned by a subquery used as an expression");
           }
@@ -163,7 +164,7 @@ void Execution::RunInitPlans() {
       case InitPlan::Kind::kInSet: {
         auto set = std::make_unique<InSet>();
         std::string key;
-        while (ip.plan->Next(row)) {
+        while (ipn.Next(row)) {
           ctx_.CheckInterrupts();
           types::Value v = row[0];
           if (v.is_null) {
@@ -180,14 +181,14 @@ void Execution::RunInitPlans() {
         break;
       }
     }
-    ip.plan->Close();
+    ipn.Close();
   }
 }
 
 bool Execution::Next(Row& row) {
   if (!open_ || done_) return false;
   try {
-    if (!plan_.root->Next(row)) {
+    if (!root_->Next(row)) {
       done_ = true;
       return false;
     }
@@ -202,7 +203,7 @@ bool Execution::Next(Row& row) {
 uint64_t Execution::processed() const {
   if (plan_.command == CommandType::kInsert || plan_.command == CommandType::kUpdate ||
       plan_.command == CommandType::kDelete) {
-    return static_cast<const ModifyTableNode&>(*plan_.root).processed();
+    return static_cast<const ModifyTableNode&>(*root_).processed();
   }
   return rows_;
 }
@@ -219,7 +220,7 @@ std::string Execution::CommandTag() const {
   return "";
 }
 
-std::string RunPlan(PlannedStatement& plan, const ExecContext& ctx, const std::function<void(const Row&)>& sink) {
+std::string RunPlan(const PlannedStatement& plan, const ExecContext& ctx, const std::function<void(const Row&)>& sink) {
   Execution ex(plan, ctx);
   Row row;
   while (ex.Next(row)) {

@@ -4,7 +4,9 @@
 // plan and hands out result rows one at a time (so a portal can stop after
 // n rows and resume); RunPlan runs to completion. The command tag follows
 // PostgreSQL ("SELECT 3", "INSERT 0 2", "UPDATE 1", "DELETE 0", "EXPLAIN").
-// One Execution per plan at a time; not thread-safe.
+// Each Execution runs its own clone of the plan's trees (ExecNode::Clone),
+// so several Executions of one PlannedStatement may be open at once (two
+// portals of a prepared statement, cursors). Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +26,8 @@ class Execution {
   // the parameter values too: ctx.params/nparams are the user's $1..$n, of
   // plan.param_types, and need not outlive the constructor call).
   // Runs init plans and opens the root; INSERT/UPDATE/DELETE do all their
-  // work here. Throws DbError; nothing stays open after a throw. One
-  // Execution per plan at a time: throws 55006 if `plan` is already being
-  // executed (plan the statement again for a second concurrent portal).
-  Execution(PlannedStatement& plan, const ExecContext& ctx);
+  // work here. Throws DbError; nothing stays open after a throw.
+  Execution(const PlannedStatement& plan, const ExecContext& ctx);
   ~Execution();
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
@@ -39,6 +39,8 @@ class Execution {
   uint64_t processed() const;
   // E.g. "SELECT 2"; complete once Next returned false.
   std::string CommandTag() const;
+  // This execution's plan tree, with its run-time counters (EXPLAIN ANALYZE).
+  const ExecNode& root() const { return *root_; }
 
   struct InSet;          // see planned_statement.h, InitPlan::Kind::kInSet
   struct SubPlanRunner;  // see planned_statement.h, SubPlan
@@ -47,20 +49,24 @@ class Execution {
   void RunInitPlans();
   void CloseAll();
 
-  PlannedStatement& plan_;
+  const PlannedStatement& plan_;
+  // This execution's copies of the plan trees (run-time state lives here).
+  ExecNodePtr root_;
+  std::vector<ExecNodePtr> init_roots_;  // parallel to plan_.init_plans
+  std::vector<ExecNodePtr> sub_roots_;   // parallel to plan_.sub_plans
   ExecContext ctx_;
   std::vector<types::Value> params_;
   std::vector<std::unique_ptr<InSet>> sets_;
   std::vector<std::unique_ptr<SubPlanRunner>> runners_;
   uint64_t rows_ = 0;
   bool open_ = false;
-  bool done_ = false;     // Next returned false once
-  bool holding_ = false;  // this Execution owns plan_.executing
+  bool done_ = false;  // Next returned false once
+  bool closed_ = false;
 };
 
 // Runs `plan` to completion, calling `sink` for each result row. Returns
 // the command tag.
-std::string RunPlan(PlannedStatement& plan, const ExecContext& ctx,
+std::string RunPlan(const PlannedStatement& plan, const ExecContext& ctx,
                     const std::function<void(const Row&)>& sink);
 
 // The registry-style function behind "x IN (subquery)": args[0] = x,

@@ -6,8 +6,9 @@
 // once per execution before the main plan) and the subplans (correlated
 // subqueries, run per evaluation). A PlannedStatement depends
 // only on the statement text, the catalog and the parameter types, never
-// on parameter values, so it can be cached and executed many times (one
-// execution at a time). Not thread-safe.
+// on parameter values, so it can be cached and executed many times; its
+// trees are prototypes that each Execution clones, so executions may
+// overlap. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -66,10 +67,6 @@ struct PlannedStatement {
   std::vector<SubPlan> sub_plans;
   // Total parameter slots: user $n + init-plan results + subplan slots.
   int nslots = 0;
-  // Set while an Execution runs this plan: plan nodes hold per-execution
-  // state, so a second simultaneous Execution (two open portals of one
-  // prepared statement) is refused — plan the statement again for it.
-  bool executing = false;
 };
 
 }  // namespace hearth::executor

@@ -688,6 +688,27 @@ TEST_CASE("protocol: named statements and portals, and their errors", "[protocol
   CHECK(Types(msgs) == "2TDsCZ");
 }
 
+TEST_CASE("protocol: two portals of one prepared statement interleave", "[protocol_test]") {
+  TestServer server;
+  RawConn c(server.port());
+  StartSession(c);
+  // Sort and aggregate state live in each portal's own copy of the plan.
+  REQUIRE(c.Send(QueryMsg("begin")));
+  c.ReadUntilReady();
+  REQUIRE(c.Send(ParseMsg("s", "select g from (values (1), (2), (3), (4)) v(g) where g > $1 order by g desc", {23}) +
+                 BindMsg("a", "s", {}, {"0"}, {}) + BindMsg("b", "s", {}, {"2"}, {}) + ExecuteMsg("a", 1) +
+                 ExecuteMsg("b", 1) + ExecuteMsg("a", 1) + ExecuteMsg("b", 0) + ExecuteMsg("a", 0) + SyncMsg()));
+  auto msgs = c.ReadUntilReady();
+  REQUIRE(Types(msgs) == "122DsDsDsDCDDCZ");
+  std::vector<std::string> got;
+  for (const auto& m : msgs) {
+    if (m.type == 'D') got.push_back(*DataRowValues(m)[0]);
+  }
+  CHECK(got == std::vector<std::string>{"4", "4", "3", "3", "2", "1"});
+  REQUIRE(c.Send(QueryMsg("commit")));
+  c.ReadUntilReady();
+}
+
 TEST_CASE("protocol: binary formats", "[protocol_test]") {
   TestServer server;
   RawConn c(server.port());

@@ -81,4 +81,10 @@ struct ResultColumn {
 };
 ResultColumn DescribeResult(const BoundExpr& e);
 
+// A deep copy of `e` (children copied, the hashed IN-list set shared: it is
+// immutable). Plans are prototypes that each execution clones.
+BoundExprPtr CloneBound(const BoundExpr& e);
+// CloneBound of a possibly null pointer.
+inline BoundExprPtr CloneBound(const BoundExprPtr& e) { return e ? CloneBound(*e) : nullptr; }
+
 }  // namespace hearth::executor

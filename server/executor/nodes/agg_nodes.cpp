@@ -408,4 +408,27 @@ std::string SetOpNode::ExplainName() const {
   return s;
 }
 
+ExecNodePtr AggregateNode::Clone() const {
+  std::vector<AggSpec> aggs;
+  aggs.reserve(aggs_.size());
+  for (const AggSpec& a : aggs_) {
+    AggSpec c;
+    c.sig = a.sig;
+    c.args = ClonePlanExprs(a.args);
+    c.distinct = a.distinct;
+    c.filter = ClonePlanExpr(a.filter);
+    c.result_type = a.result_type;
+    aggs.push_back(std::move(c));
+  }
+  return std::make_unique<AggregateNode>(CloneNode(child_), ClonePlanExprs(keys_), std::move(aggs), columns_);
+}
+
+ExecNodePtr DistinctNode::Clone() const {
+  return std::make_unique<DistinctNode>(CloneNode(child_));
+}
+
+ExecNodePtr SetOpNode::Clone() const {
+  return std::make_unique<SetOpNode>(op_, all_, CloneNode(left_), CloneNode(right_));
+}
+
 }  // namespace hearth::executor

@@ -42,6 +42,7 @@ struct AggSpec {
 // FILTER included) stay exact. Spilled rows are the child's rows.
 class AggregateNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // Output rows: [group key values..., aggregate results...]. With no
   // group keys this is a plain Aggregate (exactly one output row).
   AggregateNode(ExecNodePtr child, std::vector<PlanExpr> group_keys, std::vector<AggSpec> aggs,
@@ -119,6 +120,7 @@ class AggregateNode : public ExecNode {
 // a pass of its own, one level deeper.
 class DistinctNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   explicit DistinctNode(ExecNodePtr child);
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;
@@ -168,6 +170,7 @@ enum class SetOpKind : uint8_t { kIntersect, kExcept };
 // partitions is then counted by a pass of its own, one level deeper.
 class SetOpNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   SetOpNode(SetOpKind op, bool all, ExecNodePtr left, ExecNodePtr right);
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;

@@ -136,4 +136,23 @@ std::vector<const ExecNode*> AppendNode::ExplainChildren() const {
   return out;
 }
 
+ExecNodePtr FilterNode::Clone() const {
+  return std::make_unique<FilterNode>(CloneNode(child_), ClonePlanExpr(pred_), agg_base_);
+}
+
+ExecNodePtr ProjectNode::Clone() const {
+  return std::make_unique<ProjectNode>(CloneNode(child_), ClonePlanExprs(exprs_), columns_, agg_base_);
+}
+
+ExecNodePtr LimitNode::Clone() const {
+  return std::make_unique<LimitNode>(CloneNode(child_), ClonePlanExpr(limit_), ClonePlanExpr(offset_));
+}
+
+ExecNodePtr AppendNode::Clone() const {
+  std::vector<ExecNodePtr> children;
+  children.reserve(children_.size());
+  for (const ExecNodePtr& c : children_) children.push_back(CloneNode(c));
+  return std::make_unique<AppendNode>(std::move(children), columns_);
+}
+
 }  // namespace hearth::executor

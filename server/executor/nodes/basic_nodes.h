@@ -22,6 +22,7 @@ void SetEvalRow(EvalContext& eval, const Row& row, int agg_base);
 
 class FilterNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   FilterNode(ExecNodePtr child, PlanExpr predicate, int agg_base = -1);
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;
@@ -41,6 +42,7 @@ class FilterNode : public ExecNode {
 
 class ProjectNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   ProjectNode(ExecNodePtr child, std::vector<PlanExpr> exprs, std::vector<OutputColumn> columns,
               int agg_base = -1);
   void Open(ExecContext& ctx) override;
@@ -64,6 +66,7 @@ class ProjectNode : public ExecNode {
 
 class LimitNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // Either expression may be null (absent). Evaluated at Open (params
   // allowed): NULL means no limit / offset 0; negative → 2201W/2201X.
   LimitNode(ExecNodePtr child, PlanExpr limit, PlanExpr offset);
@@ -84,6 +87,7 @@ class LimitNode : public ExecNode {
 
 class AppendNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   AppendNode(std::vector<ExecNodePtr> children, std::vector<OutputColumn> columns);
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;

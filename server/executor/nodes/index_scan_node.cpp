@@ -57,4 +57,12 @@ void IndexScanNode::ExplainDetails(std::vector<std::string>* out) const {
   if (!filter_.text.empty()) out->push_back("Filter: " + filter_.text);
 }
 
+ExecNodePtr IndexScanNode::Clone() const {
+  std::vector<IndexBoundExpr> bounds;
+  bounds.reserve(bounds_.size());
+  for (const IndexBoundExpr& b : bounds_) bounds.push_back(IndexBoundExpr{b.op, CloneBound(b.value)});
+  return std::make_unique<IndexScanNode>(table_, alias_, index_, std::move(bounds), CloneBoundList(in_values_), has_in_,
+                                         backward_, index_cond_text_, ClonePlanExpr(filter_), emit_rid_);
+}
+
 }  // namespace hearth::executor

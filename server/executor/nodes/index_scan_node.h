@@ -27,6 +27,7 @@ struct IndexBoundExpr {
 
 class IndexScanNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // `index` is one of table.indexes. `index_cond_text` is shown as "Index
   // Cond:" (empty: none), `filter.text` as "Filter:" (empty text: not
   // shown, the expression still runs). `filter.expr` may be null. With

@@ -416,4 +416,13 @@ void NestedLoopJoinNode::ExplainDetails(std::vector<std::string>* out) const {
   if (filter_.expr) out->push_back("Join Filter: " + filter_.text);
 }
 
+ExecNodePtr HashJoinNode::Clone() const {
+  return std::make_unique<HashJoinNode>(kind_, CloneNode(left_), CloneNode(right_), ClonePlanExprs(left_keys_),
+                                        ClonePlanExprs(right_keys_), ClonePlanExpr(filter_), cond_text_);
+}
+
+ExecNodePtr NestedLoopJoinNode::Clone() const {
+  return std::make_unique<NestedLoopJoinNode>(kind_, CloneNode(left_), CloneNode(right_), ClonePlanExpr(filter_));
+}
+
 }  // namespace hearth::executor

@@ -70,6 +70,7 @@ class JoinNodeBase : public ExecNode {
 // RIGHT/FULL emits them at the end from a file of their own.
 class HashJoinNode : public JoinNodeBase {
  public:
+  ExecNodePtr Clone() const override;
   // left_keys[i] (bound on left rows) = right_keys[i] (bound on right rows).
   // cond_text is the EXPLAIN "Hash Cond" text.
   HashJoinNode(JoinKind kind, ExecNodePtr left, ExecNodePtr right, std::vector<PlanExpr> left_keys,
@@ -157,6 +158,7 @@ class HashJoinNode : public JoinNodeBase {
 
 class NestedLoopJoinNode : public JoinNodeBase {
  public:
+  ExecNodePtr Clone() const override;
   // filter null → every pair matches (CROSS JOIN).
   NestedLoopJoinNode(JoinKind kind, ExecNodePtr left, ExecNodePtr right, PlanExpr filter);
   void Open(ExecContext& ctx) override;

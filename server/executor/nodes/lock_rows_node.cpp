@@ -75,4 +75,9 @@ void LockRowsNode::Close() {
   lockers_.clear();
 }
 
+ExecNodePtr LockRowsNode::Clone() const {
+  return std::make_unique<LockRowsNode>(CloneNode(child_), columns_, from_width_, tables_, ClonePlanExpr(recheck_where_),
+                                        ClonePlanExprs(recheck_outputs_));
+}
+
 }  // namespace hearth::executor

@@ -34,6 +34,7 @@ struct LockedTable {
 
 class LockRowsNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   LockRowsNode(ExecNodePtr child, std::vector<OutputColumn> columns, int from_width, std::vector<LockedTable> tables,
                PlanExpr recheck_where, std::vector<PlanExpr> recheck_outputs);
   void Open(ExecContext& ctx) override;

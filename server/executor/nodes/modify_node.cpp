@@ -163,4 +163,11 @@ std::string ModifyTableNode::ExplainName() const {
   return "";
 }
 
+ExecNodePtr ModifyTableNode::Clone() const {
+  auto n = std::make_unique<ModifyTableNode>(kind_, table_, CloneNode(child_), ClonePlanExpr(where_),
+                                             ClonePlanExprs(new_row_), ClonePlanExprs(returning_), columns_);
+  n->bulk_insert_ = bulk_insert_;
+  return n;
+}
+
 }  // namespace hearth::executor

@@ -27,6 +27,7 @@ enum class ModifyKind : uint8_t { kInsert, kUpdate, kDelete };
 
 class ModifyTableNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // `where` (UPDATE/DELETE, may be null) and `new_row` (UPDATE: one
   // expression per table column) are bound against the old table row.
   // `returning` is bound against the table row (new row for INSERT/UPDATE,

@@ -99,4 +99,26 @@ SubqueryScanNode::SubqueryScanNode(ExecNodePtr child, std::string alias, std::ve
   columns_ = std::move(columns);
 }
 
+ExecNodePtr SeqScanNode::Clone() const {
+  return std::make_unique<SeqScanNode>(table_, alias_, ClonePlanExpr(filter_), emit_rid_);
+}
+
+ExecNodePtr ValuesScanNode::Clone() const {
+  if (fixed_.empty()) {
+    std::vector<std::vector<PlanExpr>> rows;
+    rows.reserve(exprs_.size());
+    for (const auto& r : exprs_) rows.push_back(ClonePlanExprs(r));
+    return std::make_unique<ValuesScanNode>(std::move(rows), columns_);
+  }
+  return std::make_unique<ValuesScanNode>(fixed_, columns_);
+}
+
+ExecNodePtr ResultNode::Clone() const {
+  return std::make_unique<ResultNode>();
+}
+
+ExecNodePtr SubqueryScanNode::Clone() const {
+  return std::make_unique<SubqueryScanNode>(CloneNode(child_), alias_, columns_);
+}
+
 }  // namespace hearth::executor

@@ -25,6 +25,7 @@ bool NextFilteredRow(TableScan& scan, const PlanExpr& filter, bool emit_rid, siz
 
 class SeqScanNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // `alias` empty or equal to the table name → "Seq Scan on t". `filter`
   // may have a null expr. With emit_rid the row gets one extra int8 column
   // holding the RowId.
@@ -53,6 +54,7 @@ class SeqScanNode : public ExecNode {
 
 class ValuesScanNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // Rows of expressions evaluated at each execution (may use $n).
   ValuesScanNode(std::vector<std::vector<PlanExpr>> rows, std::vector<OutputColumn> columns);
   // Fixed rows (tests, materialized results).
@@ -73,6 +75,7 @@ class ValuesScanNode : public ExecNode {
 
 class ResultNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   ResultNode() = default;
   void Open(ExecContext&) override { done_ = false; }
   bool Next(Row& row) override;
@@ -87,6 +90,7 @@ class ResultNode : public ExecNode {
 
 class SubqueryScanNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   // Passes the child's rows through under `alias` with renamed columns.
   SubqueryScanNode(ExecNodePtr child, std::string alias, std::vector<OutputColumn> columns);
   void Open(ExecContext& ctx) override { child_->Open(ctx); }

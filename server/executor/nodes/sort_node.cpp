@@ -203,4 +203,8 @@ void SortNode::ExplainDetails(std::vector<std::string>* out) const {
   out->push_back(s);
 }
 
+ExecNodePtr SortNode::Clone() const {
+  return std::make_unique<SortNode>(CloneNode(child_), keys_, output_width_);
+}
+
 }  // namespace hearth::executor

@@ -29,6 +29,7 @@ struct SortKey {
 
 class SortNode : public ExecNode {
  public:
+  ExecNodePtr Clone() const override;
   static constexpr size_t kMaxFanIn = 64;
 
   // Output rows are the child's first `output_width` columns (the planner

@@ -65,7 +65,7 @@ TEST_CASE("sort: spills to disk beyond work_mem and merges correctly", "[planner
     CHECK(nulls == kRows / 1000);
     CHECK(ex.CommandTag() == "SELECT " + std::to_string(kRows));
     // More runs than one merge takes: intermediate merge passes ran too.
-    CHECK(static_cast<hearth::executor::SortNode&>(*plan.root).runs_spilled() >
+    CHECK(static_cast<const hearth::executor::SortNode&>(ex.root()).runs_spilled() >
           hearth::executor::SortNode::kMaxFanIn);
   }
   CHECK(db.TempFiles() == 0);
