@@ -23,11 +23,6 @@ using executor::TableInfo;
 
 namespace {
 
-[[noreturn]] void ThrowAt(DbError e, int location) {
-  if (location >= 0 && e.position() == 0) e.WithPosition(location + 1);
-  throw e;
-}
-
 TableInfo LookupTable(PlannerState& st, const parser::RangeVar& rv) {
   std::optional<TableInfo> t = st.tables.Lookup(rv.schema, rv.name);
   if (!t) {

@@ -6,16 +6,22 @@
 // One PlannerState per PlanStatement call; single-threaded.
 #pragma once
 
+#include <climits>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
 #include "executor/exec_node.h"
 #include "executor/expr/bind_context.h"
+#include "executor/nodes/agg_nodes.h"
+#include "executor/nodes/join_nodes.h"
 #include "executor/nodes/lock_rows_node.h"
+#include "executor/nodes/sort_node.h"
 #include "executor/planned_statement.h"
 #include "executor/table_access.h"
+#include "common/error/db_error.h"
 #include "parser/ast.h"
 #include "planner/deparse.h"
 
@@ -122,6 +128,9 @@ struct TargetSpec {
   std::string name;
 };
 
+struct SelectParts;  // one plain SELECT while it is planned (below)
+struct Conjunct;     // a WHERE conjunct (below)
+
 class QueryPlanner {
  public:
   QueryPlanner(PlannerState& st, const Scope* outer, Correlation* corr = nullptr)
@@ -139,7 +148,36 @@ class QueryPlanner {
   std::vector<TargetSpec> ExpandTargets(const std::vector<parser::ResTarget>& targets, const Scope& scope);
 
  private:
+  // ---- A plain SELECT (select_simple.cpp, select_from.cpp, select_grouping.cpp),
+  // in phase order.
   PlannedQuery PlanSimple(const parser::SelectStmt& s);
+  // FROM items into p.scope; their nodes and row ranges [offset, end).
+  void PlanFromClause(SelectParts& p, std::vector<ExecNodePtr>* items, std::vector<std::pair<int, int>>* ranges);
+  // WHERE conjuncts bound on the whole FROM row.
+  std::vector<Conjunct> BindWhere(SelectParts& p);
+  // Scans (index scans where useful) with their conjuncts, joined left-deep
+  // in the order written; what is left filters the join → p.node.
+  void JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items, const std::vector<std::pair<int, int>>& ranges);
+  // Expands the select list; finds aggregate calls (42803 where misplaced).
+  void FindAggregates(SelectParts& p);
+  // GROUP BY keys and the select-list binding context (grouped or not).
+  void BindGrouping(SelectParts& p);
+  const parser::Expr* GroupByExpr(const parser::ExprPtr& g, const SelectParts& p);
+  void SetUpGroupedContext(SelectParts& p);
+  // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP
+  // BY key → a reference to that key; else null.
+  BoundExprPtr MatchGroupKey(const parser::Expr& e, SelectParts& p);
+  // Binds at select-list level without converting outer references, so the
+  // result may still be compared and dropped (see KeepBound).
+  BoundExprPtr BindOutputTrial(const parser::Expr& e, SelectParts& p);
+  BoundExprPtr KeepBound(BoundExprPtr e);
+  void BindSelectList(SelectParts& p);
+  void BindOrderBy(SelectParts& p);
+  int OrderByColumn(const parser::SortBy& sb, SelectParts& p);
+  // Drops the Sort when the chosen index scan already delivers the order.
+  void UseIndexOrder(SelectParts& p);
+  // [Aggregate → HAVING] → Project → [Distinct] → [Sort] → [LockRows] → [Limit].
+  PlannedQuery AssembleSelect(SelectParts& p);
   PlannedQuery PlanValues(const parser::SelectStmt& s);
   PlannedQuery PlanSetOp(const parser::SelectStmt& s);
   void ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s);
@@ -203,6 +241,37 @@ class QueryPlanner {
 
 // --- helpers shared by the planner files ---
 
+// Hidden parameters get their final index when planning ends.
+inline constexpr int kUnsetParamIndex = 1 << 20;
+
+// Throws e with its position set to location + 1 (if it has none).
+[[noreturn]] void ThrowAt(DbError e, int location);
+// Applies the conjunction of `conds` (if any) to node's rows: pushed into a
+// plain table scan, else as a FilterNode.
+ExecNodePtr AddFilter(ExecNodePtr node, std::vector<PlanExpr> conds, int agg_base = -1);
+// A join of `left` (slots [0, split)) and `right` (slots [split, end)) from
+// `conds` (bound on the combined row): equalities across the sides with
+// hash-compatible types become hash keys; the rest is a join filter.
+ExecNodePtr MakeJoin(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr right, int split,
+                     std::vector<PlanExpr> conds);
+executor::SortKey MakeSortKey(int column, const parser::SortBy& sb, const std::string& text);
+// ORDER BY/GROUP BY ordinal: the integer constant's value, or 0 (-1 out of range).
+int Ordinal(const parser::Expr& e);
+bool IsOrdinalConst(const parser::Expr& e);
+// Structural equality of bound expressions (the planner never compares
+// expressions by their text).
+bool SameExpr(const BoundExpr& a, const BoundExpr& b);
+bool ContainsSublink(const parser::Expr& e);
+bool ContainsSublinkOrAggregate(const parser::Expr& e);
+
+// A WHERE/ON conjunct with the slots it reads.
+struct Conjunct {
+  PlanExpr e;
+  std::string scan_text;  // with bare column names, as PostgreSQL shows scan filters
+  int min = INT_MAX, max = -1;
+  bool used = false;
+};
+
 // Top-level AND operands of e (e itself if not an AND).
 void SplitConjuncts(const parser::Expr* e, std::vector<const parser::Expr*>* out);
 // Smallest/largest kColumn index in e; min = INT_MAX when none.
@@ -256,5 +325,31 @@ ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& a
 // consists of plain column references only (and the statement is not
 // grouped or DISTINCT). False otherwise.
 bool WantedOrderOf(const parser::SelectStmt& s, const RangeEntry& entry, WantedOrder* out);
+
+// One plain SELECT level while PlanSimple's phases build it. Binding
+// contexts point into it (scope), so it stays where it was created.
+struct SelectParts {
+  explicit SelectParts(const parser::SelectStmt& stmt) : s(stmt) {}
+  SelectParts(const SelectParts&) = delete;
+  SelectParts& operator=(const SelectParts&) = delete;
+
+  const parser::SelectStmt& s;
+  Scope scope;       // the FROM entries
+  ExecNodePtr node;  // FROM ⋈ WHERE, then the pipeline above it
+  WantedOrder wanted_order;  // valid when index_ordered
+  bool index_ordered = false;  // the single table is read in ORDER BY order
+  std::vector<TargetSpec> targets;
+  bool has_agg = false;
+  std::unordered_set<const parser::Expr*> in_agg;  // column refs inside aggregate args
+  BindContext out_ctx;  // binds select-list level expressions
+  int agg_base = -1;    // grouped: number of group keys
+  std::vector<PlanExpr> group_keys;
+  std::vector<executor::AggSpec> aggs;
+  std::vector<PlanExpr> exprs;         // projection: outputs, lock columns, sort junk
+  std::vector<OutputColumn> columns;   // visible outputs
+  int lock_width = 0;
+  PlanExpr having;
+  std::vector<executor::SortKey> keys;
+};
 
 }  // namespace hearth::planner

@@ -1,0 +1,299 @@
+// server/planner/select_from.cpp
+//
+// FROM and WHERE: FROM items (tables, subqueries in FROM, joins with ON /
+// USING / NATURAL) as RangeEntries, WHERE conjuncts placed at the lowest
+// scan or join where all their columns exist, index scans where useful.
+#include <algorithm>
+#include <climits>
+
+#include "common/error/db_error.h"
+#include "common/error/stack_depth.h"
+#include "common/error/sqlstate.h"
+#include "executor/expr/binder.h"
+#include "executor/nodes/scan_nodes.h"
+#include "planner/planner_internal.h"
+#include "utils/adt/func_registry.h"
+#include "utils/adt/type_catalog.h"
+
+namespace hearth::planner {
+
+// ---------------------------------------------------------------------------
+// FROM
+// ---------------------------------------------------------------------------
+
+QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item) {
+  CheckStackDepth();  // joins nest as deep as the FROM clause is long
+  FromResult r;
+  switch (item.kind) {
+    case parser::FromKind::kTable: {
+      const auto& t = item.As<parser::TableRef>();
+      std::optional<executor::TableInfo> info = st_.tables.Lookup(t.table.schema, t.table.name);
+      if (!info) {
+        ThrowAt(DbError(sqlstate::kUndefinedTable, "relation \"" +
+                                                      (t.table.schema.empty() ? "" : t.table.schema + ".") +
+                                                      t.table.name + "\" does not exist"),
+                t.table.location >= 0 ? t.table.location : item.location);
+      }
+      RangeEntry e;
+      e.alias = t.alias.name.empty() ? info->name : t.alias.name;
+      for (size_t i = 0; i < info->columns.size(); ++i) {
+        const executor::ColumnInfo& c = info->columns[i];
+        e.names.push_back(i < t.alias.columns.size() ? t.alias.columns[i] : c.name);
+        e.types.push_back(c.type);
+        e.typmods.push_back(c.typmod);
+        e.hidden.push_back(false);
+      }
+      // FOR UPDATE/SHARE: the scan also emits the RowId (locking.cpp).
+      const std::optional<LockSpec> lock = LockSpecFor(e.alias);
+      if (lock) {
+        e.names.push_back(kLockRowIdColumn);
+        e.types.push_back(types::kInt8Oid);
+        e.typmods.push_back(types::kNoTypmod);
+        e.hidden.push_back(true);
+        pending_locks_.push_back(PendingLock{e.alias, *info, *lock});
+      }
+      r.node = std::make_unique<executor::SeqScanNode>(*info, t.alias.name, PlanExpr{}, lock.has_value());
+      r.entries.push_back(std::move(e));
+      return r;
+    }
+    case parser::FromKind::kSubquery: {
+      const auto& sq = item.As<parser::SubqueryRef>();
+      if (sq.alias.name.empty()) {
+        ThrowAt(DbError(sqlstate::kSyntaxError, "subquery in FROM must have an alias")
+                    .WithHint("For example, FROM (SELECT ...) [AS] foo."),
+                item.location);
+      }
+      if (lock_all_) {
+        // PostgreSQL locks the subquery's tables; never leave them unlocked silently.
+        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "FOR UPDATE/SHARE of a subquery in FROM is not supported yet"),
+                item.location);
+      }
+      QueryPlanner sub(st_, outer_);
+      PlannedQuery q = sub.PlanSelect(*sq.subquery);
+      RangeEntry e;
+      e.alias = sq.alias.name;
+      std::vector<OutputColumn> cols = q.columns;
+      for (size_t i = 0; i < cols.size(); ++i) {
+        if (i < sq.alias.columns.size()) cols[i].name = sq.alias.columns[i];
+        e.names.push_back(cols[i].name);
+        e.types.push_back(cols[i].type);
+        e.typmods.push_back(cols[i].typmod);
+        e.hidden.push_back(false);
+      }
+      r.node = std::make_unique<executor::SubqueryScanNode>(std::move(q.node), sq.alias.name, cols);
+      r.entries.push_back(std::move(e));
+      return r;
+    }
+    case parser::FromKind::kJoin:
+      return PlanJoin(item.As<parser::JoinRef>());
+    case parser::FromKind::kFunction:
+      break;
+  }
+  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "functions in FROM are not supported yet"), item.location);
+}
+
+QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
+  FromResult l = PlanFromItem(*j.left);
+  FromResult r = PlanFromItem(*j.right);
+  CheckNullableSideUnlocked(j.join_type, l.entries, r.entries);
+  int split = 0;
+  for (const RangeEntry& e : l.entries) split = std::max(split, e.offset + e.width());
+  Scope local;
+  local.parent = outer_;
+  local.corr = corr_;
+  for (RangeEntry& e : l.entries) local.entries.push_back(e);
+  for (RangeEntry& e : r.entries) {
+    e.offset += split;
+    for (const RangeEntry& le : l.entries) {
+      if (!e.alias.empty() && le.alias == e.alias) {
+        throw DbError("42712", "table name \"" + e.alias + "\" specified more than once");
+      }
+    }
+    local.entries.push_back(e);
+  }
+  std::vector<PlanExpr> conds;
+  std::vector<std::string> using_cols = j.using_cols;
+  if (j.natural) {
+    // Common column names, in left order.
+    for (const RangeEntry& le : l.entries) {
+      for (int i = 0; i < le.width(); ++i) {
+        for (const RangeEntry& re : r.entries) {
+          if (le.names[static_cast<size_t>(i)] != kLockRowIdColumn &&
+              std::find(re.names.begin(), re.names.end(), le.names[static_cast<size_t>(i)]) != re.names.end()) {
+            using_cols.push_back(le.names[static_cast<size_t>(i)]);
+          }
+        }
+      }
+    }
+  }
+  for (const std::string& name : using_cols) {
+    // left.name = right.name; the right column is hidden from '*' and
+    // unqualified references, like PostgreSQL's merged USING column.
+    auto find_side = [&](size_t from, size_t to) -> std::pair<RangeEntry*, int> {
+      for (size_t k = from; k < to; ++k) {
+        RangeEntry& e = local.entries[k];
+        for (int i = 0; i < e.width(); ++i) {
+          if (!e.hidden[static_cast<size_t>(i)] && e.names[static_cast<size_t>(i)] == name) return {&e, i};
+        }
+      }
+      throw DbError(sqlstate::kUndefinedColumn, "column \"" + name + "\" specified in USING clause does not exist in " +
+                                                    (from == 0 ? "left" : "right") + " table");
+    };
+    auto [le, li] = find_side(0, l.entries.size());
+    auto [re, ri] = find_side(l.entries.size(), local.entries.size());
+    BindContext ctx;
+    auto lc = MakeColumn(le->offset + li, le->types[static_cast<size_t>(li)], le->typmods[static_cast<size_t>(li)]);
+    auto rc = MakeColumn(re->offset + ri, re->types[static_cast<size_t>(ri)], re->typmods[static_cast<size_t>(ri)]);
+    types::ResolvedFunc f = types::ResolveOperator("=", lc->type, rc->type);
+    auto eq = std::make_unique<BoundExpr>(BoundKind::kFuncCall, f.result_type);
+    eq->func = f.sig;
+    ctx.param_types = st_.params;
+    eq->children.push_back(executor::Coerce(std::move(lc), f.arg_types[0], -1, types::CoercionContext::kImplicit, ctx));
+    eq->children.push_back(executor::Coerce(std::move(rc), f.arg_types[1], -1, types::CoercionContext::kImplicit, ctx));
+    std::string text = "(" + le->alias + "." + name + " = " + re->alias + "." + name + ")";
+    conds.push_back(PlanExpr{std::move(eq), text});
+    re->hidden[static_cast<size_t>(ri)] = true;
+  }
+  if (j.on) {
+    std::vector<const parser::Expr*> parts;
+    SplitConjuncts(j.on.get(), &parts);
+    for (const parser::Expr* p : parts) {
+      BindContext ctx = Context(&local, "JOIN conditions");
+      BoundExprPtr e = BindCond(*p, ctx, "JOIN/ON");
+      conds.push_back(PlanExpr{std::move(e), Deparse(*p, local.Namer())});
+    }
+  }
+  executor::JoinKind kind = executor::JoinKind::kInner;
+  switch (j.join_type) {
+    case parser::JoinType::kLeft: kind = executor::JoinKind::kLeft; break;
+    case parser::JoinType::kRight: kind = executor::JoinKind::kRight; break;
+    case parser::JoinType::kFull: kind = executor::JoinKind::kFull; break;
+    default: break;
+  }
+  FromResult out;
+  out.node = MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds));
+  out.entries = std::move(local.entries);
+  if (!j.alias.name.empty()) {
+    // (a JOIN b) AS j: one entry named j over all visible columns.
+    RangeEntry merged;
+    merged.alias = j.alias.name;
+    for (const RangeEntry& e : out.entries) {
+      for (int i = 0; i < e.width(); ++i) {
+        merged.names.push_back(e.names[static_cast<size_t>(i)]);
+        merged.types.push_back(e.types[static_cast<size_t>(i)]);
+        merged.typmods.push_back(e.typmods[static_cast<size_t>(i)]);
+        merged.hidden.push_back(e.hidden[static_cast<size_t>(i)]);
+      }
+    }
+    out.entries.clear();
+    out.entries.push_back(std::move(merged));
+  }
+  return out;
+}
+
+
+// ---------------------------------------------------------------------------
+// The FROM and WHERE phases of a plain SELECT
+// ---------------------------------------------------------------------------
+
+void QueryPlanner::PlanFromClause(SelectParts& p, std::vector<ExecNodePtr>* items,
+                                  std::vector<std::pair<int, int>>* ranges) {
+  p.scope.parent = outer_;
+  p.scope.corr = corr_;
+  for (const parser::FromItemPtr& fi : p.s.from) {
+    FromResult r = PlanFromItem(*fi);
+    int off = p.scope.width();
+    int w = 0;
+    for (RangeEntry& e : r.entries) {
+      w = std::max(w, e.offset + e.width());
+      e.offset += off;
+      for (const RangeEntry& prev : p.scope.entries) {
+        if (!e.alias.empty() && prev.alias == e.alias) {
+          ThrowAt(DbError("42712", "table name \"" + e.alias + "\" specified more than once"), fi->location);
+        }
+      }
+      p.scope.entries.push_back(std::move(e));
+    }
+    items->push_back(std::move(r.node));
+    ranges->emplace_back(off, off + w);
+  }
+  CheckLockTargetsFound(p.s, p.scope);
+}
+
+std::vector<Conjunct> QueryPlanner::BindWhere(SelectParts& p) {
+  std::vector<Conjunct> conjs;
+  if (!p.s.where) return conjs;
+  std::vector<const parser::Expr*> parts;
+  SplitConjuncts(p.s.where.get(), &parts);
+  const Scope& scope = p.scope;
+  for (const parser::Expr* e : parts) {
+    BindContext ctx = Context(&scope, "WHERE");
+    Conjunct c;
+    c.e.expr = BindCond(*e, ctx, "WHERE");
+    c.e.text = Deparse(*e, scope.Namer());
+    c.scan_text = Deparse(*e, [&scope](const parser::ColumnRefExpr& r) { return scope.DisplayName(r, true); });
+    ColumnRange(*c.e.expr, &c.min, &c.max);
+    conjs.push_back(std::move(c));
+  }
+  return conjs;
+}
+
+void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
+                                 const std::vector<std::pair<int, int>>& ranges) {
+  std::vector<Conjunct> conjs = BindWhere(p);
+  // The conjuncts `pred` accepts that are not placed yet, columns shifted.
+  auto take = [&](auto pred, int shift, bool scan_text) {
+    std::vector<PlanExpr> out;
+    for (Conjunct& c : conjs) {
+      if (c.used || c.max < 0 || !pred(c)) continue;
+      c.used = true;
+      if (shift) ShiftColumns(*c.e.expr, shift);
+      if (scan_text) c.e.text = c.scan_text;
+      out.push_back(std::move(c.e));
+    }
+    return out;
+  };
+  ExecNodePtr node;
+  if (items.empty()) node = std::make_unique<executor::ResultNode>();
+  for (size_t k = 0; k < items.size(); ++k) {
+    // Plain variables, not a structured binding: clang before 16 cannot
+    // capture bindings in the lambdas below (the fuzz build uses clang).
+    const int off = ranges[k].first;
+    const int end = ranges[k].second;
+    auto* seq = dynamic_cast<executor::SeqScanNode*>(items[k].get());
+    std::vector<PlanExpr> item_conds =
+        take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, seq != nullptr);
+    ExecNodePtr item;
+    if (seq != nullptr && !seq->table().indexes.empty()) {
+      // An index scan for WHERE conditions on an index column, or for an
+      // ORDER BY ... LIMIT on an index prefix (single-table queries).
+      const RangeEntry* entry = nullptr;
+      for (const RangeEntry& e : p.scope.entries) {
+        if (e.offset == off && entry == nullptr) entry = &e;
+      }
+      const WantedOrder* want = nullptr;
+      if (items.size() == 1 && entry != nullptr && WantedOrderOf(p.s, *entry, &p.wanted_order)) {
+        want = &p.wanted_order;
+      }
+      bool ordered = false;
+      const bool locked = entry != nullptr && entry->names.back() == kLockRowIdColumn;
+      item = PlanIndexScan(seq->table(), entry != nullptr ? entry->alias : "", &item_conds, want,
+                           /*emit_rid=*/locked, &ordered);
+      p.index_ordered = item != nullptr && ordered;
+    }
+    if (!item) item = AddFilter(std::move(items[k]), std::move(item_conds));
+    if (k == 0) {
+      node = std::move(item);
+      continue;
+    }
+    std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0, false);
+    node = MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds));
+  }
+  std::vector<PlanExpr> rest;
+  for (Conjunct& c : conjs) {
+    if (!c.used) rest.push_back(std::move(c.e));
+  }
+  p.node = AddFilter(std::move(node), std::move(rest));
+}
+
+}  // namespace hearth::planner
