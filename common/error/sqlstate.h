@@ -21,6 +21,7 @@ inline constexpr char kNullValueNotAllowed[] = "22004";
 inline constexpr char kInvalidDatetimeFormat[] = "22007";
 inline constexpr char kDatetimeFieldOverflow[] = "22008";
 inline constexpr char kDivisionByZero[] = "22012";
+inline constexpr char kIntervalFieldOverflow[] = "22015";
 inline constexpr char kInvalidParameterValue[] = "22023";
 inline constexpr char kInvalidTextRepresentation[] = "22P02";
 inline constexpr char kBadCopyFileFormat[] = "22P04";

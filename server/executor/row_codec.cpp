@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "utils/adt/interval.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::executor {
@@ -128,6 +129,8 @@ int HashClassOf(types::Oid t) {
       return 10;
     case types::kByteaOid:
       return 11;
+    case types::kIntervalOid:
+      return 20;
     default:
       if (t == types::kTimestampTzOid) return 9;
       return 0;
@@ -162,7 +165,13 @@ void AppendHashKey(const Value& v, std::string* out) {
       break;
   }
   std::string_view s = v.str;
-  if (v.type == types::kBpcharOid) {
+  std::string span;
+  if (v.type == types::kIntervalOid) {
+    // Equal spans hash alike ('1 day' = '24 hours').
+    __int128 x = types::IntervalSpan(types::DecodeInterval(v.str));
+    span.assign(reinterpret_cast<const char*>(&x), sizeof x);
+    s = span;
+  } else if (v.type == types::kBpcharOid) {
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   } else if (v.type == types::kNumericOid && s.find('.') != std::string_view::npos) {
     while (s.back() == '0') s.remove_suffix(1);

@@ -10,13 +10,15 @@
 #include <stdexcept>
 
 #include "access/nbtree/nbtree_internal.h"
+#include "utils/adt/interval.h"
 
 namespace hearth::nbtree {
 namespace {
 
 using types::Value;
 
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar };
+// kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -42,6 +44,7 @@ Family FamilyOf(types::Oid t) {
     case types::kUuidOid:
     case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
+    case types::kIntervalOid: return Family::kInterval;
     default: throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
   }
 }
@@ -150,6 +153,14 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
         throw std::invalid_argument("nbtree: value does not fit a numeric key column");
       }
       break;
+    case Family::kInterval: {
+      if (vf != Family::kInterval) throw std::invalid_argument("nbtree: value does not fit an interval key column");
+      auto span = static_cast<unsigned __int128>(types::IntervalSpan(types::DecodeInterval(v.str)));
+      span ^= static_cast<unsigned __int128>(1) << 127;
+      PutBigEndian(static_cast<uint64_t>(span >> 64), 8, out);
+      PutBigEndian(static_cast<uint64_t>(span), 8, out);
+      break;
+    }
     case Family::kString:
     case Family::kBpchar: {
       if (vf != Family::kString && vf != Family::kBpchar)
@@ -245,6 +256,11 @@ std::string FormatValue(const Value& v) {
       }
       return r;
     }
+    case types::kIntervalOid: {
+      std::string r;
+      types::AppendInterval(types::DecodeInterval(v.str), &r);
+      return r;
+    }
     default: break;
   }
   if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
@@ -287,6 +303,7 @@ bool HasNullIn(const IndexDesc& index, std::span<const char> entry, const std::v
       case Family::kBool: pos += 1; break;
       case Family::kInt:
       case Family::kFloat: pos += 8; break;
+      case Family::kInterval: pos += 16; break;
       case Family::kNumeric: {
         unsigned char cls = at(pos++);
         if (cls == 0 || cls == 2) {

@@ -83,7 +83,9 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
       return;
     case Op::kMin:
     case Op::kMax:
-      if (best_.is_null || (op_ == Op::kMin ? CompareValues(v, best_) < 0 : CompareValues(v, best_) > 0)) {
+      // Equal but distinct values (intervals '1 mon' and '30 days'): the
+      // later one wins, as with PostgreSQL's interval_smaller/_larger.
+      if (best_.is_null || (op_ == Op::kMin ? CompareValues(v, best_) <= 0 : CompareValues(v, best_) >= 0)) {
         best_ = v;
       }
       return;

@@ -155,6 +155,7 @@ void AppendBinary(const Value& v, std::string* out) {
     case kNameOid:
     case kUnknownOid:
     case kUuidOid:
+    case kIntervalOid:
     case kByteaOid:
       out->append(v.str);
       return;
@@ -211,6 +212,7 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
     case kByteaOid:
       return Value::Bytes(oid, std::string(b));
     case kUuidOid:
+    case kIntervalOid:
       ExpectSize(b, 16);
       return Value::Bytes(oid, std::string(b));
     case kVarcharOid:

@@ -18,6 +18,7 @@ void AddTextFunctionBuiltins(std::vector<FuncSignature>* table);
 void AddRegexBuiltins(std::vector<FuncSignature>* table);
 void AddByteaBuiltins(std::vector<FuncSignature>* table);
 void AddDatetimeBuiltins(std::vector<FuncSignature>* table);
+void AddIntervalBuiltins(std::vector<FuncSignature>* table);
 void AddToCharBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)

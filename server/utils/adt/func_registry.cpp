@@ -38,6 +38,7 @@ const Registry& GetRegistry() {
     internal::AddRegexBuiltins(&r->table);
     internal::AddByteaBuiltins(&r->table);
     internal::AddDatetimeBuiltins(&r->table);
+    internal::AddIntervalBuiltins(&r->table);
     internal::AddToCharBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);

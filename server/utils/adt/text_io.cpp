@@ -16,6 +16,7 @@
 #include "utils/adt/regclass.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/interval.h"
 #include "utils/adt/uuid.h"
 
 namespace hearth::types {
@@ -56,6 +57,8 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return LsnValue(ParseLsn(text));
     case kUuidOid:
       return Value::Bytes(oid, ParseUuid(text));
+    case kIntervalOid:
+      return Value::Bytes(oid, EncodeInterval(ParseInterval(text)));
     case kByteaOid:
       return Value::Bytes(oid, ParseBytea(text));
     case kFloat4Oid:
@@ -166,6 +169,9 @@ void AppendOutput(const Value& v, std::string* out) {
       return;
     case kUuidOid:
       AppendUuid(v.str, out);
+      return;
+    case kIntervalOid:
+      AppendInterval(DecodeInterval(v.str), out);
       return;
     case kByteaOid:
       AppendByteaHex(v.str, out);

@@ -22,6 +22,7 @@ enum class TypeCategory : char {
   kNumeric = 'N',
   kString = 'S',
   kDateTime = 'D',
+  kTimespan = 'T',
   kUnknown = 'X',
   kPseudo = 'P',
   kUser = 'U',

@@ -30,6 +30,7 @@ inline constexpr Oid kVarcharOid = 1043;
 inline constexpr Oid kDateOid = 1082;
 inline constexpr Oid kTimestampOid = 1114;
 inline constexpr Oid kTimestampTzOid = 1184;
+inline constexpr Oid kIntervalOid = 1186;
 inline constexpr Oid kNumericOid = 1700;
 inline constexpr Oid kRegclassOid = 2205;
 inline constexpr Oid kRegtypeOid = 2206;
