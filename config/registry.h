@@ -47,6 +47,7 @@ enum class Category {
   kConnections,
   kResources,
   kWal,
+  kQueryTuning,
   kLocks,
   kLogging,
   kAutovacuum,

@@ -3,6 +3,8 @@
 // Principal entry points: ClassTupleDesc, AttributeTupleDesc, NamespaceOid.
 #include "catalog/catalog_defs.h"
 
+#include "catalog/temp_namespace.h"
+
 namespace hearth::catalog {
 
 using heap::ColumnDesc;
@@ -62,12 +64,14 @@ const TupleDesc& IndexTupleDesc() {
 Oid NamespaceOid(const std::string& schema) {
   if (schema.empty() || schema == "public") return kPublicNamespace;
   if (schema == "pg_catalog") return kPgCatalogNamespace;
+  if (std::optional<Oid> temp = TempNamespaceByName(schema)) return *temp;
   return types::kInvalidOid;
 }
 
 std::string NamespaceName(Oid ns) {
   if (ns == kPublicNamespace) return "public";
   if (ns == kPgCatalogNamespace) return "pg_catalog";
+  if (IsTempNamespace(ns)) return TempNamespaceName(ns);
   return "";
 }
 

@@ -103,7 +103,8 @@ inline storage::RelFileLocator ClassRel() { return storage::RelFileLocator(kHear
 inline storage::RelFileLocator AttributeRel() { return storage::RelFileLocator(kHearthAttributeOid); }
 inline storage::RelFileLocator IndexRel() { return storage::RelFileLocator(kHearthIndexOid); }
 
-// "public" → 2200, "pg_catalog" → 11, "" (search path) → 2200; else 0.
+// "public" → 2200, "pg_catalog" → 11, "" (search path) → 2200,
+// "pg_temp" / "pg_temp_N" → a temporary namespace (temp_namespace.h); else 0.
 Oid NamespaceOid(const std::string& schema);
 // 2200 → "public", 11 → "pg_catalog"; else "".
 std::string NamespaceName(Oid ns);

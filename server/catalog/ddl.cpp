@@ -17,6 +17,7 @@
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
+#include "catalog/temp_namespace.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
@@ -85,7 +86,26 @@ Oid ResolveNamespaceForCreate(const parser::RangeVar& rv, const std::string& rel
         .WithDetail("System catalog modifications are currently disallowed.");
   }
   if (ns == types::kInvalidOid) throw DbError("3F000", "schema \"" + rv.schema + "\" does not exist");
+  if (IsTempNamespace(ns)) {
+    if (ns != MyTempNamespaceOid()) {
+      throw DbError("0A000", "cannot create relations in temporary schemas of other sessions");
+    }
+    return ClaimTempNamespace();
+  }
   return ns;
+}
+
+// CREATE TEMP ...: this session's temporary namespace (42P16 with a
+// schema that is not temporary, as PostgreSQL).
+Oid TempNamespaceForCreate(const parser::RangeVar& rv) {
+  if (!rv.schema.empty() && !IsTempNamespace(NamespaceOid(rv.schema))) {
+    DbError e("42P16", "cannot create temporary relation in non-temporary schema");
+    if (rv.location >= 0) e.WithPosition(rv.location + 1);
+    throw e;
+  }
+  parser::RangeVar temp = rv;
+  temp.schema = "pg_temp";
+  return ResolveNamespaceForCreate(temp, rv.name);
 }
 
 int ParseFillfactor(const parser::GenericOption& opt) {
@@ -140,9 +160,14 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   RequireTransaction();
   DdlResult result;
   const std::string relname = TruncateName(stmt.table.name);
-  const Oid ns = ResolveNamespaceForCreate(stmt.table, relname);
-  if (stmt.temp) throw DbError("0A000", "temporary tables are not supported yet");
-  if (!stmt.on_commit.empty()) throw DbError("42P16", "ON COMMIT can only be used on temporary tables");
+  const Oid ns = stmt.temp ? TempNamespaceForCreate(stmt.table) : ResolveNamespaceForCreate(stmt.table, relname);
+  if (!stmt.on_commit.empty() && !IsTempNamespace(ns)) {
+    throw DbError("42P16", "ON COMMIT can only be used on temporary tables");
+  }
+  if (stmt.on_commit == "delete rows" || stmt.on_commit == "drop") {
+    throw DbError("0A000", "ON COMMIT " + std::string(stmt.on_commit == "drop" ? "DROP" : "DELETE ROWS") +
+                               " is not supported yet");
+  }
 
   // Validate everything before touching storage.
   const int ncols = static_cast<int>(stmt.columns.size());
@@ -428,8 +453,8 @@ std::vector<RelationRef> ListMaintainedRelations() {
 namespace hearth::catalog::internal {
 
 std::string DdlTruncateName(const std::string& s) { return TruncateName(s); }
-Oid DdlNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname) {
-  return ResolveNamespaceForCreate(rv, relname);
+Oid DdlNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname, bool temp) {
+  return temp ? TempNamespaceForCreate(rv) : ResolveNamespaceForCreate(rv, relname);
 }
 void LockRelationName(Oid ns, const std::string& relname) {
   storage::LockAcquire(storage::LockTag::Object(kHearthClassOid, NameHash(ns, relname)), storage::LockMode::kExclusive);

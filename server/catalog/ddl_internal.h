@@ -17,7 +17,8 @@ namespace hearth::catalog::internal {
 // Identifiers over 63 bytes are cut (at a character boundary).
 std::string DdlTruncateName(const std::string& s);
 // The namespace of a relation being created: 3F000 unknown schema, 42501 pg_catalog.
-Oid DdlNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname);
+// temp: CREATE TEMP (this session's temporary namespace).
+Oid DdlNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname, bool temp = false);
 // ExclusiveLock on the name (ns, relname): same-name creators serialise.
 void LockRelationName(Oid ns, const std::string& relname);
 // A new relation file: WAL-logged, unlinked if the transaction aborts.

@@ -22,6 +22,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/temp_namespace.h"
 #include "catalog/pending_delete.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
@@ -400,7 +401,7 @@ DdlResult CreateConstraintIndexes(Oid table_oid, const parser::CreateTableStmt& 
 DdlResult CreateTableWithConstraints(const parser::CreateTableStmt& stmt, const DdlContext& ctx) {
   RequireTransaction();
   // CreateTable checks hearth_class only; indexes share the namespace.
-  const Oid ns = NamespaceOid(stmt.table.schema);
+  const Oid ns = stmt.temp ? MyTempNamespaceOid() : NamespaceOid(stmt.table.schema);
   const std::string relname = TruncateName(stmt.table.name);
   if (ns != types::kInvalidOid && internal::FindIndexByName(ns, relname)) {
     if (stmt.if_not_exists) {
@@ -423,10 +424,15 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
   std::set<Oid> seen;
   std::vector<Oid> tables;
   for (const parser::RangeVar& rv : names) {
-    const Oid ns = NamespaceOid(rv.schema);
     const std::string name = TruncateName(rv.name);
-    std::optional<internal::CatalogTuple> row =
-        ns == types::kInvalidOid ? std::nullopt : internal::FindIndexByName(ns, name);
+    std::optional<internal::CatalogTuple> row;
+    Oid ns = NamespaceOid(rv.schema);
+    if (rv.schema.empty() && ActiveTempNamespace() != 0) {
+      // The session's temporary namespace comes first.
+      row = internal::FindIndexByName(ActiveTempNamespace(), name);
+      if (row) ns = ActiveTempNamespace();
+    }
+    if (!row && ns != types::kInvalidOid) row = internal::FindIndexByName(ns, name);
     if (row) {
       // Lock the table, then look again: the index may be gone meanwhile.
       OpenRelationByOid(internal::RowOid(row->row, kIndIndrelid), storage::LockMode::kAccessExclusive);

@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/sequence_catalog.h"
+#include "catalog/temp_namespace.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::catalog::internal {
@@ -57,11 +58,16 @@ void AddPgNamespace(SystemViewProvider& p) {
   p.AddView(PgViewInfo(kPgNamespaceOid, "pg_namespace",
                        {{"oid", kOidOid}, {"nspname", kNameOid}, {"nspowner", kOidOid}, {"nspacl", kTextOid}}),
             [] {
-              return std::vector<Row>{
+              std::vector<Row> rows{
                   {OidValue(kPgCatalogNamespace), NameValue("pg_catalog"), OidValue(kBootstrapSuperuserOid),
                    Value::Null(kTextOid)},
                   {OidValue(kPublicNamespace), NameValue("public"), OidValue(kPgDatabaseOwnerOid),
                    Value::Null(kTextOid)}};
+              if (const Oid temp = ActiveTempNamespace(); temp != 0) {
+                rows.push_back({OidValue(temp), NameValue(TempNamespaceName(temp)), OidValue(kBootstrapSuperuserOid),
+                                Value::Null(kTextOid)});
+              }
+              return rows;
             });
 }
 

@@ -8,6 +8,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/relcache.h"
 #include "catalog/system_views.h"
+#include "catalog/temp_namespace.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "storage/smgr/smgr.h"
@@ -16,6 +17,7 @@ namespace hearth::catalog {
 
 namespace {
 
+using internal::FindIndexByName;
 using internal::FindIndexByOid;
 
 // Bytes of each fork in `mask` (a missing fork is 0). Hearth has no init
@@ -56,9 +58,14 @@ std::optional<types::RelationNameHooks::Name> NameForRegclass(Oid oid) {
 }  // namespace
 
 std::optional<Oid> RelationOidByName(const std::string& schema, const std::string& name) {
-  // pg_catalog is searched first, as PostgreSQL's implicit search path does.
-  for (const std::string& ns_name : schema.empty() ? std::vector<std::string>{"pg_catalog", "public"}
-                                                   : std::vector<std::string>{schema}) {
+  // The session's temporary namespace, then pg_catalog, then public: the
+  // implicit search path of PostgreSQL.
+  std::vector<std::string> path{schema};
+  if (schema.empty()) {
+    path = {"pg_catalog", "public"};
+    if (const Oid temp = ActiveTempNamespace(); temp != 0) path.insert(path.begin(), TempNamespaceName(temp));
+  }
+  for (const std::string& ns_name : path) {
     Oid ns = NamespaceOid(ns_name);
     if (ns == 0) continue;
     if (RelationRef r = LookupRelation(ns_name, name)) return r->oid;
@@ -69,11 +76,27 @@ std::optional<Oid> RelationOidByName(const std::string& schema, const std::strin
   return std::nullopt;
 }
 
+namespace {
+
+// Whether an unqualified `name` finds the relation in `ns`: another
+// session's temporary namespace is not searched, and this session's
+// temporary relations hide same-named ones in public.
+bool OnSearchPath(Oid ns, const std::string& name) {
+  if (IsTempNamespace(ns)) return ns == ActiveTempNamespace();
+  const Oid temp = ActiveTempNamespace();
+  return temp == 0 || (!internal::FindClassByName(temp, name) && !FindIndexByName(temp, name));
+}
+
+}  // namespace
+
 std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid) {
-  if (RelationRef r = LookupRelationByOid(oid)) return types::RelationNameHooks::Name{NamespaceName(r->namespace_oid), r->info.name, true};
+  if (RelationRef r = LookupRelationByOid(oid)) {
+    return types::RelationNameHooks::Name{NamespaceName(r->namespace_oid), r->info.name,
+                                          OnSearchPath(r->namespace_oid, r->info.name)};
+  }
   if (auto ix = FindIndexByOid(oid)) {
     internal::IndexFields f = internal::ParseIndexRow(ix->row);
-    return types::RelationNameHooks::Name{NamespaceName(f.ns), f.name, true};
+    return types::RelationNameHooks::Name{NamespaceName(f.ns), f.name, OnSearchPath(f.ns, f.name)};
   }
   if (std::optional<std::string> view = SystemViewName(oid)) {
     return types::RelationNameHooks::Name{"pg_catalog", *view, true};

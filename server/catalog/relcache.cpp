@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "access/transam/xact.h"
+#include "catalog/temp_namespace.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/pending_delete.h"
@@ -175,6 +176,12 @@ void InvalidateRelcacheEntries(const std::vector<Oid>& relids) {
 }
 
 RelationRef LookupRelation(const std::string& schema, const std::string& name) {
+  if (schema.empty()) {
+    // This session's temporary relations come first.
+    if (const Oid temp = ActiveTempNamespace(); temp != 0) {
+      if (RelationRef r = LookupRelation(TempNamespaceName(temp), name)) return r;
+    }
+  }
   Oid ns = NamespaceOid(schema);
   if (ns == types::kInvalidOid) return nullptr;
   Cache& c = TheCache();

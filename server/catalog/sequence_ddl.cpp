@@ -305,8 +305,7 @@ std::string ChooseSequenceName(const std::string& table, const std::string& colu
 DdlResult CreateSequence(const parser::CreateSequenceStmt& stmt) {
   DdlResult result;
   const std::string name = internal::DdlTruncateName(stmt.name.name);
-  const Oid ns = internal::DdlNamespaceForCreate(stmt.name, name);
-  if (stmt.temp) throw DbError("0A000", "temporary sequences are not supported yet");
+  const Oid ns = internal::DdlNamespaceForCreate(stmt.name, name, stmt.temp);
   SequenceParams p;
   std::optional<int64_t> restart;
   const GivenOptions g = Collect(stmt.options, stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());

@@ -43,7 +43,7 @@ ExecNodePtr AddFilter(ExecNodePtr node, std::vector<PlanExpr> conds, int agg_bas
 // from `conds` (bound on the combined row): equalities across the sides with
 // hash-compatible types become hash keys; the rest is a join filter.
 ExecNodePtr MakeJoin(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr right, int split,
-                     std::vector<PlanExpr> conds) {
+                     std::vector<PlanExpr> conds, bool allow_hash) {
   std::vector<PlanExpr> lkeys, rkeys, rest;
   std::string cond_text;
   for (PlanExpr& c : conds) {
@@ -59,7 +59,7 @@ ExecNodePtr MakeJoin(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr righ
       int li = -1;  // which child is on the left side
       if (lmax >= 0 && rmax >= 0 && lmax < split && rmin >= split) li = 0;
       if (lmax >= 0 && rmax >= 0 && rmax < split && lmin >= split) li = 1;
-      if (hashable && li >= 0) {
+      if (allow_hash && hashable && li >= 0) {
         BoundExprPtr lk = std::move(e.children[static_cast<size_t>(li)]);
         BoundExprPtr rk = std::move(e.children[static_cast<size_t>(1 - li)]);
         ShiftColumns(*rk, -split);

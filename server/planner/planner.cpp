@@ -373,8 +373,9 @@ std::vector<std::string> ExplainLines(const PlannedStatement& plan) {
 }
 
 PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TableProvider& tables,
-                               const std::vector<types::Oid>& param_types) {
+                               const std::vector<types::Oid>& param_types, const PlannerOptions& options) {
   PlannerState st(tables);
+  st.options = options;
   st.params = param_types;
   if (stmt.kind == parser::StmtKind::kExplain) {
     const auto& ex = stmt.As<parser::ExplainStmt>();

@@ -33,8 +33,18 @@ namespace hearth::planner {
 // cannot be inferred). Supported: SELECT (incl. VALUES, UNION/INTERSECT/
 // EXCEPT), INSERT, UPDATE, DELETE, EXPLAIN of these; anything else → 0A000.
 // `stmt` may be destroyed after planning (the plan keeps no pointers into it).
+// The enable_* planner settings the planner honours: a disabled hash join
+// becomes a nested loop; with index scans disabled tables are read
+// sequentially. (The other enable_* settings are accepted and have no
+// effect: Hearth has no alternative plan shape for them.)
+struct PlannerOptions {
+  bool enable_hashjoin = true;
+  bool enable_indexscan = true;
+};
+
 executor::PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TableProvider& tables,
-                                         const std::vector<types::Oid>& param_types = {});
+                                         const std::vector<types::Oid>& param_types = {},
+                                         const PlannerOptions& options = {});
 
 // EXPLAIN text of a planned statement, one line per element (what
 // PlanStatement returns as rows for EXPLAIN). InitPlans are listed after

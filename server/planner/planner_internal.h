@@ -24,6 +24,7 @@
 #include "common/error/db_error.h"
 #include "parser/ast.h"
 #include "planner/deparse.h"
+#include "planner/planner.h"
 
 namespace hearth::planner {
 
@@ -89,6 +90,7 @@ struct Scope {
 struct PlannerState {
   explicit PlannerState(executor::TableProvider& t) : tables(t) {}
   executor::TableProvider& tables;
+  PlannerOptions options;
   std::vector<types::Oid> params;
   std::vector<executor::InitPlan> init_plans;
   std::vector<executor::SubPlan> sub_plans;
@@ -252,8 +254,9 @@ ExecNodePtr AddFilter(ExecNodePtr node, std::vector<PlanExpr> conds, int agg_bas
 // A join of `left` (slots [0, split)) and `right` (slots [split, end)) from
 // `conds` (bound on the combined row): equalities across the sides with
 // hash-compatible types become hash keys; the rest is a join filter.
+// allow_hash false (enable_hashjoin = off): always a nested loop.
 ExecNodePtr MakeJoin(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr right, int split,
-                     std::vector<PlanExpr> conds);
+                     std::vector<PlanExpr> conds, bool allow_hash = true);
 executor::SortKey MakeSortKey(int column, const parser::SortBy& sb, const std::string& text);
 // ORDER BY/GROUP BY ordinal: the integer constant's value, or 0 (-1 out of range).
 int Ordinal(const parser::Expr& e);

@@ -171,7 +171,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
     default: break;
   }
   FromResult out;
-  out.node = MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds));
+  out.node = MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds), st_.options.enable_hashjoin);
   out.entries = std::move(local.entries);
   if (!j.alias.name.empty()) {
     // (a JOIN b) AS j: one entry named j over all visible columns.
@@ -264,7 +264,7 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
     std::vector<PlanExpr> item_conds =
         take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, seq != nullptr);
     ExecNodePtr item;
-    if (seq != nullptr && !seq->table().indexes.empty()) {
+    if (seq != nullptr && !seq->table().indexes.empty() && st_.options.enable_indexscan) {
       // An index scan for WHERE conditions on an index column, or for an
       // ORDER BY ... LIMIT on an index prefix (single-table queries).
       const RangeEntry* entry = nullptr;
@@ -287,7 +287,8 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
       continue;
     }
     std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0, false);
-    node = MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds));
+    node = MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds),
+                    st_.options.enable_hashjoin);
   }
   std::vector<PlanExpr> rest;
   for (Conjunct& c : conjs) {

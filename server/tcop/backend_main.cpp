@@ -17,6 +17,7 @@
 #include "catalog/pending_delete.h"
 #include "catalog/role_catalog.h"
 #include "catalog/system_views.h"
+#include "catalog/temp_namespace.h"
 #include "common/error/panic.h"
 #include "common/error/stack_depth.h"
 #include "common/log/log.h"
@@ -43,6 +44,7 @@ Counted g_counted = Counted::kNone;
 [[noreturn]] void ExitBackend(int code) {
   // A session that ends inside a transaction (EOF, FATAL) rolls it back.
   access::AbortTransaction();
+  catalog::DropTempRelationsAtExit();
   if (g_counted == Counted::kWalSender) access::CleanupReplicationSlots(getpid());
   if (g_counted != Counted::kNone) storage::UncountSession(g_counted == Counted::kWalSender);
   // Files of DROPs committed with synchronous_commit off go now.

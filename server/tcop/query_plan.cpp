@@ -65,7 +65,10 @@ class QueryPlan : public Plan {
   QueryPlan(Session& s, const parser::Statement& stmt, const std::vector<types::Oid>& param_types) {
     {
       LookupRecorder recorder(s);
-      planned_ = planner::PlanStatement(stmt, *s.tables, param_types);
+      planner::PlannerOptions options;
+      options.enable_hashjoin = s.settings.GetBool("enable_hashjoin");
+      options.enable_indexscan = s.settings.GetBool("enable_indexscan");
+      planned_ = planner::PlanStatement(stmt, *s.tables, param_types, options);
       required_ = recorder.Required(stmt);
     }
     for (const executor::OutputColumn& c : planned_.columns) {

@@ -37,6 +37,15 @@ Value UserById(const Value* a, int, FuncCallContext& c) {
 
 Value AlwaysVisible(const Value*, int, FuncCallContext&) { return Value::Bool(true); }
 
+// A relation is visible when its unqualified name finds it (another
+// session's temporary tables are not; a temporary table hides a public one).
+Value TableIsVisible(const Value* a, int, FuncCallContext&) {
+  const RelationNameHooks& hooks = CurrentRelationNameHooks();
+  if (hooks.name_of == nullptr) return Value::Bool(true);
+  auto name = hooks.name_of(static_cast<Oid>(a[0].i));
+  return Value::Bool(!name || name->on_search_path);
+}
+
 Value IndexDef(const Value* a, int n, FuncCallContext& c) {
   const auto* cat = Catalog(c);
   if (cat == nullptr || !cat->index_def) return Value::Null(kTextOid);
@@ -108,7 +117,7 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   };
   t->push_back(Row("format_type", kFn, {kOidOid, kInt4Oid}, kTextOid, FormatTypeFn, /*strict=*/false));
   cat("pg_get_userbyid", {kOidOid}, kNameOid, UserById);
-  cat("pg_table_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
+  cat("pg_table_is_visible", {kOidOid}, kBoolOid, TableIsVisible);
   cat("pg_type_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
   cat("pg_function_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
   cat("pg_get_indexdef", {kOidOid}, kTextOid, IndexDef);

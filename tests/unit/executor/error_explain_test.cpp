@@ -50,6 +50,18 @@ TEST_CASE("errors: names, ambiguity, ordinals, types", "[planner][errors]") {
   CHECK(db.Rows("SELECT a.x, b.x FROM a, b").empty());
 }
 
+TEST_CASE("explain: enable_hashjoin = off plans nested loops", "[planner][explain]") {
+  Db db;
+  Fill(db);
+  auto stmts = hearth::parser::ParseStatements("SELECT * FROM a JOIN b ON a.id = b.id");
+  hearth::planner::PlannerOptions options;
+  options.enable_hashjoin = false;
+  auto plan = hearth::planner::PlanStatement(*stmts[0], db.cat, {}, options);
+  CHECK(hearth::planner::ExplainLines(plan) ==
+        V{"Nested Loop", "  Join Filter: (a.id = b.id)", "  ->  Seq Scan on a", "  ->  Seq Scan on b"});
+  CHECK(db.Run(plan).rows == db.Rows("SELECT * FROM a JOIN b ON a.id = b.id"));
+}
+
 TEST_CASE("explain: plan text", "[planner][explain]") {
   Db db;
   Fill(db);

@@ -58,7 +58,8 @@ TEST_CASE("count, sum, avg follow PostgreSQL's types and NULL rules", "[aggregat
 TEST_CASE("min, max, bool_and, bool_or", "[aggregates]") {
   CHECK(Agg("min", kInt4Oid, {Value::Int4(3), Value::Null(kInt4Oid), Value::Int4(-1)}) == "-1");
   CHECK(Agg("max", kTextOid, {Value::Text("pear"), Value::Text("apple")}) == "pear");
-  CHECK(Agg("max", kNumericOid, {N("1.50"), N("1.5"), N("-2")}) == "1.50");
+  // Equal values: the later one wins, as PostgreSQL's numeric_larger.
+  CHECK(Agg("max", kNumericOid, {N("1.50"), N("1.5"), N("-2")}) == "1.5");
   CHECK(Agg("min", kDateOid, {InputValue(kDateOid, -1, "2026-11-30"),
                               InputValue(kDateOid, -1, "2025-01-01")}) == "2025-01-01");
   CHECK(Agg("bool_and", kBoolOid, {Value::Bool(true), Value::Bool(false)}) == "f");
