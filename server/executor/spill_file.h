@@ -9,6 +9,7 @@
 // thread-safe. Writes past temp_file_limit fail with ERROR 53400.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -27,6 +28,9 @@ class SpillFile {
   void Write(const std::string& record);
   // Switches from writing to reading from the start.
   void Rewind();
+  // Positions reading at `offset`, a record boundary (the sum of 4 + size
+  // of the records before it). REQUIRES: Rewind after the last Write.
+  void Seek(uint64_t offset);
   // Reads the next record into *record; false at end of file.
   bool Read(std::string* record);
   // Empties the file for writing anew (keeps the file: creating files is
