@@ -46,7 +46,8 @@ void Parser::ParseWindowBody(WindowSpec& w) {
 FrameBound Parser::ParseFrameBound() {
   FrameBound b;
   b.location = Loc();
-  if (IsKw("unbounded")) {
+  // `unbounded.x PRECEDING` is an offset expression (a column reference).
+  if (IsKw("unbounded") && (PeekKw(1, "preceding") || PeekKw(1, "following"))) {
     Advance();
     if (AcceptKw("preceding")) {
       b.kind = FrameBoundKind::kUnboundedPreceding;

@@ -14,6 +14,7 @@
 //   parse_sequence.cpp CREATE / ALTER SEQUENCE, identity column options
 //   parse_utility.cpp transactions, SET/SHOW/RESET, EXPLAIN, VACUUM, PREPARE,
 //                     EXECUTE, DEALLOCATE, databases, roles, DISCARD, CHECKPOINT
+//   parse_window.cpp  OVER, frame clauses, the WINDOW clause
 #pragma once
 
 #include <string>

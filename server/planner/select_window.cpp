@@ -61,6 +61,12 @@ bool ScanWindowPlacement(const parser::Expr& e, bool in_agg) {
   return any;
 }
 
+// EXPLAIN text of a sort key: a computed key is parenthesized, as
+// PostgreSQL shows "Sort Key: ((x + 1)), (count(*)), y".
+std::string SortKeyText(const PlanExpr& input) {
+  return input.expr->kind == BoundKind::kColumn ? input.text : "(" + input.text + ")";
+}
+
 bool SameKeys(const std::vector<executor::SortKey>& a, const std::vector<executor::SortKey>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -163,11 +169,11 @@ BoundExprPtr QueryPlanner::BindWindowCall(const parser::FuncCallExpr& f, BindCon
     FlagGuard guard(w.in_definition);
     for (const parser::ExprPtr& e : *rw.partition) {
       int col = WindowInput(executor::BindExpr(*e, ctx), *e, p);
-      spec.partition.push_back(executor::SortKey{col, false, false, p.win->inputs[static_cast<size_t>(col)].text});
+      spec.partition.push_back(executor::SortKey{col, false, false, SortKeyText(p.win->inputs[static_cast<size_t>(col)])});
     }
     for (const parser::SortBy& sb : *rw.order) {
       int col = WindowInput(executor::BindExpr(*sb.expr, ctx), *sb.expr, p);
-      spec.order.push_back(MakeSortKey(col, sb, p.win->inputs[static_cast<size_t>(col)].text));
+      spec.order.push_back(MakeSortKey(col, sb, SortKeyText(p.win->inputs[static_cast<size_t>(col)])));
     }
   }
   spec.frame = BindFrame(rw, spec.order, p);

@@ -132,6 +132,10 @@ ResolvedWindowFunc ResolveWindowFunc(const parser::FuncCallExpr& f, std::vector<
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"),
             f.location);
   }
+  if (name == "count" && args.empty() && !f.star) {
+    ThrowAt(DbError(sqlstate::kWrongObjectType, "count(*) must be used to call a parameterless aggregate function"),
+            f.location);
+  }
   std::vector<types::Oid> ts;
   for (const BoundExprPtr& a : args) ts.push_back(a->type);
   types::ResolvedFunc rf;

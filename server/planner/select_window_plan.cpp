@@ -64,6 +64,38 @@ void RewriteWindowRefs(BoundExpr& e, const std::vector<int>& cols, int agg_base)
   for (BoundExprPtr& c : e.children) RewriteWindowRefs(*c, cols, agg_base);
 }
 
+// For each final ORDER BY key, the window input it sorts by (-1: none).
+std::vector<int> OrderByInputs(const SelectParts& p) {
+  std::vector<int> out;
+  for (const executor::SortKey& k : p.keys) {
+    const BoundExpr& e = *p.exprs[static_cast<size_t>(k.column)].expr;
+    int found = -1;
+    for (size_t i = 0; i < p.win->inputs.size() && found < 0; ++i) {
+      if (SameExpr(e, *p.win->inputs[i].expr)) found = static_cast<int>(i);
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
+// The rows leave the last WindowAgg sorted on `sorted_on`: a final ORDER BY
+// that is a prefix of it needs no Sort (as PostgreSQL). DISTINCT may
+// reorder rows, so it keeps its Sort.
+void DropSatisfiedSort(SelectParts& p, const std::vector<int>& inputs, const std::vector<executor::SortKey>& sorted_on,
+                       int base) {
+  if (p.keys.empty() || p.s.distinct || p.keys.size() > sorted_on.size()) return;
+  for (size_t k = 0; k < p.keys.size(); ++k) {
+    const executor::SortKey& want = p.keys[k];
+    const executor::SortKey& have = sorted_on[k];
+    if (inputs[k] < 0 || have.column != base + inputs[k] || want.descending != have.descending ||
+        want.nulls_first != have.nulls_first) {
+      return;
+    }
+  }
+  p.keys.clear();
+  p.exprs.resize(p.columns.size() + static_cast<size_t>(p.lock_width));  // sort junk existed only for the Sort
+}
+
 }  // namespace
 
 // The rows below the windows followed by every window input.
@@ -94,6 +126,7 @@ ExecNodePtr QueryPlanner::AddWindowAggs(ExecNodePtr node, SelectParts& p) {
   if (!p.win || p.win->refs.empty()) return node;
   WindowParts& w = *p.win;
   const auto base = static_cast<int>(node->columns().size());
+  const std::vector<int> order_by_inputs = OrderByInputs(p);
   node = ProjectWindowInputs(std::move(node), p);
   std::vector<size_t> order(w.groups.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -123,6 +156,7 @@ ExecNodePtr QueryPlanner::AddWindowAggs(ExecNodePtr node, SelectParts& p) {
   }
   std::vector<int> cols;
   for (const auto& [g, f] : w.refs) cols.push_back(result_col[g][f]);
+  DropSatisfiedSort(p, order_by_inputs, sorted_on, base);
   for (PlanExpr& e : p.exprs) RewriteWindowRefs(*e.expr, cols, p.agg_base);
   return node;
 }

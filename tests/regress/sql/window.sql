@@ -126,6 +126,11 @@ explain (costs off) select name, sum(salary) over (partition by dept order by sa
 explain (costs off) select name, sum(salary) over (partition by dept order by salary), rank() over (partition by dept order by salary) from emp;
 explain (costs off) select sum(salary) over (order by dept), rank() over (partition by dept) from emp;
 explain (costs off) select count(*) over () from emp;
+explain (costs off) select name, rank() over (order by salary) from emp order by salary;
+explain (costs off) select dept, rank() over (partition by dept order by salary) from emp order by dept;
+explain (costs off) select name, rank() over (order by salary) from emp order by salary desc;
+explain (costs off) select dept, count(*), rank() over (order by count(*)) from emp group by dept;
+explain (costs off) select rank() over (partition by lower(dept) order by salary + 1 desc, name) from emp;
 
 -- errors
 select * from emp where row_number() over () > 1;
