@@ -189,6 +189,7 @@ class QueryPlanner {
   // ---- Window functions (select_window.cpp, select_window_plan.cpp)
   // Checks where window calls appear and lets the select list bind them.
   void SetUpWindows(SelectParts& p);
+  void CheckWindowDefinitions(SelectParts& p);
   BoundExprPtr BindWindowCall(const parser::FuncCallExpr& f, BindContext& ctx, SelectParts& p);
   int WindowInput(BoundExprPtr e, const parser::Expr& source, SelectParts& p);
   BoundExprPtr WindowRef(WindowGroup spec, executor::WindowFunc fn, int location, SelectParts& p);

@@ -125,15 +125,35 @@ void QueryPlanner::SetUpWindows(SelectParts& p) {
       ThrowAt(DbError(sqlstate::kWindowingError, "window functions are not allowed in HAVING"), w->location);
     }
   }
+  CheckWindowDefinitions(p);
   bool any = false;
   for (const TargetSpec& t : p.targets) any = ScanWindowPlacement(*t.expr, false) || any;
   for (const parser::SortBy& sb : p.s.order_by) any = ScanWindowPlacement(*sb.expr, false) || any;
   if (!any) return;
+  if (!p.s.locking.empty()) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  std::string(LockingClauseName(p.s.locking.front().strength)) + " is not allowed with window functions");
+  }
   p.win = std::make_shared<WindowParts>();
   p.index_ordered = false;  // window sorts reorder the rows
   p.out_ctx.bind_window = [this, &p](const parser::FuncCallExpr& f, BindContext& ctx) {
     return BindWindowCall(f, ctx, p);
   };
+}
+
+// The WINDOW clause's expressions must bind even when no call uses them
+// (42703 for an unknown column, as PostgreSQL); the results are dropped.
+void QueryPlanner::CheckWindowDefinitions(SelectParts& p) {
+  if (p.s.windows.empty()) return;
+  const char* saved = p.out_ctx.window_clause;
+  p.out_ctx.window_clause = "window definitions";
+  p.out_ctx.param_types = st_.params;
+  for (const auto& w : p.s.windows) {
+    for (const parser::ExprPtr& e : w->partition_by) executor::BindExpr(*e, p.out_ctx);
+    for (const parser::SortBy& sb : w->order_by) executor::BindExpr(*sb.expr, p.out_ctx);
+  }
+  st_.params = p.out_ctx.param_types;
+  p.out_ctx.window_clause = saved;
 }
 
 // An input column (deduplicated structurally) for a bound expression.

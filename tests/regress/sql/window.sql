@@ -168,6 +168,14 @@ select ntile(0) over () from emp;
 select ntile(-1) over () from emp;
 select nth_value(name, 0) over () from emp;
 select 1 from emp where 1 in (select rank() over () from emp e2 where e2.salary > emp.salary);
+select salary from emp window w as (order by nosuch);
+select name, rank() over (order by salary) from emp for update;
+select count(*) from emp window w as (order by row_number() over ());
+select name, sum(salary) over (order by hired rows between unbounded preceding and 1 preceding exclude ties),
+       last_value(name) over (order by salary range between unbounded preceding and 1 following exclude group)
+from emp order by hired;
+select x, sum(x) over (order by x range between 9223372036854775807 preceding and 9223372036854775807 following)
+from (values (1::int8), (9223372036854775807::int8)) t(x);
 drop table emp;
 -- a larger input: partitions of 1000 rows, running and sliding frames
 create table digits (d int);
@@ -175,19 +183,16 @@ insert into digits values (0), (1), (2), (3), (4), (5), (6), (7), (8), (9);
 create table big as select i, i % 7 as g, (i * 37) % 101 as v
   from (select a.d * 1000 + b.d * 100 + c.d * 10 + e.d + 1 as i
         from digits a, digits b, digits c, digits e) n where i <= 7000;
-select g, count(*), sum(rs), sum(mv), sum(rk), sum(ld) from (
+prepare bigq as select g, count(*), sum(rs), sum(mv), sum(rk), sum(ld) from (
   select g, sum(v) over (partition by g order by i) as rs,
          max(v) over (partition by g order by i rows between 5 preceding and 5 following) as mv,
          rank() over (partition by g order by v) as rk,
          coalesce(lead(v, 3) over (partition by g order by i), 0) as ld
   from big) s group by g order by g;
+execute bigq;
 set work_mem = '64kB';
-select g, count(*), sum(rs), sum(mv), sum(rk), sum(ld) from (
-  select g, sum(v) over (partition by g order by i) as rs,
-         max(v) over (partition by g order by i rows between 5 preceding and 5 following) as mv,
-         rank() over (partition by g order by v) as rk,
-         coalesce(lead(v, 3) over (partition by g order by i), 0) as ld
-  from big) s group by g order by g;
+execute bigq;
 select sum(x) from (select sum(v) over (order by i range between 100 preceding and 50 following) x from big) s;
 reset work_mem;
+deallocate bigq;
 drop table big, digits;
