@@ -1,7 +1,8 @@
 // server/executor/spill_file.h
 //
-// SpillFile: an anonymous-ish temporary file for one sorted run or one hash
-// partition, written sequentially then read back sequentially through a stdio buffer
+// SpillFile: an anonymous-ish temporary file for one sorted run, one hash
+// partition or one window partition, written sequentially then read back
+// sequentially (or from a Seek'd record on) through a stdio buffer
 // (no syscall per row). The file is created in the directory given by
 // ExecContext::temp_dir as pgsql_tmp<pid>.<n> and removed by the
 // destructor — RAII, so a cancel (57014) or any other error unwinding

@@ -98,6 +98,8 @@ bool WindowAggNode::Next(Row& row) {
   while (next_ >= store_.size()) {
     if (!LoadPartition()) return false;
   }
+  // Re-aggregating a long frame may take a while per row: stay cancelable.
+  ctx_->CheckInterrupts();
   const size_t i = next_++;
   const Row& in = store_.Get(i);
   const size_t width = in.size();
