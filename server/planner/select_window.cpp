@@ -196,7 +196,11 @@ BoundExprPtr QueryPlanner::BindWindowCall(const parser::FuncCallExpr& f, BindCon
       spec.order.push_back(MakeSortKey(col, sb, SortKeyText(p.win->inputs[static_cast<size_t>(col)])));
     }
   }
+  // Frame offsets bind in a context of their own: the parameter types
+  // in flight in `ctx` go through the statement-wide list and back.
+  st_.params = ctx.param_types;
   spec.frame = BindFrame(rw, spec.order, p);
+  ctx.param_types = st_.params;
   for (size_t k = 0; k < call.args.size(); ++k) {
     call.fn.args.push_back(WindowInput(std::move(call.args[k]), *f.args[k], p));
   }

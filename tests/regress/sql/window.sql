@@ -120,6 +120,10 @@ from emp order by hired limit 4;
 execute wp(1);
 execute wp(3);
 deallocate wp;
+prepare wp2 as select name, sum(hired) over (partition by $1::int order by hired rows between $2 preceding and current row)
+from emp order by hired limit 3;
+execute wp2(1, 1);
+deallocate wp2;
 
 -- EXPLAIN
 explain (costs off) select name, sum(salary) over (partition by dept order by salary) from emp;
