@@ -86,4 +86,9 @@ inline constexpr char kIoError[] = "58030";
 inline constexpr char kInternalError[] = "XX000";
 inline constexpr char kDataCorrupted[] = "XX001";
 
+// Window functions.
+inline constexpr char kInvalidPrecedingOrFollowingSize[] = "22013";
+inline constexpr char kInvalidArgumentForNtile[] = "22014";
+inline constexpr char kInvalidArgumentForNthValue[] = "22016";
+
 }  // namespace hearth::sqlstate

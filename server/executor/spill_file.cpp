@@ -73,6 +73,10 @@ bool SpillFile::Truncate() {
   return true;
 }
 
+void SpillFile::Seek(uint64_t offset) {
+  if (fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0) Fail("seek in");
+}
+
 void SpillFile::Rewind() {
   if (std::fflush(f_) != 0) Fail("write to");
   std::rewind(f_);

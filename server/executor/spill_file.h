@@ -1,7 +1,8 @@
 // server/executor/spill_file.h
 //
-// SpillFile: an anonymous-ish temporary file for one sorted run or one hash
-// partition, written sequentially then read back sequentially through a stdio buffer
+// SpillFile: an anonymous-ish temporary file for one sorted run, one hash
+// partition or one window partition, written sequentially then read back
+// sequentially (or from a Seek'd record on) through a stdio buffer
 // (no syscall per row). The file is created in the directory given by
 // ExecContext::temp_dir as pgsql_tmp<pid>.<n> and removed by the
 // destructor — RAII, so a cancel (57014) or any other error unwinding
@@ -9,6 +10,7 @@
 // thread-safe. Writes past temp_file_limit fail with ERROR 53400.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -27,6 +29,9 @@ class SpillFile {
   void Write(const std::string& record);
   // Switches from writing to reading from the start.
   void Rewind();
+  // Positions reading at `offset`, a record boundary (the sum of 4 + size
+  // of the records before it). REQUIRES: Rewind after the last Write.
+  void Seek(uint64_t offset);
   // Reads the next record into *record; false at end of file.
   bool Read(std::string* record);
   // Empties the file for writing anew (keeps the file: creating files is

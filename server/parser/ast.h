@@ -263,12 +263,30 @@ struct SortBy {
   int location = -1;
 };
 
-// Window specification of f(...) OVER (...). Parsed, not yet executed.
+// Window frame: {ROWS | RANGE | GROUPS} [BETWEEN] start [AND end] [EXCLUDE ...].
+enum class FrameMode { kRange, kRows, kGroups };
+enum class FrameBoundKind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+enum class FrameExclusion { kNoOthers, kCurrentRow, kGroup, kTies };
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  ExprPtr offset;  // n PRECEDING / n FOLLOWING
+  int location = -1;
+};
+struct WindowFrame {
+  FrameMode mode = FrameMode::kRange;
+  FrameBound start, end;  // end defaults to CURRENT ROW
+  FrameExclusion exclusion = FrameExclusion::kNoOthers;
+  int location = -1;
+};
+
+// Window specification of f(...) OVER ... or of a WINDOW clause entry.
 struct WindowSpec {
-  std::string name;  // OVER w, or the base window name inside (...)
+  std::string def_name;  // WINDOW def_name AS (...); empty in OVER
+  std::string name;      // OVER w, or the base window name inside (...)
+  bool bare_name = false;  // OVER w (no parentheses)
   std::vector<ExprPtr> partition_by;
   std::vector<SortBy> order_by;
-  std::string frame_text;  // raw frame clause text (ROWS ...), if any
+  std::unique_ptr<WindowFrame> frame;  // null: the default frame
   int location = -1;
 };
 
@@ -592,6 +610,7 @@ struct SelectStmt : Statement {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;
+  std::vector<std::unique_ptr<WindowSpec>> windows;  // WINDOW w AS (...), ...
 
   std::vector<std::vector<ExprPtr>> values_lists;
 

@@ -795,43 +795,6 @@ ExprPtr Parser::ParseFuncCall(std::vector<std::string> name, int location) {
   return f;
 }
 
-std::unique_ptr<WindowSpec> Parser::ParseOver() {
-  auto w = std::make_unique<WindowSpec>();
-  w->location = Loc();
-  Advance();  // OVER
-  if (!IsOp("(")) {
-    w->name = ParseColId();
-    return w;
-  }
-  Advance();
-  if (IsColId(Cur()) && !IsKw("partition") && !IsKw("order") && !IsKw("rows") &&
-      !IsKw("range") && !IsKw("groups")) {
-    w->name = ParseColId();
-  }
-  if (IsKw("partition") && PeekKw(1, "by")) {
-    Advance();
-    Advance();
-    w->partition_by = ParseExprList();
-  }
-  if (IsKw("order") && PeekKw(1, "by")) {
-    Advance();
-    Advance();
-    ParseSortList(w->order_by);
-  }
-  if (IsKw("rows") || IsKw("range") || IsKw("groups")) {
-    int begin = Loc();
-    int depth = 0;
-    while (!AtEnd() && !(depth == 0 && IsOp(")"))) {
-      if (IsOp("(")) ++depth;
-      if (IsOp(")")) --depth;
-      Advance();
-    }
-    w->frame_text = SourceText(begin, toks_[pos_ - 1].end);
-  }
-  ExpectOp(")");
-  return w;
-}
-
 void Parser::ParseSortList(std::vector<SortBy>& out) {
   do {
     SortBy s;

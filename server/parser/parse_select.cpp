@@ -173,6 +173,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSimpleSelect() {
     s->group_by = ParseExprList();
   }
   if (AcceptKw("having")) s->having = ParseExpr();
+  if (AcceptKw("window")) ParseWindowClause(*s);
   return s;
 }
 

@@ -14,6 +14,7 @@
 //   parse_sequence.cpp CREATE / ALTER SEQUENCE, identity column options
 //   parse_utility.cpp transactions, SET/SHOW/RESET, EXPLAIN, VACUUM, PREPARE,
 //                     EXECUTE, DEALLOCATE, databases, roles, DISCARD, CHECKPOINT
+//   parse_window.cpp  OVER, frame clauses, the WINDOW clause
 #pragma once
 
 #include <string>
@@ -127,7 +128,12 @@ class Parser {
   std::string ParseOperatorKw();
   std::vector<ExprPtr> ParseExprList();
   bool StartsSelect(size_t ahead) const;  // SELECT / VALUES / WITH / TABLE, skipping '('s
+  // ---- window specifications (parse_window.cpp) ----
   std::unique_ptr<WindowSpec> ParseOver();
+  void ParseWindowBody(WindowSpec& w);  // after '(' up to and including ')'
+  std::unique_ptr<WindowFrame> ParseWindowFrame();
+  FrameBound ParseFrameBound();
+  void ParseWindowClause(SelectStmt& s);  // after WINDOW
   void ParseSortList(std::vector<SortBy>& out);
 
   // ---- types (parse_type.cpp) ----

@@ -26,6 +26,11 @@
 #include "planner/deparse.h"
 #include "planner/planner.h"
 
+namespace hearth::executor {
+struct WindowFunc;
+struct WindowFrameSpec;
+}  // namespace hearth::executor
+
 namespace hearth::planner {
 
 using executor::BindContext;
@@ -131,6 +136,9 @@ struct TargetSpec {
 };
 
 struct SelectParts;  // one plain SELECT while it is planned (below)
+struct WindowParts;     // its window functions (select_window.h)
+struct WindowGroup;
+struct ResolvedWindow;
 struct Conjunct;     // a WHERE conjunct (below)
 
 class QueryPlanner {
@@ -180,6 +188,19 @@ class QueryPlanner {
   void UseIndexOrder(SelectParts& p);
   // [Aggregate → HAVING] → Project → [Distinct] → [Sort] → [LockRows] → [Limit].
   PlannedQuery AssembleSelect(SelectParts& p);
+  // ---- Window functions (select_window.cpp, select_window_plan.cpp)
+  // Checks where window calls appear and lets the select list bind them.
+  void SetUpWindows(SelectParts& p);
+  void CheckWindowDefinitions(SelectParts& p);
+  BoundExprPtr BindWindowCall(const parser::FuncCallExpr& f, BindContext& ctx, SelectParts& p);
+  int WindowInput(BoundExprPtr e, const parser::Expr& source, SelectParts& p);
+  BoundExprPtr WindowRef(WindowGroup spec, executor::WindowFunc fn, int location, SelectParts& p);
+  executor::WindowFrameSpec BindFrame(const ResolvedWindow& rw, const std::vector<executor::SortKey>& order,
+                                      SelectParts& p);
+  PlanExpr BindFrameOffset(const parser::Expr* e, parser::FrameMode mode, types::Oid order_type);
+  // The WindowAgg nodes above `node` (after HAVING); rewrites p.exprs.
+  ExecNodePtr AddWindowAggs(ExecNodePtr node, SelectParts& p);
+  ExecNodePtr ProjectWindowInputs(ExecNodePtr node, SelectParts& p);
   PlannedQuery PlanValues(const parser::SelectStmt& s);
   PlannedQuery PlanSetOp(const parser::SelectStmt& s);
   void ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s);
@@ -353,6 +374,7 @@ struct SelectParts {
   int lock_width = 0;
   PlanExpr having;
   std::vector<executor::SortKey> keys;
+  std::shared_ptr<WindowParts> win;  // null without window functions
 };
 
 }  // namespace hearth::planner

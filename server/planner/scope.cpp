@@ -216,6 +216,10 @@ void ForEachChild(const parser::Expr& e, const std::function<void(const parser::
       const auto& f = e.As<parser::FuncCallExpr>();
       for (const auto& a : f.args) visit(a);
       visit(f.filter);
+      if (f.over) {  // OVER (PARTITION BY ... ORDER BY ...)
+        for (const auto& p : f.over->partition_by) visit(p);
+        for (const auto& o : f.over->order_by) visit(o.expr);
+      }
       break;
     }
     case ExprKind::kSubLink: visit(e.As<parser::SubLinkExpr>().test_expr); break;

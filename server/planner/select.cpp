@@ -44,6 +44,7 @@ BindContext QueryPlanner::Context(const Scope* scope, const char* agg_clause) {
     return BindSublink(s, c, scope ? scope : outer_);
   };
   if (agg_clause) {
+    ctx.window_clause = agg_clause;  // a string literal at every call
     std::string what = agg_clause;
     ctx.bind_aggregate = [what](const parser::FuncCallExpr& f, std::vector<BoundExprPtr>, const types::ResolvedFunc&,
                                 BindContext&) -> BoundExprPtr {

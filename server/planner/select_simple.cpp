@@ -27,6 +27,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   JoinFromItems(p, std::move(items), ranges);
   FindAggregates(p);
   BindGrouping(p);
+  SetUpWindows(p);
   BindSelectList(p);
   BindOrderBy(p);
   UseIndexOrder(p);
@@ -150,6 +151,7 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
       node = AddFilter(std::move(node), std::move(h), p.agg_base);
     }
   }
+  node = AddWindowAggs(std::move(node), p);
   std::vector<OutputColumn> proj_cols = p.columns;
   for (size_t i = p.columns.size(); i < p.exprs.size(); ++i) proj_cols.push_back(Describe("?sort?", *p.exprs[i].expr));
   node = std::make_unique<executor::ProjectNode>(std::move(node), std::move(p.exprs), proj_cols, p.agg_base);

@@ -44,6 +44,12 @@ struct BindContext {
                              const types::ResolvedFunc&, BindContext&)>
       bind_aggregate;
 
+  // Window function calls (f(...) OVER ...): returns the node that stands
+  // for the result. Unset → 42P20 "window functions are not allowed in
+  // <window_clause>" (or "... here" when window_clause is null).
+  std::function<BoundExprPtr(const parser::FuncCallExpr&, BindContext&)> bind_window;
+  const char* window_clause = nullptr;
+
   // Subqueries in expressions. Unset → 0A000 "subqueries are not supported yet".
   std::function<BoundExprPtr(const parser::SubLinkExpr&, BindContext&)> bind_sublink;
 };

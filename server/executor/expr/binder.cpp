@@ -477,7 +477,10 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
             f.location);
   }
   if (f.over) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "window functions are not supported yet"),
+    if (ctx_.bind_window) return ctx_.bind_window(f, ctx_);
+    ThrowAt(DbError(sqlstate::kWindowingError, ctx_.window_clause
+                                                   ? std::string("window functions are not allowed in ") + ctx_.window_clause
+                                                   : std::string("window functions are not allowed here")),
             f.location);
   }
   if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
