@@ -237,11 +237,10 @@ class DmlPlanner {
 
   PlannedStatement Update(const parser::UpdateStmt& s) {
     if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
-    if (!s.from.empty()) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet"), s.from[0]->location);
-    }
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
+    ExecNodePtr scan;
+    if (!s.from.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.from, s.where.get(), &scope);
     std::vector<BoundExprPtr> row(t.columns.size());
     for (const parser::SetClause& sc : s.set) {
       int i = ColumnIndex(t, sc.column);
@@ -264,7 +263,7 @@ class DmlPlanner {
       if (!row[c]) row[c] = MakeColumn(static_cast<int>(c), t.columns[c].type, t.columns[c].typmod);
       exprs.push_back(PlanExpr{std::move(row[c]), ""});
     }
-    ExecNodePtr scan = ModifyScan(t, s.alias, where);
+    if (!scan) scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kUpdate;
     std::vector<PlanExpr> ret;
@@ -277,14 +276,12 @@ class DmlPlanner {
 
   PlannedStatement Delete(const parser::DeleteStmt& s) {
     if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
-    if (!s.using_items.empty()) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet"),
-              s.using_items[0]->location);
-    }
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
+    ExecNodePtr scan;
+    if (!s.using_items.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.using_items, s.where.get(), &scope);
     PlanExpr where = Where(scope, s.where.get());
-    ExecNodePtr scan = ModifyScan(t, s.alias, where);
+    if (!scan) scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kDelete;
     std::vector<PlanExpr> ret;
@@ -344,7 +341,6 @@ void FinishParams(PlannerState& st, PlannedStatement& p) {
   ctx.param_types = st.params;
   p.param_types = executor::FinalParamTypes(ctx);
   int nuser = static_cast<int>(p.param_types.size());
-  for (auto& [node, slot] : st.hidden) node->index = nuser + slot;
   for (executor::InitPlan& ip : st.init_plans) ip.param_index += nuser;
   for (executor::SubPlan& sp : st.sub_plans) {
     sp.handle_index += nuser;
