@@ -54,8 +54,13 @@ struct Execution::SubPlanRunner {
       case SubPlan::Kind::kExists:
         return types::Value::Bool(plan.Next(row));
       case SubPlan::Kind::kScalar: {
-        if (!plan.Next(row)) return types::Value::Null(sp->type);
-        types::Value v = row[0];
+        const bool found = plan.Next(row);
+        for (size_t j = 0; j < sp->result_slots.size(); ++j) {
+          (*params)[static_cast<size_t>(sp->result_slots[j])] =
+              found ? row[j] : types::Value::Null(sp->result_types[j]);
+        }
+        if (!found) return types::Value::Null(sp->type);
+        types::Value v = row[static_cast<size_t>(sp->result_column)];
         if (plan.Next(row)) {
           throw DbError(sqlstate::kCardinalityViolation,
                         "more than one row returned by a subquery used as an expression");

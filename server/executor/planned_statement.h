@@ -58,6 +58,12 @@ struct SubPlan {
   int32_t typmod = types::kNoTypmod;
   int ntested = 0;                        // kAny/kAll
   BoundExprPtr compare;                   // kAny/kAll (read-only at run time)
+  // kScalar of UPDATE SET (a, b) = (SELECT ...): the call returns column
+  // result_column and stores the whole row into the parameter slots
+  // result_slots (NULLs of result_types when there is no row).
+  int result_column = 0;
+  std::vector<int> result_slots;
+  std::vector<types::Oid> result_types;
 };
 
 struct PlannedStatement {

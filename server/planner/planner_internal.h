@@ -142,6 +142,10 @@ class QueryPlanner {
   QueryPlanner(PlannerState& st, const Scope* outer, Correlation* corr = nullptr)
       : st_(st), outer_(outer), corr_(corr) {}
   PlannedQuery PlanSelect(const parser::SelectStmt& s);
+  // (sublink_multiassign.cpp) UPDATE SET (a, b) = (SELECT ...): the values
+  // of the list's columns (table positions table_cols), in list order.
+  std::vector<BoundExprPtr> BindMultiAssign(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope,
+                                            const std::vector<int>& table_cols);
   // (update_from.cpp) UPDATE ... FROM / DELETE ... USING: the target's scan
   // (row + RowId) joined with `from`, WHERE conjuncts placed as in a SELECT;
   // *scope gets the target entry (RowId hidden) then the FROM entries.
@@ -205,6 +209,9 @@ class QueryPlanner {
   FromResult PlanJoin(const parser::JoinRef& j);
 
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
+  // Plans the subquery of s one level below `scope`, recording in *corr the
+  // enclosing queries' columns it uses.
+  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr);
   BoundExprPtr BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
                               const Correlation& corr);
   // (sublink_quantified.cpp) op ANY/ALL (subquery) as a subplan comparing
@@ -307,6 +314,9 @@ OutputColumn Describe(const std::string& name, const BoundExpr& e);
 bool IsAggregateCall(const parser::FuncCallExpr& f);
 // Calls fn for each direct sub-expression of e (not into subqueries).
 void ForEachChild(const parser::Expr& e, const std::function<void(const parser::Expr&)>& fn);
+
+// (update_from.cpp) The entry of a table known as `alias` (its name when empty).
+RangeEntry TableRangeEntry(const executor::TableInfo& t, const std::string& alias);
 
 // A column of JOIN ... USING / NATURAL: its slots in the join's [left, right] row.
 struct UsingColumn {

@@ -87,13 +87,19 @@ BoundExprPtr QueryPlanner::HiddenParam(types::Oid type, int32_t typmod, int slot
   return e;
 }
 
-BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
+PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope,
+                                        Correlation* corr) {
   st_.params = ctx.param_types;
-  Correlation corr;
-  corr.nslots = &st_.nslots;
-  QueryPlanner sub(st_, scope, &corr);
+  corr->nslots = &st_.nslots;
+  QueryPlanner sub(st_, scope, corr);
   PlannedQuery q = sub.PlanSelect(*s.subselect);
   ctx.param_types = st_.params;
+  return q;
+}
+
+BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
+  Correlation corr;
+  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr);
   if (IsQuantified(s) && (!corr.refs.empty() || !IsHashedIn(s, q))) return BindQuantified(s, ctx, std::move(q), corr);
   if (!corr.refs.empty()) return BindCorrelated(s, ctx, std::move(q), corr);
   executor::InitPlan ip;

@@ -13,6 +13,18 @@
 
 namespace hearth::planner {
 
+RangeEntry TableRangeEntry(const executor::TableInfo& t, const std::string& alias) {
+  RangeEntry e;
+  e.alias = alias.empty() ? t.name : alias;
+  for (const executor::ColumnInfo& c : t.columns) {
+    e.names.push_back(c.name);
+    e.types.push_back(c.type);
+    e.typmods.push_back(c.typmod);
+    e.hidden.push_back(false);
+  }
+  return e;
+}
+
 ExecNodePtr QueryPlanner::PlanModifyJoin(const executor::TableInfo& t, const std::string& alias,
                                          const std::vector<parser::FromItemPtr>& from, const parser::Expr* where,
                                          Scope* scope) {
@@ -21,14 +33,7 @@ ExecNodePtr QueryPlanner::PlanModifyJoin(const executor::TableInfo& t, const std
   p.where = where;
   p.scope.parent = outer_;
   p.scope.corr = corr_;
-  RangeEntry target;
-  target.alias = alias.empty() ? t.name : alias;
-  for (const executor::ColumnInfo& c : t.columns) {
-    target.names.push_back(c.name);
-    target.types.push_back(c.type);
-    target.typmods.push_back(c.typmod);
-    target.hidden.push_back(false);
-  }
+  RangeEntry target = TableRangeEntry(t, alias);
   target.names.push_back(kLockRowIdColumn);  // never matched by a name or '*'
   target.types.push_back(types::kInt8Oid);
   target.typmods.push_back(types::kNoTypmod);

@@ -157,8 +157,7 @@ BoundExprPtr Binder::Bind(const parser::Expr& x) {
       ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY expressions are not supported yet"),
               x.location);
     case ExprKind::kRow:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ROW expressions are not supported yet"),
-              x.location);
+      return BindRowValue(x.As<parser::RowExpr>(), ctx_);
     case ExprKind::kDefault:
       ThrowAt(DbError(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"),
               x.location);

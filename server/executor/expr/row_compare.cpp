@@ -7,7 +7,10 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
+#include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
+
+#include <cctype>
 
 namespace hearth::executor {
 
@@ -51,7 +54,60 @@ BoundExprPtr Lexicographic(const std::string& op, std::vector<BoundExprPtr>& l, 
                location);
 }
 
+// record_out: "(f1,f2,...)"; NULL fields empty; a field that is empty or
+// has a quote, backslash, parenthesis, comma or white space is quoted with
+// quotes and backslashes doubled.
+types::Value RecordOut(const types::Value* args, int nargs, types::FuncCallContext& /*ctx*/) {
+  std::string out = "(";
+  std::string field;
+  for (int i = 0; i < nargs; ++i) {
+    if (i > 0) out.push_back(',');
+    if (args[i].is_null) continue;
+    field.clear();
+    types::AppendOutput(args[i], &field);
+    bool quote = field.empty();
+    for (char c : field) {
+      quote = quote || c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' ||
+              std::isspace(static_cast<unsigned char>(c));
+    }
+    if (!quote) {
+      out += field;
+      continue;
+    }
+    out.push_back('"');
+    for (char c : field) {
+      if (c == '"' || c == '\\') out.push_back(c);
+      out.push_back(c);
+    }
+    out.push_back('"');
+  }
+  out.push_back(')');
+  return types::Value::Bytes(types::kRecordOid, std::move(out));
+}
+
+const types::FuncSignature* RecordSignature() {
+  static const types::FuncSignature sig = {
+      "row", types::FuncKind::kFunction, 1, {types::kAnyOid, 0, 0},
+      types::kRecordOid, &RecordOut, /*strict=*/false, /*variadic=*/true, /*is_volatile=*/false};
+  return &sig;
+}
+
 }  // namespace
+
+BoundExprPtr BindRowValue(const parser::RowExpr& e, BindContext& ctx) {
+  auto call = std::make_unique<BoundExpr>(BoundKind::kFuncCall, types::kRecordOid);
+  call->func = RecordSignature();
+  call->location = e.location;
+  for (const parser::ExprPtr& item : e.items) {
+    BoundExprPtr f = BindExpr(*item, ctx);
+    // As PostgreSQL, an unknown literal in a row is text.
+    if (f->type == types::kUnknownOid) {
+      f = Coerce(std::move(f), types::kTextOid, types::kNoTypmod, types::CoercionContext::kImplicit, ctx);
+    }
+    call->children.push_back(std::move(f));
+  }
+  return call;
+}
 
 BoundExprPtr BindRowCompare(const std::string& op, std::vector<BoundExprPtr> l, std::vector<BoundExprPtr> r,
                             int location, BindContext& ctx) {

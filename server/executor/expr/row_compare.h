@@ -26,6 +26,10 @@ BoundExprPtr BindOperator(const std::string& op, BoundExprPtr l, BoundExprPtr r,
 BoundExprPtr BindRowCompare(const std::string& op, std::vector<BoundExprPtr> l, std::vector<BoundExprPtr> r,
                             int location, BindContext& ctx);
 
+// ROW(a, b) / (a, b) as a value of its own: type record (2249), text form
+// "(1,abc)" as PostgreSQL's record_out (fields quoted when needed).
+BoundExprPtr BindRowValue(const parser::RowExpr& e, BindContext& ctx);
+
 // Hooks of the binder for a RowExpr operand (null when e has none).
 BoundExprPtr BindRowBinary(const parser::BinaryOpExpr& e, BindContext& ctx);
 BoundExprPtr BindRowIsNull(const parser::IsNullExpr& e, BindContext& ctx);

@@ -12,7 +12,7 @@
 namespace hearth::types {
 namespace {
 
-constexpr std::array<TypeInfo, 26> kTypes = {{
+constexpr std::array<TypeInfo, 27> kTypes = {{
     {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
     {kByteaOid, "bytea", "bytea", -1, TypeCategory::kUser, false, Storage::kBytes},
     {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
@@ -39,6 +39,7 @@ constexpr std::array<TypeInfo, 26> kTypes = {{
     {kPgLsnOid, "pg_lsn", "pg_lsn", 8, TypeCategory::kUser, false, Storage::kInt},
     {kUuidOid, "uuid", "uuid", 16, TypeCategory::kUser, false, Storage::kBytes},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
 }};

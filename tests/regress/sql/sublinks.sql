@@ -64,6 +64,10 @@ select o.id from o where (o.g, o.v) not in ((1, 20), (2, 30)) order by 1;
 select o.id from o where (o.id, o.g) in (select i.id, i.oid from i) order by 1;
 select o.id from o where (o.id, o.v) > (3, 0) order by 1;
 select o.id from o where (o.id, o.g) = any (select i.id, i.oid from i where i.w > 10) order by 1;
+-- a row as a value: type record, PostgreSQL's text form
+select row(1, 'abc') as r, (1, null::int, 'a b', '', 'q"x', 'p(q)', 2.50) as q;
+select (o.id, o.v) from o where o.id in (1, 4) order by o.id;
+select pg_typeof_is_record from (select row(1) is not null as pg_typeof_is_record) s;
 
 -- errors
 select (1, 2) = (1, 2, 3);

@@ -43,4 +43,22 @@ update acct set balance = 1 from moves where nosuch = 1;
 delete from acct using moves where acct_id = id and amount = 'x';
 update acct set balance = m.amount from moves m where m.acct_id = acct.id and owner = (select name from owners);
 
+
+-- multiple-column SET
+insert into acct values (10, 'x', 1), (11, 'y', 2);
+update acct set (owner, balance) = ('z', balance + 100) where id = 10 returning *;
+update acct set (balance, owner) = row(balance * 2, owner || owner), id = id + 10 where id = 11 returning *;
+update acct set (owner, balance) = (select name, 5 from owners where name = 'cy') where id = 10 returning *;
+-- correlated: the subquery runs once per row; no row gives NULLs
+update acct a set (balance, owner) = (select m.amount, m.note from moves m where m.acct_id + 19 = a.id and m.note <> 'c')
+  where id >= 10;
+select * from acct where id >= 10 order by id;
+update acct a set (balance, owner) = (select a.balance + 1, upper(a.owner)) from moves m
+  where m.acct_id + 19 = a.id and m.note = 'b' returning a.*, m.note;
+update acct set (owner, balance) = (select 'q', 1 from moves) where id = 10;
+update acct set (owner, balance) = (select 'q') where id = 10;
+update acct set (owner, balance) = ('q', 1, 2) where id = 10;
+update acct set (owner, balance) = ('q', 1), balance = 3 where id = 10;
+update acct set (owner, nosuch) = ('q', 1) where id = 10;
+
 drop table acct, moves, owners;
