@@ -31,6 +31,7 @@ bool StillBlocked(RawConn& c) {
 
 // acct(id, balance) = (1, 100), (2, 50); moves(acct_id, amount) = (1, 10), (2, 5).
 void MakeTables(RawConn& c) {
+  Ok(c, "drop table if exists acct, moves");
   Ok(c, "create table acct (id int primary key, balance int)");
   Ok(c, "create table moves (acct_id int, amount int)");
   Ok(c, "insert into acct values (1, 100), (2, 50)");
