@@ -68,6 +68,7 @@ select o.id from o where (o.id, o.g) = any (select i.id, i.oid from i where i.w 
 select row(1, 'abc') as r, (1, null::int, 'a b', '', 'q"x', 'p(q)', 2.50) as q;
 select (o.id, o.v) from o where o.id in (1, 4) order by o.id;
 select pg_typeof_is_record from (select row(1) is not null as pg_typeof_is_record) s;
+select row(1, 'abc') as r, (1, 2) = (1, 2) as b \gdesc
 
 -- errors
 select (1, 2) = (1, 2, 3);
