@@ -30,6 +30,8 @@ struct ExecContext {
   // (uncorrelated subquery) results; nodes read whatever is set here.
   const types::Value* params = nullptr;
   size_t nparams = 0;
+  // How many of params are the user's (hidden parameters follow them).
+  size_t nuser = 0;
 
   // Memory a Sort may use before it spills sorted runs to disk (bytes;
   // PostgreSQL's work_mem, default 4 MB).
@@ -59,6 +61,7 @@ struct ExecContext {
     EvalContext e;
     e.params = params;
     e.nparams = nparams;
+    e.nuser = nuser;
     e.func.session = session;
     return e;
   }

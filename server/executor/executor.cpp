@@ -4,10 +4,12 @@
 // InSetLookup.
 #include "executor/executor.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "executor/expr/eval.h"
 #include "executor/nodes/modify_node.h"
 #include "executor/row_codec.h"
 #include "utils/adt/cast.h"
@@ -37,6 +39,7 @@ struct Execution::SubPlanRunner {
   std::vector<types::Value>* params;
   ExecContext* ctx;
   Row row;
+  Row combined;  // kAny/kAll: tested values + subquery row
 
   types::Value Run(const types::Value* args, int nargs) {
     size_t nouter = sp->arg_indexes.size();
@@ -51,34 +54,48 @@ struct Execution::SubPlanRunner {
       case SubPlan::Kind::kExists:
         return types::Value::Bool(plan.Next(row));
       case SubPlan::Kind::kScalar: {
-        if (!plan.Next(row)) return types::Value::Null(sp->type);
-        types::Value v = row[0];
+        const bool found = plan.Next(row);
+        for (size_t j = 0; j < sp->result_slots.size(); ++j) {
+          (*params)[static_cast<size_t>(sp->result_slots[j])] =
+              found ? row[j] : types::Value::Null(sp->result_types[j]);
+        }
+        if (!found) return types::Value::Null(sp->type);
+        types::Value v = row[static_cast<size_t>(sp->result_column)];
         if (plan.Next(row)) {
           throw DbError(sqlstate::kCardinalityViolation,
                         "more than one row returned by a subquery used as an expression");
         }
         return v;
       }
-      case SubPlan::Kind::kIn: {
-        const types::Value& x = args[static_cast<size_t>(nargs) - 1];
-        std::string want, got;
-        if (!x.is_null) AppendHashKey(x, &want);
-        bool saw_null = false;
-        while (plan.Next(row)) {
-          types::Value v = row[0];
-          if (v.is_null || x.is_null) {
-            saw_null = true;
-            continue;
-          }
-          if (v.type != sp->type) v = types::CastValue(v, sp->type, types::kNoTypmod, types::CoercionContext::kImplicit);
-          got.clear();
-          AppendHashKey(v, &got);
-          if (got == want) return types::Value::Bool(true);
-        }
-        return saw_null ? types::Value::Null(types::kBoolOid) : types::Value::Bool(false);
-      }
+      case SubPlan::Kind::kAny:
+      case SubPlan::Kind::kAll:
+        return Quantified(plan, args + nouter);
     }
     return types::Value::Null(types::kBoolOid);
+  }
+
+  // ANY: some row compares true; ALL: no row compares false; else NULL
+  // when a comparison was NULL.
+  types::Value Quantified(ExecNode& plan, const types::Value* tested) {
+    const bool any = sp->kind == SubPlan::Kind::kAny;
+    const auto ntested = static_cast<size_t>(sp->ntested);
+    EvalContext ev = ctx->MakeEval();
+    bool saw_null = false;
+    while (plan.Next(row)) {
+      ctx->CheckInterrupts();
+      combined.resize(ntested + row.size());
+      std::copy(tested, tested + ntested, combined.begin());
+      std::copy(row.begin(), row.end(), combined.begin() + static_cast<std::ptrdiff_t>(ntested));
+      ev.row = combined.data();
+      ev.nrow = combined.size();
+      types::Value r = Eval(*sp->compare, ev);
+      if (r.is_null) {
+        saw_null = true;
+      } else if (r.b == any) {
+        return types::Value::Bool(any);
+      }
+    }
+    return saw_null ? types::Value::Null(types::kBoolOid) : types::Value::Bool(!any);
   }
 };
 
@@ -109,9 +126,10 @@ Execution::Execution(const PlannedStatement& plan, const ExecContext& ctx)
   params_.resize(std::max(params_.size(), static_cast<size_t>(plan_.nslots)));
   ctx_.params = params_.data();
   ctx_.nparams = params_.size();
+  ctx_.nuser = plan_.param_types.size();
   for (size_t i = 0; i < plan_.sub_plans.size(); ++i) {
     const SubPlan& sp = plan_.sub_plans[i];
-    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}});
+    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}, {}});
     params_[static_cast<size_t>(sp.handle_index)] =
         types::Value::Int8(static_cast<int64_t>(reinterpret_cast<uintptr_t>(r.get())));
     runners_.push_back(std::move(r));

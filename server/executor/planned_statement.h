@@ -38,19 +38,32 @@ struct InitPlan {
   int32_t typmod = types::kNoTypmod;
 };
 
-// A correlated subquery, re-run for each evaluation. The expression that
+// A subquery re-run for each evaluation: a correlated one, or
+// `x op ANY|ALL (subquery)` that no hash set answers. The expression that
 // uses it is a call of SubPlanSignature() (executor.h) with arguments
-// [outer values..., (kIn: tested value), handle]; the outer values are
-// copied into parameter slots `arg_indexes` before the plan is opened, and
-// `handle_index` holds the address of the Execution's runner for it.
+// [outer values..., (kAny/kAll: tested values...), handle]; the outer values
+// are copied into parameter slots `arg_indexes` before the plan is opened,
+// and `handle_index` holds the address of the Execution's runner for it.
+//   kAny/kAll: `compare` is bound on the row [tested values..., subquery
+//   row...]; ANY is true when some row compares true, ALL when none compares
+//   false, else NULL if some comparison was NULL (PostgreSQL's semantics,
+//   so `x NOT IN (...)` with a NULL is NULL).
 struct SubPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kIn };
+  enum class Kind : uint8_t { kScalar, kExists, kAny, kAll };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int handle_index = 0;
   std::vector<int> arg_indexes;
-  types::Oid type = types::kInvalidOid;  // kScalar: result type; kIn: comparison type
+  types::Oid type = types::kInvalidOid;  // kScalar: result type
   int32_t typmod = types::kNoTypmod;
+  int ntested = 0;                        // kAny/kAll
+  BoundExprPtr compare;                   // kAny/kAll (read-only at run time)
+  // kScalar of UPDATE SET (a, b) = (SELECT ...): the call returns column
+  // result_column and stores the whole row into the parameter slots
+  // result_slots (NULLs of result_types when there is no row).
+  int result_column = 0;
+  std::vector<int> result_slots;
+  std::vector<types::Oid> result_types;
 };
 
 struct PlannedStatement {

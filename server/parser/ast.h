@@ -645,10 +645,14 @@ struct InsertStmt : Statement {
 };
 
 // SET col = expr (col may carry a subfield/subscript path, not supported).
+// SET (a, b) = ROW(...) becomes one clause per column. SET (a, b) =
+// (SELECT ...) too: the first clause holds the subquery, the others a null
+// value; multi_index is the column's position in the list (-1: plain).
 struct SetClause {
   std::string column;
   ExprPtr value;  // may be DefaultExpr
   int location = -1;
+  int multi_index = -1;
 };
 
 // UPDATE [ONLY] t [[AS] alias] SET ... [FROM ...] [WHERE ...] [RETURNING ...]

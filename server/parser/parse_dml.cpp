@@ -98,8 +98,8 @@ StmtPtr Parser::ParseUpdate(std::vector<CommonTableExpr> with) {
     SetClause sc;
     sc.location = Loc();
     if (IsOp("(")) {
-      ErrorAt(sqlstate::kFeatureNotSupported,
-              "multiple-column UPDATE SET (a, b) = ... is not supported yet", Loc());
+      ParseMultiColumnSet(s->set);
+      continue;
     }
     sc.column = ParseColId();
     ExpectOp("=");

@@ -167,6 +167,8 @@ class Parser {
   StmtPtr ParseDelete(std::vector<CommonTableExpr> with);
   StmtPtr ParseCopy();
   std::string ParseDmlAlias();
+  // SET (a, b, ...) = ROW(...) | (SELECT ...) (parse_update_set.cpp).
+  void ParseMultiColumnSet(std::vector<SetClause>& out);
   void ParseCopyLegacyOptions(std::vector<GenericOption>& out);
 
   // ---- DDL (parse_ddl.cpp) ----

@@ -37,18 +37,6 @@ bool IsValueExpr(const BoundExpr& e) {
   return false;
 }
 
-BoundExprPtr CloneValue(const BoundExpr& e) {
-  auto c = std::make_unique<BoundExpr>(e.kind, e.type);
-  c->typmod = e.typmod;
-  c->location = e.location;
-  c->value = e.value;
-  c->index = e.index;
-  c->func = e.func;
-  c->cast_context = e.cast_context;
-  for (const BoundExprPtr& ch : e.children) c->children.push_back(CloneValue(*ch));
-  return c;
-}
-
 bool OpFromName(const std::string& n, IndexScanOp* op) {
   if (n == "=") *op = IndexScanOp::kEq;
   else if (n == "<") *op = IndexScanOp::kLt;
@@ -103,7 +91,7 @@ bool Collect(const BoundExpr& e, int col, types::Oid col_type, ColumnConds* out)
     }
     if (value == nullptr || !Compatible(col_type, value->type)) return false;
     if (op == IndexScanOp::kEq) out->has_eq = true;
-    out->bounds.push_back(IndexBoundExpr{op, CloneValue(*value)});
+    out->bounds.push_back(IndexBoundExpr{op, executor::CloneBound(*value)});
     return true;
   }
   if (e.kind == BoundKind::kInList && !e.negated && !e.children.empty() && IsColumn(*e.children[0], col, col_type)) {
@@ -112,7 +100,7 @@ bool Collect(const BoundExpr& e, int col, types::Oid col_type, ColumnConds* out)
     for (size_t i = 1; i < e.children.size(); ++i) {
       const BoundExpr& v = *e.children[i];
       if (!IsValueExpr(v) || !Compatible(col_type, v.type)) return false;
-      vals.push_back(CloneValue(v));
+      vals.push_back(executor::CloneBound(v));
     }
     out->in_values = std::move(vals);
     out->has_in = true;

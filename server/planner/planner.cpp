@@ -36,15 +36,7 @@ TableInfo LookupTable(PlannerState& st, const parser::RangeVar& rv) {
 // Scope over one table's row (UPDATE/DELETE/RETURNING).
 Scope TableScope(const TableInfo& t, const std::string& alias) {
   Scope s;
-  RangeEntry e;
-  e.alias = alias.empty() ? t.name : alias;
-  for (const executor::ColumnInfo& c : t.columns) {
-    e.names.push_back(c.name);
-    e.types.push_back(c.type);
-    e.typmods.push_back(c.typmod);
-    e.hidden.push_back(false);
-  }
-  s.entries.push_back(std::move(e));
+  s.entries.push_back(TableRangeEntry(t, alias));
   return s;
 }
 
@@ -237,13 +229,14 @@ class DmlPlanner {
 
   PlannedStatement Update(const parser::UpdateStmt& s) {
     if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
-    if (!s.from.empty()) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet"), s.from[0]->location);
-    }
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
+    ExecNodePtr scan;
+    if (!s.from.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.from, s.where.get(), &scope);
     std::vector<BoundExprPtr> row(t.columns.size());
-    for (const parser::SetClause& sc : s.set) {
+    std::vector<BoundExprPtr> multi;  // values of the current SET (...) = (SELECT ...)
+    for (size_t n = 0; n < s.set.size(); ++n) {
+      const parser::SetClause& sc = s.set[n];
       int i = ColumnIndex(t, sc.column);
       if (i < 0) {
         ThrowAt(DbError(sqlstate::kUndefinedColumn,
@@ -251,12 +244,27 @@ class DmlPlanner {
                 sc.location);
       }
       if (row[static_cast<size_t>(i)]) {
-        ThrowAt(DbError(sqlstate::kSyntaxError, "multiple assignments to same column \"" + sc.column + "\""),
-                sc.location);
+        // No position, as PostgreSQL.
+        throw DbError(sqlstate::kSyntaxError, "multiple assignments to same column \"" + sc.column + "\"");
       }
-      CheckIdentityValue(t.columns[static_cast<size_t>(i)], sc.value->kind == parser::ExprKind::kDefault, 0, true);
+      CheckIdentityValue(t.columns[static_cast<size_t>(i)],
+                         sc.value && sc.value->kind == parser::ExprKind::kDefault, 0, true);
       BindContext ctx = q_.Context(&scope, "UPDATE");
-      row[static_cast<size_t>(i)] = Assign(*sc.value, t.columns[static_cast<size_t>(i)], ctx);
+      if (sc.multi_index < 0) {
+        row[static_cast<size_t>(i)] = Assign(*sc.value, t.columns[static_cast<size_t>(i)], ctx);
+        continue;
+      }
+      if (sc.multi_index == 0) {
+        std::vector<int> cols;
+        for (size_t m = n; m < s.set.size() && (m == n || s.set[m].multi_index > 0); ++m) {
+          cols.push_back(ColumnIndex(t, s.set[m].column));
+        }
+        multi = q_.BindMultiAssign(sc.value->As<parser::SubLinkExpr>(), ctx, &scope, cols);
+      }
+      ctx.param_types = st_.params;
+      row[static_cast<size_t>(i)] = AssignCoerce(std::move(multi.at(static_cast<size_t>(sc.multi_index))),
+                                                 t.columns[static_cast<size_t>(i)], ctx, sc.location);
+      st_.params = ctx.param_types;
     }
     PlanExpr where = Where(scope, s.where.get());
     std::vector<PlanExpr> exprs;
@@ -264,7 +272,7 @@ class DmlPlanner {
       if (!row[c]) row[c] = MakeColumn(static_cast<int>(c), t.columns[c].type, t.columns[c].typmod);
       exprs.push_back(PlanExpr{std::move(row[c]), ""});
     }
-    ExecNodePtr scan = ModifyScan(t, s.alias, where);
+    if (!scan) scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kUpdate;
     std::vector<PlanExpr> ret;
@@ -277,14 +285,12 @@ class DmlPlanner {
 
   PlannedStatement Delete(const parser::DeleteStmt& s) {
     if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
-    if (!s.using_items.empty()) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet"),
-              s.using_items[0]->location);
-    }
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
+    ExecNodePtr scan;
+    if (!s.using_items.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.using_items, s.where.get(), &scope);
     PlanExpr where = Where(scope, s.where.get());
-    ExecNodePtr scan = ModifyScan(t, s.alias, where);
+    if (!scan) scan = ModifyScan(t, s.alias, where);
     PlannedStatement p;
     p.command = CommandType::kDelete;
     std::vector<PlanExpr> ret;
@@ -344,11 +350,11 @@ void FinishParams(PlannerState& st, PlannedStatement& p) {
   ctx.param_types = st.params;
   p.param_types = executor::FinalParamTypes(ctx);
   int nuser = static_cast<int>(p.param_types.size());
-  for (auto& [node, slot] : st.hidden) node->index = nuser + slot;
   for (executor::InitPlan& ip : st.init_plans) ip.param_index += nuser;
   for (executor::SubPlan& sp : st.sub_plans) {
     sp.handle_index += nuser;
     for (int& a : sp.arg_indexes) a += nuser;
+    for (int& r : sp.result_slots) r += nuser;
   }
   p.init_plans = std::move(st.init_plans);
   p.sub_plans = std::move(st.sub_plans);

@@ -57,12 +57,18 @@ struct RangeEntry {
 // correlated subquery; QueryPlanner::Bind turns them into parameters.
 inline constexpr int kOuterRefBase = 1 << 24;
 
+struct Scope;
+
 // The outer-query columns a correlated subquery uses. Each distinct outer
 // column gets a parameter slot the subplan reads and a representative
-// reference the outer query binds to supply the value.
+// reference the outer query binds to supply the value. A column of a query
+// further out is recorded the same way: binding the representative in the
+// enclosing query makes that query correlated in turn, so the value is
+// passed down one level at a time.
 struct Correlation {
   int* nslots = nullptr;                           // PlannerState::nslots
-  std::vector<int> outer_index;                    // slot in the outer scope's row
+  std::vector<const Scope*> outer_scope;           // the scope it was found in
+  std::vector<int> outer_index;                    // slot in that scope's row
   std::vector<const parser::ColumnRefExpr*> refs;  // representative reference
   std::vector<int> slots;                          // parameter slot (before + nuser)
 };
@@ -71,14 +77,15 @@ struct Correlation {
 struct Scope {
   std::vector<RangeEntry> entries;
   const Scope* parent = nullptr;
-  // Set for the top level of a subquery in an expression: references to the
-  // immediately enclosing query are allowed and recorded here.
+  // Set for a subquery in an expression (and the FROM subqueries, joins and
+  // set-operation arms inside it): references to enclosing queries, at any
+  // depth, are allowed and recorded here.
   Correlation* corr = nullptr;
 
   int width() const;
   // PostgreSQL's errors: 42703 unknown column, 42702 ambiguous, 42P01
-  // missing FROM-clause entry; a reference found only in an enclosing query
-  // → 0A000 (correlated subqueries are not supported).
+  // missing FROM-clause entry. With `corr`, a column of an enclosing query
+  // binds as kOuterRefBase + k (its number in corr).
   ColumnBinding Resolve(const parser::ColumnRefExpr& c) const;
   // Entry and column index of c (same errors as Resolve).
   std::pair<const RangeEntry*, int> Find(const parser::ColumnRefExpr& c) const;
@@ -99,11 +106,10 @@ struct PlannerState {
   std::vector<types::Oid> params;
   std::vector<executor::InitPlan> init_plans;
   std::vector<executor::SubPlan> sub_plans;
-  int nslots = 0;  // hidden parameter slots allocated so far
-  // Hidden parameters (init-plan results, correlated outer values, subplan
-  // handles): their final index is
-  // (number of user params) + slot, fixed up when planning ends.
-  std::vector<std::pair<BoundExpr*, int>> hidden;
+  // Hidden parameter slots allocated so far (init-plan results, correlated
+  // outer values, subplan handles): bound as kHiddenParamBase + slot, stored
+  // after the user's parameters at run time.
+  int nslots = 0;
   // Parse nodes the planner synthesizes (star expansion, defaults); kept
   // alive for the duration of planning.
   std::vector<std::unique_ptr<parser::Expr>> synthetic;
@@ -146,6 +152,15 @@ class QueryPlanner {
   QueryPlanner(PlannerState& st, const Scope* outer, Correlation* corr = nullptr)
       : st_(st), outer_(outer), corr_(corr) {}
   PlannedQuery PlanSelect(const parser::SelectStmt& s);
+  // (sublink_multiassign.cpp) UPDATE SET (a, b) = (SELECT ...): the values
+  // of the list's columns (table positions table_cols), in list order.
+  std::vector<BoundExprPtr> BindMultiAssign(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope,
+                                            const std::vector<int>& table_cols);
+  // (update_from.cpp) UPDATE ... FROM / DELETE ... USING: the target's scan
+  // (row + RowId) joined with `from`, WHERE conjuncts placed as in a SELECT;
+  // *scope gets the target entry (RowId hidden) then the FROM entries.
+  ExecNodePtr PlanModifyJoin(const executor::TableInfo& t, const std::string& alias,
+                             const std::vector<parser::FromItemPtr>& from, const parser::Expr* where, Scope* scope);
 
   // A BindContext resolving columns in `scope` (may be null: no columns),
   // planning subqueries as init plans; aggregates rejected with
@@ -211,11 +226,22 @@ class QueryPlanner {
     std::vector<RangeEntry> entries;  // offsets relative to node's row
   };
   FromResult PlanFromItem(const parser::FromItem& item);
+  // Appends a planned FROM item to p.scope (42712 for a repeated alias).
+  void AddFromItem(SelectParts& p, FromResult r, int location, std::vector<ExecNodePtr>* items,
+                   std::vector<std::pair<int, int>>* ranges);
   FromResult PlanJoin(const parser::JoinRef& j);
 
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
+  // Plans the subquery of s one level below `scope`, recording in *corr the
+  // enclosing queries' columns it uses.
+  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr);
   BoundExprPtr BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
                               const Correlation& corr);
+  // (sublink_quantified.cpp) op ANY/ALL (subquery) as a subplan comparing
+  // each row; the outer-column arguments of a subplan call.
+  BoundExprPtr BindQuantified(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                              const Correlation& corr);
+  void AddOuterValues(BoundExpr& call, const Correlation& corr, BindContext& ctx);
   BoundExprPtr HiddenParam(types::Oid type, int32_t typmod, int slot);
   // Rewrites outer-column references (kOuterRefBase) into hidden params.
   void ConvertOuterRefs(BoundExpr& e);
@@ -264,9 +290,6 @@ class QueryPlanner {
 
 // --- helpers shared by the planner files ---
 
-// Hidden parameters get their final index when planning ends.
-inline constexpr int kUnsetParamIndex = 1 << 20;
-
 // Throws e with its position set to location + 1 (if it has none).
 [[noreturn]] void ThrowAt(DbError e, int location);
 // Applies the conjunction of `conds` (if any) to node's rows: pushed into a
@@ -286,6 +309,10 @@ bool IsOrdinalConst(const parser::Expr& e);
 // expressions by their text).
 bool SameExpr(const BoundExpr& a, const BoundExpr& b);
 bool ContainsSublink(const parser::Expr& e);
+// (sublink_quantified.cpp) ANY/ALL/IN sublinks; the uncorrelated single
+// `x IN (subquery)` an init plan's hash set answers.
+bool IsQuantified(const parser::SubLinkExpr& s);
+bool IsHashedIn(const parser::SubLinkExpr& s, const PlannedQuery& q);
 bool ContainsSublinkOrAggregate(const parser::Expr& e);
 
 // A WHERE/ON conjunct with the slots it reads.
@@ -311,6 +338,22 @@ OutputColumn Describe(const std::string& name, const BoundExpr& e);
 bool IsAggregateCall(const parser::FuncCallExpr& f);
 // Calls fn for each direct sub-expression of e (not into subqueries).
 void ForEachChild(const parser::Expr& e, const std::function<void(const parser::Expr&)>& fn);
+
+// (update_from.cpp) The entry of a table known as `alias` (its name when empty).
+RangeEntry TableRangeEntry(const executor::TableInfo& t, const std::string& alias);
+
+// A column of JOIN ... USING / NATURAL: its slots in the join's [left, right] row.
+struct UsingColumn {
+  std::string name;
+  int left_slot = 0, right_slot = 0;
+  types::Oid left_type = types::kInvalidOid, right_type = types::kInvalidOid;
+  int32_t left_typmod = types::kNoTypmod, right_typmod = types::kNoTypmod;
+};
+// (join_using.cpp) Puts the merged USING columns in front of the join's row
+// (a projection over *node) as an unnamed entry first in *entries, shifting
+// the other entries; both input copies must already be hidden.
+void MergeUsingColumns(executor::JoinKind kind, const std::vector<UsingColumn>& cols, ExecNodePtr* node,
+                       std::vector<RangeEntry>* entries);
 
 // Assignment coercion to a table column with PostgreSQL's message:
 // 42804 `column "a" is of type integer but expression is of type boolean`.
@@ -353,11 +396,12 @@ bool WantedOrderOf(const parser::SelectStmt& s, const RangeEntry& entry, WantedO
 // One plain SELECT level while PlanSimple's phases build it. Binding
 // contexts point into it (scope), so it stays where it was created.
 struct SelectParts {
-  explicit SelectParts(const parser::SelectStmt& stmt) : s(stmt) {}
+  explicit SelectParts(const parser::SelectStmt& stmt) : s(stmt), where(stmt.where.get()) {}
   SelectParts(const SelectParts&) = delete;
   SelectParts& operator=(const SelectParts&) = delete;
 
   const parser::SelectStmt& s;
+  const parser::Expr* where;  // s.where (UPDATE ... FROM / DELETE ... USING: theirs)
   Scope scope;       // the FROM entries
   ExecNodePtr node;  // FROM ⋈ WHERE, then the pipeline above it
   WantedOrder wanted_order;  // valid when index_ordered

@@ -72,12 +72,15 @@ std::pair<const RangeEntry*, int> Scope::Find(const parser::ColumnRefExpr& c) co
 
 ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
   if (corr != nullptr && parent != nullptr && !TryFind(c)) {
-    if (auto outer = parent->TryFind(c)) {
+    for (const Scope* up = parent; up != nullptr; up = up->parent) {
+      auto outer = up->TryFind(c);
+      if (!outer) continue;
       auto [oe, oi] = *outer;
       int index = oe->offset + oi;
       size_t k = 0;
-      while (k < corr->outer_index.size() && corr->outer_index[k] != index) ++k;
+      while (k < corr->outer_index.size() && (corr->outer_index[k] != index || corr->outer_scope[k] != up)) ++k;
       if (k == corr->outer_index.size()) {
+        corr->outer_scope.push_back(up);
         corr->outer_index.push_back(index);
         corr->refs.push_back(&c);
         corr->slots.push_back((*corr->nslots)++);

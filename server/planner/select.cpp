@@ -75,8 +75,7 @@ void QueryPlanner::ConvertOuterRefs(BoundExpr& e) {
     if (corr_ == nullptr) throw DbError(sqlstate::kInternalError, "outer reference without a correlation");
     int slot = corr_->slots.at(static_cast<size_t>(e.index - kOuterRefBase));
     e.kind = BoundKind::kParam;
-    e.index = kUnsetParamIndex;
-    st_.hidden.emplace_back(&e, slot);
+    e.index = executor::kHiddenParamBase + slot;
     return;
   }
   for (auto& c : e.children) ConvertOuterRefs(*c);
@@ -85,18 +84,24 @@ void QueryPlanner::ConvertOuterRefs(BoundExpr& e) {
 BoundExprPtr QueryPlanner::HiddenParam(types::Oid type, int32_t typmod, int slot) {
   auto e = std::make_unique<BoundExpr>(BoundKind::kParam, type);
   e->typmod = typmod;
-  e->index = kUnsetParamIndex;
-  st_.hidden.emplace_back(e.get(), slot);
+  e->index = executor::kHiddenParamBase + slot;
   return e;
 }
 
-BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
+PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope,
+                                        Correlation* corr) {
   st_.params = ctx.param_types;
-  Correlation corr;
-  corr.nslots = &st_.nslots;
-  QueryPlanner sub(st_, scope, &corr);
+  corr->nslots = &st_.nslots;
+  QueryPlanner sub(st_, scope, corr);
   PlannedQuery q = sub.PlanSelect(*s.subselect);
   ctx.param_types = st_.params;
+  return q;
+}
+
+BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
+  Correlation corr;
+  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr);
+  if (IsQuantified(s) && (!corr.refs.empty() || !IsHashedIn(s, q))) return BindQuantified(s, ctx, std::move(q), corr);
   if (!corr.refs.empty()) return BindCorrelated(s, ctx, std::move(q), corr);
   executor::InitPlan ip;
   int slot = st_.nslots++;
@@ -120,16 +125,7 @@ BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext
       st_.init_plans.push_back(std::move(ip));
       return HiddenParam(q.columns[0].type, q.columns[0].typmod, slot);
     }
-    case parser::SubLinkKind::kAny: {
-      if (s.op != "=") {
-        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "op ANY (subquery) is not supported yet except for IN"),
-                s.location);
-      }
-      if (q.columns.size() != 1) {
-        ThrowAt(DbError(sqlstate::kSyntaxError, q.columns.size() > 1 ? "subquery has too many columns"
-                                                                       : "subquery has too few columns"),
-                s.location);
-      }
+    case parser::SubLinkKind::kAny: {  // x IN (subquery), uncorrelated: a hash set (IsHashedIn)
       BoundExprPtr test = executor::BindExpr(*s.test_expr, ctx);
       types::Oid common = types::kInvalidOid;
       try {
@@ -155,8 +151,7 @@ BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext
     case parser::SubLinkKind::kArray:
       break;
   }
-  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ALL (subquery) and ARRAY(subquery) are not supported yet"),
-          s.location);
+  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet"), s.location);
 }
 
 BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
@@ -167,16 +162,7 @@ BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindCont
   auto call = std::make_unique<BoundExpr>(BoundKind::kFuncCall, types::kBoolOid);
   call->func = executor::SubPlanSignature();
   call->location = s.location;
-  // The outer values, bound in the context where the subquery appears.
-  for (const parser::ColumnRefExpr* ref : corr.refs) {
-    std::optional<ColumnBinding> b;
-    try {
-      b = ctx.resolve_column(*ref);
-    } catch (DbError& e) {
-      ThrowAt(std::move(e), ref->location);
-    }
-    call->children.push_back(MakeColumn(b->index, b->type, b->typmod));
-  }
+  AddOuterValues(*call, corr, ctx);
   switch (s.sublink_kind) {
     case parser::SubLinkKind::kExists:
       sp.kind = executor::SubPlan::Kind::kExists;
@@ -191,34 +177,8 @@ BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindCont
       call->type = sp.type;
       call->typmod = sp.typmod;
       break;
-    case parser::SubLinkKind::kAny: {
-      if (s.op != "=") {
-        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "op ANY (subquery) is not supported yet except for IN"),
-                s.location);
-      }
-      if (q.columns.size() != 1) {
-        ThrowAt(DbError(sqlstate::kSyntaxError, q.columns.size() > 1 ? "subquery has too many columns"
-                                                                       : "subquery has too few columns"),
-                s.location);
-      }
-      BoundExprPtr test = executor::BindExpr(*s.test_expr, ctx);
-      types::Oid common = types::kInvalidOid;
-      try {
-        common = types::SelectCommonType({test->type, q.columns[0].type}, "IN");
-      } catch (DbError&) {
-        ThrowAt(DbError(sqlstate::kUndefinedFunction, "operator does not exist: " + types::FormatType(test->type) +
-                                                           " = " + types::FormatType(q.columns[0].type)),
-                s.location);
-      }
-      sp.kind = executor::SubPlan::Kind::kIn;
-      sp.type = common;
-      call->children.push_back(
-          executor::Coerce(std::move(test), common, types::kNoTypmod, types::CoercionContext::kImplicit, ctx));
-      break;
-    }
-    default:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ALL (subquery) and ARRAY(subquery) are not supported yet"),
-              s.location);
+    default:  // kAny/kAll go to BindQuantified
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet"), s.location);
   }
   sp.handle_index = st_.nslots++;
   call->children.push_back(HiddenParam(types::kInt8Oid, types::kNoTypmod, sp.handle_index));
@@ -337,7 +297,7 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
 }
 
 PlannedQuery QueryPlanner::PlanSetOp(const parser::SelectStmt& s) {
-  QueryPlanner lp(st_, outer_), rp(st_, outer_);
+  QueryPlanner lp(st_, outer_, corr_), rp(st_, outer_, corr_);
   lp.set_op_arm_ = rp.set_op_arm_ = true;
   PlannedQuery l = lp.PlanSelect(*s.larg);
   PlannedQuery r = rp.PlanSelect(*s.rarg);

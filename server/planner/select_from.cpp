@@ -68,7 +68,9 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
         ThrowAt(DbError(sqlstate::kFeatureNotSupported, "FOR UPDATE/SHARE of a subquery in FROM is not supported yet"),
                 item.location);
       }
-      QueryPlanner sub(st_, outer_);
+      // References to enclosing queries (not to sibling FROM items) are
+      // parameters of this query level's correlation.
+      QueryPlanner sub(st_, outer_, corr_);
       PlannedQuery q = sub.PlanSelect(*sq.subquery);
       RangeEntry e;
       e.alias = sq.alias.name;
@@ -126,9 +128,10 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
       }
     }
   }
+  std::vector<UsingColumn> using_merged;
   for (const std::string& name : using_cols) {
-    // left.name = right.name; the right column is hidden from '*' and
-    // unqualified references, like PostgreSQL's merged USING column.
+    // left.name = right.name; both copies are hidden from '*' and
+    // unqualified references, which see the merged column instead.
     auto find_side = [&](size_t from, size_t to) -> std::pair<RangeEntry*, int> {
       for (size_t k = from; k < to; ++k) {
         RangeEntry& e = local.entries[k];
@@ -152,6 +155,10 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
     eq->children.push_back(executor::Coerce(std::move(rc), f.arg_types[1], -1, types::CoercionContext::kImplicit, ctx));
     std::string text = "(" + le->alias + "." + name + " = " + re->alias + "." + name + ")";
     conds.push_back(PlanExpr{std::move(eq), text});
+    using_merged.push_back(UsingColumn{name, le->offset + li, re->offset + ri, le->types[static_cast<size_t>(li)],
+                                       re->types[static_cast<size_t>(ri)], le->typmods[static_cast<size_t>(li)],
+                                       re->typmods[static_cast<size_t>(ri)]});
+    le->hidden[static_cast<size_t>(li)] = true;
     re->hidden[static_cast<size_t>(ri)] = true;
   }
   if (j.on) {
@@ -173,6 +180,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
   FromResult out;
   out.node = MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds), st_.options.enable_hashjoin);
   out.entries = std::move(local.entries);
+  MergeUsingColumns(kind, using_merged, &out.node, &out.entries);
   if (!j.alias.name.empty()) {
     // (a JOIN b) AS j: one entry named j over all visible columns.
     RangeEntry merged;
@@ -200,31 +208,33 @@ void QueryPlanner::PlanFromClause(SelectParts& p, std::vector<ExecNodePtr>* item
                                   std::vector<std::pair<int, int>>* ranges) {
   p.scope.parent = outer_;
   p.scope.corr = corr_;
-  for (const parser::FromItemPtr& fi : p.s.from) {
-    FromResult r = PlanFromItem(*fi);
-    int off = p.scope.width();
-    int w = 0;
-    for (RangeEntry& e : r.entries) {
-      w = std::max(w, e.offset + e.width());
-      e.offset += off;
-      for (const RangeEntry& prev : p.scope.entries) {
-        if (!e.alias.empty() && prev.alias == e.alias) {
-          ThrowAt(DbError("42712", "table name \"" + e.alias + "\" specified more than once"), fi->location);
-        }
-      }
-      p.scope.entries.push_back(std::move(e));
-    }
-    items->push_back(std::move(r.node));
-    ranges->emplace_back(off, off + w);
-  }
+  for (const parser::FromItemPtr& fi : p.s.from) AddFromItem(p, PlanFromItem(*fi), fi->location, items, ranges);
   CheckLockTargetsFound(p.s, p.scope);
+}
+
+void QueryPlanner::AddFromItem(SelectParts& p, FromResult r, int location, std::vector<ExecNodePtr>* items,
+                               std::vector<std::pair<int, int>>* ranges) {
+  int off = p.scope.width();
+  int w = 0;
+  for (RangeEntry& e : r.entries) {
+    w = std::max(w, e.offset + e.width());
+    e.offset += off;
+    for (const RangeEntry& prev : p.scope.entries) {
+      if (!e.alias.empty() && prev.alias == e.alias) {
+        ThrowAt(DbError("42712", "table name \"" + e.alias + "\" specified more than once"), location);
+      }
+    }
+    p.scope.entries.push_back(std::move(e));
+  }
+  items->push_back(std::move(r.node));
+  ranges->emplace_back(off, off + w);
 }
 
 std::vector<Conjunct> QueryPlanner::BindWhere(SelectParts& p) {
   std::vector<Conjunct> conjs;
-  if (!p.s.where) return conjs;
+  if (!p.where) return conjs;
   std::vector<const parser::Expr*> parts;
-  SplitConjuncts(p.s.where.get(), &parts);
+  SplitConjuncts(p.where, &parts);
   const Scope& scope = p.scope;
   for (const parser::Expr* e : parts) {
     BindContext ctx = Context(&scope, "WHERE");

@@ -14,6 +14,7 @@
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
 #include "executor/expr/in_list_set.h"
+#include "executor/expr/row_compare.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/text_io.h"
 
@@ -106,6 +107,7 @@ BoundExprPtr Binder::Bind(const parser::Expr& x) {
       return BindLike(x.As<parser::LikeExpr>());
     case ExprKind::kIsNull: {
       const auto& n = x.As<parser::IsNullExpr>();
+      if (BoundExprPtr r = BindRowIsNull(n, ctx_)) return r;
       auto e = Node(BoundKind::kIsNull, types::kBoolOid, x.location);
       e->children.push_back(Bind(*n.arg));
       e->negated = n.negated;
@@ -124,6 +126,7 @@ BoundExprPtr Binder::Bind(const parser::Expr& x) {
     }
     case ExprKind::kIsDistinct: {
       const auto& n = x.As<parser::IsDistinctExpr>();
+      if (BoundExprPtr r = BindRowIsDistinct(n, ctx_)) return r;
       BoundExprPtr eq = OpCall("=", Bind(*n.left), Bind(*n.right), x.location);
       auto e = Node(BoundKind::kIsDistinct, types::kBoolOid, x.location);
       e->func = eq->func;
@@ -154,8 +157,7 @@ BoundExprPtr Binder::Bind(const parser::Expr& x) {
       ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY expressions are not supported yet"),
               x.location);
     case ExprKind::kRow:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ROW expressions are not supported yet"),
-              x.location);
+      return BindRowValue(x.As<parser::RowExpr>(), ctx_);
     case ExprKind::kDefault:
       ThrowAt(DbError(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"),
               x.location);
@@ -300,6 +302,7 @@ BoundExprPtr Binder::BindBinary(const parser::BinaryOpExpr& b) {
     return Bool2(b.op == "AND" ? BoundKind::kAnd : BoundKind::kOr, std::move(l), std::move(r),
                  b.location);
   }
+  if (BoundExprPtr r = BindRowBinary(b, ctx_)) return r;
   return OpCall(b.op, Bind(*b.left), Bind(*b.right), b.location);
 }
 
@@ -351,6 +354,7 @@ Oid Binder::CommonType(std::vector<BoundExprPtr>& v, const char* context, int lo
 }
 
 BoundExprPtr Binder::BindIn(const parser::InListExpr& in) {
+  if (BoundExprPtr r = BindRowInList(in, ctx_)) return r;
   std::vector<BoundExprPtr> all;
   all.push_back(Bind(*in.arg));
   for (const auto& item : in.items) all.push_back(Bind(*item));
@@ -652,6 +656,11 @@ BoundExprPtr Coerce(BoundExprPtr e, Oid target, int32_t typmod, CoercionContext 
   c->cast_context = cc;
   c->children.push_back(std::move(e));
   return c;
+}
+
+BoundExprPtr BindOperator(const std::string& op, BoundExprPtr l, BoundExprPtr r, int location, BindContext& ctx) {
+  Binder b(ctx);
+  return b.OpCall(op, std::move(l), std::move(r), location);
 }
 
 BoundExprPtr BindExpr(const parser::Expr& expr, BindContext& ctx) {

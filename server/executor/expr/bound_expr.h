@@ -21,7 +21,7 @@ namespace hearth::executor {
 
 enum class BoundKind : uint8_t {
   kConst,        // value
-  kParam,        // index = 0-based parameter number
+  kParam,        // index = 0-based parameter number, or kHiddenParamBase + slot
   kColumn,       // index = slot in EvalContext::row (resolver-defined)
   kAggRef,       // index = slot in EvalContext::aggregates (aggregate callback)
   kCaseTest,     // the operand of the enclosing CASE x WHEN ...
@@ -42,6 +42,13 @@ enum class BoundKind : uint8_t {
 };
 
 enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
+
+// Parameters the planner adds (init-plan results, correlated outer values,
+// subplan handles) are numbered from here: hidden slot s is read from
+// EvalContext::params[nuser + s]. The number of user parameters is known
+// only when planning ends, and bound trees may be copied before that (index
+// bounds), so the index itself never needs fixing up.
+inline constexpr int kHiddenParamBase = 1 << 20;
 
 struct BoundExpr;
 struct InListSet;  // in_list_set.h

@@ -130,12 +130,14 @@ Value Eval(const BoundExpr& e, EvalContext& ctx) {
   switch (e.kind) {
     case BoundKind::kConst:
       return e.value;
-    case BoundKind::kParam:
-      if (static_cast<size_t>(e.index) >= ctx.nparams) {
-        throw DbError(sqlstate::kUndefinedParameter,
-                      "no value found for parameter " + std::to_string(e.index + 1));
+    case BoundKind::kParam: {
+      size_t i = static_cast<size_t>(e.index);
+      if (e.index >= kHiddenParamBase) i = ctx.nuser + static_cast<size_t>(e.index - kHiddenParamBase);
+      if (i >= ctx.nparams) {
+        throw DbError(sqlstate::kUndefinedParameter, "no value found for parameter " + std::to_string(i + 1));
       }
-      return ctx.params[e.index];
+      return ctx.params[i];
+    }
     case BoundKind::kColumn:
       if (static_cast<size_t>(e.index) >= ctx.nrow) {
         throw DbError(sqlstate::kInternalError, "column reference outside the current row");

@@ -20,6 +20,9 @@ struct EvalContext {
   // types (InputValue/ReceiveBinary with FinalParamTypes()).
   const types::Value* params = nullptr;
   size_t nparams = 0;
+  // The user's $1..$n come first; hidden parameters (kHiddenParamBase + s)
+  // are at params[nuser + s].
+  size_t nuser = 0;
   // The current input row, indexed by ColumnBinding::index.
   const types::Value* row = nullptr;
   size_t nrow = 0;

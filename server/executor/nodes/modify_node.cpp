@@ -3,6 +3,8 @@
 // Principal entry points: ModifyTableNode::Open (does the work), Next.
 #include "executor/nodes/modify_node.h"
 
+#include <algorithm>
+
 #include "executor/row_checks.h"
 
 #include "common/error/db_error.h"
@@ -27,7 +29,7 @@ ModifyTableNode::ModifyTableNode(ModifyKind kind, TableInfo table, ExecNodePtr c
 void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
   if (returning_.empty()) return;
   eval.row = table_row.data();
-  eval.nrow = table_.columns.size();
+  eval.nrow = table_row.size();
   Row r(returning_.size());
   for (size_t i = 0; i < returning_.size(); ++i) r[i] = Eval(*returning_[i].expr, eval);
   out_.push_back(std::move(r));
@@ -56,7 +58,7 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
   size_t ncols = table_.columns.size();
   for (;;) {
     eval.row = old_row.data();
-    eval.nrow = ncols;
+    eval.nrow = old_row.size();
     if (where_.expr && !EvalPredicate(*where_.expr, eval)) return;
     ModifyResult r;
     if (kind_ == ModifyKind::kUpdate) {
@@ -70,15 +72,25 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
     switch (r) {
       case ModifyResult::kOk:
         ++processed_;
-        AddReturning(kind_ == ModifyKind::kUpdate ? scratch_ : old_row, eval);
+        if (kind_ == ModifyKind::kUpdate && !returning_.empty()) {
+          // RETURNING sees the new row (and the other FROM items' columns).
+          returned_ = old_row;
+          std::copy(scratch_.begin(), scratch_.end(), returned_.begin());
+          AddReturning(returned_, eval);
+        } else {
+          AddReturning(old_row, eval);
+        }
         return;
       case ModifyResult::kSelfModified:
       case ModifyResult::kNotFound:
       case ModifyResult::kConcurrentlyDeleted:
         return;  // changed by this statement / gone: skip, like PostgreSQL
       case ModifyResult::kConcurrentlyUpdated:
-        // Read Committed: re-check the newest version and try again.
-        if (!mod.FetchLatestVersion(rid, &old_row, &rid)) return;
+        // Read Committed: re-check the newest version (with the same values
+        // of the other FROM items) and try again.
+        if (!mod.FetchLatestVersion(rid, &latest_, &rid)) return;
+        std::copy(latest_.begin(), latest_.begin() + static_cast<std::ptrdiff_t>(ncols), old_row.begin());
+        old_row[ncols] = types::Value::Int8(static_cast<int64_t>(rid));
         break;
     }
   }
@@ -106,8 +118,9 @@ void ModifyTableNode::Open(ExecContext& ctx) {
       AddReturning(in, eval);
       continue;
     }
+    // [table row, RowId, other FROM items' columns (UPDATE ... FROM)]:
+    // expressions read the whole row.
     auto rid = static_cast<RowId>(in[ncols].i);
-    in.resize(ncols);
     ModifyOne(*mod, in, rid, eval);
   }
   child_->Close();

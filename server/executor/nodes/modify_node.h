@@ -4,10 +4,12 @@
 // Input rows (from the child):
 //   INSERT: a full table row, already coerced to the column types/typmods;
 //   UPDATE, DELETE: a table row followed by its RowId (int8), straight from
-//     a scan; this node evaluates the WHERE clause and (UPDATE) the new row
-//     itself, so that under Read Committed it can re-check a concurrently
-//     updated row's newest version (TableModifier::FetchLatestVersion) with
-//     the same expressions.
+//     a scan, then (UPDATE ... FROM, DELETE ... USING) the columns of the
+//     other FROM items; this node evaluates the WHERE clause and (UPDATE)
+//     the new row itself on that whole row, so that under Read Committed it
+//     can re-check a concurrently updated row's newest version
+//     (TableModifier::FetchLatestVersion, the other columns kept) with the
+//     same expressions.
 // Open performs the whole modification (as PostgreSQL does, even when the
 // client reads only part of RETURNING), checks NOT NULL (23502 with
 // PostgreSQL's message and "Failing row contains (...)" detail), and
@@ -64,6 +66,8 @@ class ModifyTableNode : public ExecNode {
   std::vector<PlanExpr> returning_;
   std::vector<Row> out_;
   Row scratch_;
+  Row returned_;  // UPDATE RETURNING: new row + RowId + FROM columns
+  Row latest_;    // newest version of a concurrently updated row
   size_t pos_ = 0;
   uint64_t processed_ = 0;
   bool bulk_insert_ = false;

@@ -36,6 +36,8 @@ inline constexpr Oid kRegclassOid = 2205;
 inline constexpr Oid kRegtypeOid = 2206;
 inline constexpr Oid kUuidOid = 2950;
 inline constexpr Oid kVoidOid = 2278;
+// An anonymous row (ROW(1, 'a')): a text-form value "(1,a)", output only.
+inline constexpr Oid kRecordOid = 2249;
 inline constexpr Oid kPgLsnOid = 3220;
 inline constexpr Oid kRegnamespaceOid = 4089;
 

@@ -52,8 +52,16 @@ create table b (k int, vb text);
 insert into a values (1, 'a1'), (2, 'a2'), (2, 'a2bis'), (null, 'anull');
 insert into b values (2, 'b2'), (3, 'b3'), (null, 'bnull');
 select * from a join b using (k) order by va;
--- FULL JOIN ... USING's merged column (COALESCE of both sides) is a known
--- gap: hearthd shows the left column. Not scripted until it is fixed.
+-- the merged USING column: the left value (INNER/LEFT), the right value
+-- (RIGHT), COALESCE of both (FULL); '*' shows it first
+select * from a full join b using (k) order by k, va, vb;
+select k, a.k as ak, b.k as bk, va, vb from a full join b using (k) order by k, va, vb;
+select * from a right join b using (k) order by vb;
+select k from a left join b using (k) where k is null order by va;
+select * from b join a using (k) order by va;
+select j.k, j.va from (a full join b using (k)) as j where j.k > 1 order by j.k, j.va;
+select count(*) from a natural full join b where k is null;
+select * from (select va, k from a) s join b using (k) order by va;
 select a.k, b.k from a left join b on a.k = b.k order by a.va;
 
 -- ambiguous and unknown columns

@@ -97,8 +97,11 @@ TEST_CASE("select: subqueries", "[planner]") {
         V{"1|2", "2|4", "NULL|NULL"});
   CHECK(db.Rows("SELECT a.id FROM t a, t b WHERE a.id = b.id AND "
                 "b.score > (SELECT min(score) FROM t c WHERE c.grp = a.grp) ORDER BY 1") == V{"4"});
-  CHECK(db.Error("SELECT id FROM t WHERE EXISTS (SELECT 1 FROM t u WHERE u.id = (SELECT 1 FROM t v WHERE v.id = t.id))")
-            .sqlstate() == "0A000");
+  // Two levels deep: the innermost subquery reads the outermost row.
+  CHECK(db.Rows("SELECT id FROM t WHERE EXISTS (SELECT 1 FROM t u WHERE u.id = (SELECT 1 FROM t v WHERE v.id = t.id)) "
+                "ORDER BY 1") == V{"1", "2", "3", "4", "5"});
+  CHECK(db.Rows("SELECT id FROM t WHERE id > ALL (SELECT u.id FROM t u WHERE u.grp = t.grp AND u.id <> t.id) "
+                "ORDER BY 1") == V{"2", "4", "5"});
   CHECK(db.Error("SELECT id, (SELECT name) FROM t GROUP BY id").sqlstate() == "42803");
   auto ex = db.Explain("SELECT id FROM t WHERE EXISTS (SELECT 1 FROM t u WHERE u.id = t.id)");
   CHECK(ex == V{"Seq Scan on t", "  Filter: (EXISTS (SubPlan))", "  SubPlan 1", "    ->  Seq Scan on t u",
