@@ -555,10 +555,12 @@ struct LockingClause {
   LockWaitPolicy wait = LockWaitPolicy::kBlock;
 };
 
-// WITH name [(cols)] AS (query)
+// WITH name [(cols)] AS [[NOT] MATERIALIZED] (query)
+enum class CteMaterialize { kDefault, kAlways, kNever };
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> columns;
+  CteMaterialize materialized = CteMaterialize::kDefault;
   StmtPtr query;  // SELECT, or INSERT/UPDATE/DELETE ... RETURNING
   int location = -1;
 };
@@ -613,6 +615,7 @@ struct InsertStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kInsert;
   InsertStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<std::string> columns;     // empty when not given
@@ -637,6 +640,7 @@ struct UpdateStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kUpdate;
   UpdateStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<SetClause> set;
@@ -650,6 +654,7 @@ struct DeleteStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kDelete;
   DeleteStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<FromItemPtr> using_items;

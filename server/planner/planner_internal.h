@@ -86,9 +86,13 @@ struct Scope {
   std::optional<std::pair<const RangeEntry*, int>> TryFind(const parser::ColumnRefExpr& c) const;
 };
 
+struct CteEnv;  // the WITH queries of one statement level (cte.cpp)
+struct CteDef;  // one WITH query (cte.cpp)
+
 struct PlannerState {
   explicit PlannerState(executor::TableProvider& t) : tables(t) {}
   executor::TableProvider& tables;
+  CteEnv* ctes = nullptr;  // innermost WITH list in scope; chained outwards
   std::vector<types::Oid> params;
   std::vector<executor::InitPlan> init_plans;
   std::vector<executor::SubPlan> sub_plans;
@@ -129,6 +133,7 @@ struct TargetSpec {
 };
 
 struct SelectParts;  // one plain SELECT while it is planned (below)
+class WithScope;     // a WITH list in scope while its statement is planned (cte.cpp)
 struct Conjunct;     // a WHERE conjunct (below)
 
 class QueryPlanner {
@@ -146,6 +151,10 @@ class QueryPlanner {
   BoundExprPtr BindCond(const parser::Expr& e, BindContext& ctx, const char* what);
   // Expands '*' / 't.*' into column references (42601 without FROM).
   std::vector<TargetSpec> ExpandTargets(const std::vector<parser::ResTarget>& targets, const Scope& scope);
+  // Makes a statement's WITH queries visible until the result is destroyed
+  // (null when `with` is empty); plans the materialized ones (cte.cpp).
+  std::unique_ptr<WithScope> EnterWith(const std::vector<parser::CommonTableExpr>& with, bool recursive,
+                                       const parser::Statement& body);
 
  private:
   // ---- A plain SELECT (select_simple.cpp, select_from.cpp, select_grouping.cpp),
@@ -188,6 +197,16 @@ class QueryPlanner {
     std::vector<RangeEntry> entries;  // offsets relative to node's row
   };
   FromResult PlanFromItem(const parser::FromItem& item);
+  // ---- WITH (cte.cpp)
+  PlannedQuery PlanWith(const parser::SelectStmt& s);
+  // A FROM name that is a WITH query in scope → its scan (CTE Scan, the
+  // inlined query, or the working table); nullopt for other names.
+  std::optional<FromResult> PlanCteRef(const parser::TableRef& t);
+  friend class WithScope;
+  PlannedQuery PlanCteQuery(CteEnv& env, CteDef& d);
+  PlannedQuery PlanRecursiveCte(CteEnv& env, CteDef& d);
+  void MaterializeCte(CteEnv& env, CteDef& d);
+  const parser::SelectStmt* with_planned_ = nullptr;  // PlanWith in progress for it
   FromResult PlanJoin(const parser::JoinRef& j);
 
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
