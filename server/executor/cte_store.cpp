@@ -56,8 +56,16 @@ void CteStore::Close() {
   if (producer_ != nullptr && opened_) producer_->Close();
 }
 
-types::Value MakeCteStore(ExecNode* plan, ExecContext* ctx, std::vector<std::unique_ptr<CteStore>>* owned) {
+void CteStore::FetchAll() {
+  Row row;
+  while (Fetch(rows_.size(), &row)) {
+  }
+}
+
+types::Value MakeCteStore(ExecNode* plan, ExecContext* ctx, bool run_to_completion,
+                          std::vector<std::unique_ptr<CteStore>>* owned) {
   owned->push_back(std::make_unique<CteStore>(plan, ctx));
+  if (run_to_completion) owned->back()->FetchAll();
   return types::Value::Int8(static_cast<int64_t>(reinterpret_cast<uintptr_t>(owned->back().get())));
 }
 

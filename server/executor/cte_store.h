@@ -46,6 +46,8 @@ class CteStore {
   CteStore(ExecNode* producer, ExecContext* ctx) : producer_(producer), ctx_(ctx) {}
   // Row i of the result into *row, computing rows up to i first; false past the end.
   bool Fetch(size_t i, Row* row);
+  // Computes every row.
+  void FetchAll();
   RowStore& rows() { return rows_; }
   // The producer must not be left open (a cancel unwinds through here).
   void Close();
@@ -62,7 +64,9 @@ class CteStore {
 // Creates the store of a kCte / kWorkTable init plan (`plan`: the
 // Execution's clone of its plan, null for a working table), keeps it in
 // *owned and returns the parameter value that points to it.
-types::Value MakeCteStore(ExecNode* plan, ExecContext* ctx, std::vector<std::unique_ptr<CteStore>>* owned);
+// With run_to_completion the plan is run to its end at once.
+types::Value MakeCteStore(ExecNode* plan, ExecContext* ctx, bool run_to_completion,
+                          std::vector<std::unique_ptr<CteStore>>* owned);
 
 // The store a hidden parameter (bound expression of type int8) points to.
 CteStore* CteStoreAt(const PlanExpr& ref, const ExecContext& ctx);

@@ -149,7 +149,7 @@ void Execution::RunInitPlans() {
     const InitPlan& ip = plan_.init_plans[i];
     types::Value& slot = params_[static_cast<size_t>(ip.param_index)];
     if (ip.kind == InitPlan::Kind::kCte || ip.kind == InitPlan::Kind::kWorkTable) {
-      slot = MakeCteStore(init_roots_[i].get(), &ctx_, &cte_stores_);  // computed when first read
+      slot = MakeCteStore(init_roots_[i].get(), &ctx_, ip.run_to_completion, &cte_stores_);  // else computed when read
       continue;
     }
     ExecNode& ipn = *init_roots_[i];

@@ -42,6 +42,9 @@ struct InitPlan {
   types::Oid type = types::kInvalidOid;  // kScalar: result type; kInSet: element type
   int32_t typmod = types::kNoTypmod;
   std::string cte_name;  // kCte
+  // kCte: a data-modifying WITH query, run to completion when the
+  // Execution starts (its RETURNING rows kept for the CTE Scans).
+  bool run_to_completion = false;
 };
 
 // A correlated subquery, re-run for each evaluation. The expression that

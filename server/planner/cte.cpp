@@ -158,11 +158,14 @@ void CheckRecursiveForm(const CteDef& d) {
             d.cte->location);
   }
   std::vector<CteRef> refs = FindCteRefs(*body.rarg, name);
-  for (const CteRef& r : refs) {
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const CteRef& r = refs[i];
     if (r.context & kRefInSublink) ThrowAt(RecursionError(name, "within a subquery"), r.ref->location);
     if (r.context & kRefInOuterJoin) ThrowAt(RecursionError(name, "within an outer join"), r.ref->location);
+    if (r.context & kRefInIntersect) ThrowAt(RecursionError(name, "within INTERSECT"), r.ref->location);
+    if (r.context & kRefInExcept) ThrowAt(RecursionError(name, "within EXCEPT"), r.ref->location);
+    if (i > 0) ThrowAt(RecursionError(name, "more than once"), r.ref->location);
   }
-  if (refs.size() > 1) ThrowAt(RecursionError(name, "more than once"), refs[1].ref->location);
   if (const parser::Expr* agg = FindAggregate(*body.rarg)) {
     ThrowAt(DbError("42P19", "aggregate functions are not allowed in a recursive query's recursive term"),
             agg->location);
@@ -202,16 +205,22 @@ std::unique_ptr<WithScope> QueryPlanner::EnterWith(const std::vector<parser::Com
     env->defs.push_back(std::move(d));
   }
   for (auto& d : env->defs) {
-    if (d->cte->query->kind != parser::StmtKind::kSelect) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "data-modifying statements in WITH are not supported yet"),
+    const bool modifies = d->cte->query->kind != parser::StmtKind::kSelect;
+    if (modifies && &body != st_.top) {
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported,
+                      "WITH clause containing a data-modifying statement must be at the top level"),
+              d->cte->location);
+    }
+    if (modifies && d->recursive) {
+      ThrowAt(DbError("42P19", "recursive query \"" + d->cte->name + "\" must not contain data-modifying statements"),
               d->cte->location);
     }
     size_t refs = CountReferences(*env, *d, body);
     parser::CteMaterialize m = d->cte->materialized;
-    d->inlined = !d->recursive && (m == parser::CteMaterialize::kNever ||
-                                   (m == parser::CteMaterialize::kDefault && refs == 1));
+    d->inlined = !d->recursive && !modifies &&
+                 (m == parser::CteMaterialize::kNever || (m == parser::CteMaterialize::kDefault && refs == 1));
     if (d->recursive) CheckRecursiveForm(*d);
-    d->unreferenced = refs == 0;
+    d->unreferenced = refs == 0 && !modifies;  // a data-modifying one runs all the same
   }
   auto scope = std::make_unique<WithScope>(st_, std::move(env));
   // Plan in list order, so errors come as PostgreSQL reports them. An
@@ -247,6 +256,10 @@ PlannedQuery QueryPlanner::PlanCteQuery(CteEnv& env, CteDef& d) {
   PlannedQuery q;
   if (d.recursive) {
     q = PlanRecursiveCte(env, d);
+  } else if (d.cte->query->kind != parser::StmtKind::kSelect) {
+    executor::PlannedStatement dml = PlanDataModifyingCte(*d.cte->query, st_);
+    q.node = std::move(dml.root);
+    q.columns = NameCteColumns(d, std::move(dml.columns));
   } else {
     QueryPlanner sub(st_, env.outer);
     q = sub.PlanSelect(d.cte->query->As<parser::SelectStmt>());
@@ -263,6 +276,7 @@ void QueryPlanner::MaterializeCte(CteEnv& env, CteDef& d) {
   ip.kind = executor::InitPlan::Kind::kCte;
   ip.param_index = d.slot = st_.nslots++;
   ip.cte_name = d.cte->name;
+  ip.run_to_completion = d.cte->query->kind != parser::StmtKind::kSelect;
   ip.plan = std::move(q.node);
   d.plan = ip.plan.get();
   d.state = CteDef::State::kPlanned;
@@ -331,12 +345,13 @@ std::optional<QueryPlanner::FromResult> QueryPlanner::PlanCteRef(const parser::T
   auto [env, d] = LookupCte(st_.ctes, t.table.name);
   if (d == nullptr) return std::nullopt;
   const std::string& name = d->cte->name;
+  const int loc = t.table.location >= 0 ? t.table.location : t.location;
   if (d->state == CteDef::State::kNonRecursiveTerm) {
-    ThrowAt(RecursionError(name, "within its non-recursive term"), t.location);
+    ThrowAt(RecursionError(name, "within its non-recursive term"), loc);
   }
   if (d->state == CteDef::State::kPlanning) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "mutual recursion between WITH items is not implemented"),
-            t.location);
+            loc);
   }
   FromResult r;
   std::string alias = t.alias.name.empty() ? name : t.alias.name;
@@ -353,6 +368,10 @@ std::optional<QueryPlanner::FromResult> QueryPlanner::PlanCteRef(const parser::T
     r.node = std::make_unique<executor::SubqueryScanNode>(std::move(q.node), alias, cols);
   } else {
     if (d->state == CteDef::State::kPending) MaterializeCte(*env, *d);
+    if (d->cte->query->kind != parser::StmtKind::kSelect && d->columns.empty()) {
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH query \"" + name + "\" does not have a RETURNING clause"),
+              loc);
+    }
     cols = d->columns;
     r.node = std::make_unique<executor::CteScanNode>(
         PlanExpr{HiddenParam(types::kInt8Oid, types::kNoTypmod, d->slot), ""}, name, t.alias.name, cols);

@@ -32,6 +32,9 @@ class WithScope {
   CteEnv* saved_;
 };
 
+// INSERT/UPDATE/DELETE [RETURNING] of a WITH query (planner.cpp).
+executor::PlannedStatement PlanDataModifyingCte(const parser::Statement& stmt, PlannerState& st);
+
 // PostgreSQL's DETAIL/HINT for a FROM name that is a WITH query of a list
 // in scope but not visible where it is used (a forward reference).
 void AddInvisibleCteHint(const PlannerState& st, const std::string& name, DbError* e);

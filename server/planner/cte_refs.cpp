@@ -30,11 +30,15 @@ class RefFinder {
     for (const parser::SortBy& o : s.order_by) Expr(o.expr.get(), ctx);
     Expr(s.limit.get(), ctx);
     Expr(s.offset.get(), ctx);
-    unsigned arm = ctx;
-    if (s.set_op == parser::SetOpKind::kIntersect) arm |= kRefInIntersect;
-    if (s.set_op == parser::SetOpKind::kExcept) arm |= kRefInExcept;
-    if (s.larg) Select(*s.larg, arm, true);
-    if (s.rarg) Select(*s.rarg, arm, true);
+    // As PostgreSQL: INTERSECT ALL and EXCEPT ALL taint both arms, EXCEPT its right one.
+    unsigned left = ctx, right = ctx;
+    if (s.set_op == parser::SetOpKind::kIntersect && s.set_all) left = right = ctx | kRefInIntersect;
+    if (s.set_op == parser::SetOpKind::kExcept) {
+      right = ctx | kRefInExcept;
+      if (s.set_all) left = right;
+    }
+    if (s.larg) Select(*s.larg, left, true);
+    if (s.rarg) Select(*s.rarg, right, true);
   }
 
   void Statement(const parser::Statement& st, unsigned ctx) {

@@ -361,6 +361,10 @@ void FinishParams(PlannerState& st, PlannedStatement& p) {
 
 }  // namespace
 
+executor::PlannedStatement PlanDataModifyingCte(const parser::Statement& stmt, PlannerState& st) {
+  return PlanInner(stmt, st);
+}
+
 std::vector<std::string> ExplainLines(const PlannedStatement& plan) {
   std::vector<std::string> lines;
   plan.root->Explain(&lines, 0, false);
@@ -392,6 +396,7 @@ PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TablePro
                 o.location);
       }
     }
+    st.top = ex.query.get();
     PlannedStatement inner = PlanInner(*ex.query, st);
     FinishParams(st, inner);
     PlannedStatement p;
@@ -403,6 +408,7 @@ PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TablePro
     p.root = std::make_unique<executor::ValuesScanNode>(std::move(rows), p.columns);
     return p;
   }
+  st.top = &stmt;
   PlannedStatement p = PlanInner(stmt, st);
   FinishParams(st, p);
   return p;

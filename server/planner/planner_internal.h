@@ -93,6 +93,7 @@ struct PlannerState {
   explicit PlannerState(executor::TableProvider& t) : tables(t) {}
   executor::TableProvider& tables;
   CteEnv* ctes = nullptr;  // innermost WITH list in scope; chained outwards
+  const parser::Statement* top = nullptr;  // the statement planned (data-modifying WITH only there)
   std::vector<types::Oid> params;
   std::vector<executor::InitPlan> init_plans;
   std::vector<executor::SubPlan> sub_plans;

@@ -95,4 +95,24 @@ WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t ORDER BY 1) SELEC
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t LIMIT 3) SELECT * FROM t;
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT 'x'::text FROM t) SELECT * FROM t;
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n, n FROM t) SELECT * FROM t;
-DROP TABLE wt, wt2, wt3, edges, tree;
+
+-- data-modifying statements in WITH: run once, to completion, even when
+-- not read; the main query sees the table as it was before the statement
+CREATE TABLE dm (a int);
+CREATE TABLE dm_log (a int);
+INSERT INTO dm VALUES (1), (2), (3);
+WITH d AS (DELETE FROM dm WHERE a >= 2 RETURNING *) INSERT INTO dm_log SELECT * FROM d;
+SELECT * FROM dm ORDER BY a;
+SELECT * FROM dm_log ORDER BY a;
+WITH i AS (INSERT INTO dm VALUES (10), (20) RETURNING a)
+SELECT (SELECT count(*) FROM dm) AS before_insert, (SELECT sum(a) FROM i) AS inserted;
+WITH u AS (UPDATE dm_log SET a = a * 100 RETURNING a) SELECT * FROM u ORDER BY a;
+WITH i AS (INSERT INTO dm_log VALUES (7) RETURNING a) UPDATE dm SET a = a + (SELECT a FROM i) WHERE a = 1 RETURNING *;
+WITH gone AS (DELETE FROM dm_log) SELECT count(*) FROM dm;
+SELECT count(*) FROM dm_log;
+EXPLAIN (COSTS OFF) WITH d AS (DELETE FROM dm WHERE a = 10 RETURNING *) INSERT INTO dm_log SELECT * FROM d;
+WITH t AS (INSERT INTO dm VALUES (0)) SELECT * FROM t;
+SELECT * FROM (WITH t AS (UPDATE dm SET a = a + 1 RETURNING *) SELECT * FROM t) ss;
+WITH RECURSIVE t AS (INSERT INTO dm SELECT * FROM t) VALUES (false);
+SELECT * FROM dm ORDER BY a;
+DROP TABLE wt, wt2, wt3, edges, tree, dm, dm_log;
