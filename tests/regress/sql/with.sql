@@ -116,3 +116,20 @@ SELECT * FROM (WITH t AS (UPDATE dm SET a = a + 1 RETURNING *) SELECT * FROM t) 
 WITH RECURSIVE t AS (INSERT INTO dm SELECT * FROM t) VALUES (false);
 SELECT * FROM dm ORDER BY a;
 DROP TABLE wt, wt2, wt3, edges, tree, dm, dm_log;
+
+-- privileges: tables read by a WITH query need SELECT, the target of a
+-- data-modifying one its own privilege
+CREATE ROLE with_reader;
+CREATE TABLE wpriv (a int);
+CREATE TABLE wsecret (a int);
+INSERT INTO wpriv VALUES (1);
+GRANT SELECT ON wpriv TO with_reader;
+SET ROLE with_reader;
+WITH x AS (SELECT * FROM wpriv) SELECT count(*) FROM x;
+WITH x AS (SELECT * FROM wsecret) SELECT count(*) FROM x;
+WITH d AS (DELETE FROM wpriv RETURNING *) SELECT count(*) FROM d;
+WITH i AS (INSERT INTO wpriv VALUES (2) RETURNING *) SELECT * FROM wpriv;
+RESET ROLE;
+SELECT * FROM wpriv;
+DROP TABLE wpriv, wsecret;
+DROP ROLE with_reader;
