@@ -16,25 +16,45 @@
 #include "executor/exec_context.h"
 #include "executor/exec_node.h"
 #include "executor/planned_statement.h"
+#include "executor/spill_file.h"
 
 namespace hearth::executor {
 
-// Append-only rows in one contiguous buffer (row_codec encoding), read by
-// position: no allocation per stored row beyond the buffer's growth.
+// Append-only rows, read by position: one byte stream of encoded rows
+// (row_codec), no allocation per stored row. Once the bytes held in memory
+// reach the spill limit (work_mem) they move to a temp file (SpillFile, in
+// ExecContext::temp_dir, counted against temp_file_limit); rows there are
+// read through a reader's Cursor, a window of the file, so sequential
+// readers cost one pread per window, several readers each their own.
 class RowStore {
  public:
+  struct Cursor {
+    std::string window;
+    uint64_t start = 0;  // stream offset of window[0]
+  };
+
+  // 0: never spill.
+  void SetSpill(int64_t memory_limit, std::string temp_dir);
   void Append(const Row& row);
   size_t size() const { return starts_.size(); }
   bool empty() const { return starts_.empty(); }
-  // REQUIRES: i < size().
-  void Read(size_t i, Row* row) const;
+  bool spilled() const { return file_ != nullptr; }
+  // REQUIRES: i < size(). `cursor` may be null (a scratch one is used).
+  void Read(size_t i, Row* row, Cursor* cursor = nullptr);
   void Clear();
   void Swap(RowStore& other);
 
  private:
-  std::string data_;
-  std::vector<size_t> starts_;
+  void SpillMemory();
+
+  std::string data_;             // stream bytes [spilled_, end)
+  std::vector<uint64_t> starts_;  // stream offset of each row
+  uint64_t spilled_ = 0;         // stream bytes in file_
+  std::unique_ptr<SpillFile> file_;
+  Cursor scratch_;
   size_t width_ = 0;
+  int64_t memory_limit_ = 0;
+  std::string temp_dir_;
 };
 
 // One shared store. With a producer (a WITH query's plan, the Execution's
@@ -43,9 +63,10 @@ class RowStore {
 // recursive union fills it.
 class CteStore {
  public:
-  CteStore(ExecNode* producer, ExecContext* ctx) : producer_(producer), ctx_(ctx) {}
-  // Row i of the result into *row, computing rows up to i first; false past the end.
-  bool Fetch(size_t i, Row* row);
+  CteStore(ExecNode* producer, ExecContext* ctx);
+  // Row i of the result into *row, computing rows up to i first; false past
+  // the end. `cursor`: the reader's window for rows on disk (may be null).
+  bool Fetch(size_t i, Row* row, RowStore::Cursor* cursor = nullptr);
   // Computes every row.
   void FetchAll();
   RowStore& rows() { return rows_; }
@@ -53,6 +74,9 @@ class CteStore {
   void Close();
 
  private:
+  // Computes rows until row i exists or the producer ends; whether it exists.
+  bool FillTo(size_t i);
+
   ExecNode* producer_;
   ExecContext* ctx_;
   RowStore rows_;

@@ -312,13 +312,16 @@ PlannedQuery QueryPlanner::PlanRecursiveCte(CteEnv& env, CteDef& d) {
     } catch (DbError& e) {
       ThrowAt(std::move(e), i < body.rarg->targets.size() ? ExprStart(*body.rarg->targets[i].expr) : body.rarg->location);
     }
-    if (common != want) {
+    // As PostgreSQL, typmods count too: a differing one makes the column's overall typmod -1.
+    const int32_t want_typmod = d.columns[i].typmod;
+    const int32_t common_typmod = rec.columns[i].typmod == want_typmod ? want_typmod : types::kNoTypmod;
+    if (common != want || common_typmod != want_typmod) {
       int where = i < body.larg->targets.size() ? body.larg->targets[i].expr->location : d.cte->location;
       ThrowAt(DbError(sqlstate::kDatatypeMismatch, "recursive query \"" + d.cte->name + "\" column " +
                                                        std::to_string(i + 1) + " has type " +
                                                        types::FormatType(want, d.columns[i].typmod) +
                                                        " in non-recursive term but type " +
-                                                       types::FormatType(common) + " overall")
+                                                       types::FormatType(common, common_typmod) + " overall")
                   .WithHint("Cast the output of the non-recursive term to the correct type."),
               where);
     }
@@ -359,9 +362,9 @@ std::optional<QueryPlanner::FromResult> QueryPlanner::PlanCteRef(const parser::T
   if (d->state == CteDef::State::kRecursiveTerm) {
     cols = d->columns;
     // EXPLAIN names it apart from the CTE Scan of the same name, as PostgreSQL's unique aliases do.
-    r.node = std::make_unique<executor::WorkTableScanNode>(
+    r.node = std::make_unique<executor::CteScanNode>(
         PlanExpr{HiddenParam(types::kInt8Oid, types::kNoTypmod, d->work_slot), ""}, name,
-        t.alias.name.empty() ? name + "_1" : t.alias.name, cols);
+        t.alias.name.empty() ? name + "_1" : t.alias.name, cols, /*work_table=*/true);
   } else if (d->inlined) {
     PlannedQuery q = PlanCteQuery(*env, *d);
     cols = q.columns;

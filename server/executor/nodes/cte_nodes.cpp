@@ -1,72 +1,42 @@
 // server/executor/nodes/cte_nodes.cpp
 //
-// Principal entry points: CteScanNode, WorkTableScanNode,
-// RecursiveUnionNode, CteAnchorNode (see cte_nodes.h).
+// Principal entry points: CteScanNode, RecursiveUnionNode, CteAnchorNode (see cte_nodes.h).
 #include "executor/nodes/cte_nodes.h"
 
 #include "executor/row_codec.h"
 
 namespace hearth::executor {
 
-namespace {
-
-std::string ScanName(const char* what, const std::string& cte, const std::string& alias) {
-  std::string s = std::string(what) + " on " + cte;
-  if (!alias.empty() && alias != cte) s += " " + alias;
-  return s;
-}
-
-}  // namespace
-
 // ---- CteScanNode -------------------------------------------------------------
 
 CteScanNode::CteScanNode(PlanExpr store_ref, std::string cte_name, std::string alias,
-                         std::vector<OutputColumn> columns)
-    : store_ref_(std::move(store_ref)), cte_name_(std::move(cte_name)), alias_(std::move(alias)) {
+                         std::vector<OutputColumn> columns, bool work_table)
+    : store_ref_(std::move(store_ref)), cte_name_(std::move(cte_name)), alias_(std::move(alias)),
+      work_table_(work_table) {
   columns_ = std::move(columns);
 }
 
 ExecNodePtr CteScanNode::Clone() const {
-  return std::make_unique<CteScanNode>(ClonePlanExpr(store_ref_), cte_name_, alias_, columns_);
+  return std::make_unique<CteScanNode>(ClonePlanExpr(store_ref_), cte_name_, alias_, columns_, work_table_);
 }
 
 void CteScanNode::Open(ExecContext& ctx) {
   store_ = CteStoreAt(store_ref_, ctx);
   pos_ = 0;
+  cursor_ = RowStore::Cursor{};
 }
 
 bool CteScanNode::Next(Row& row) {
-  if (store_ == nullptr || !store_->Fetch(pos_, &row)) return false;
+  if (store_ == nullptr || !store_->Fetch(pos_, &row, &cursor_)) return false;
   ++pos_;
   return true;
 }
 
-std::string CteScanNode::ExplainName() const { return ScanName("CTE Scan", cte_name_, alias_); }
-
-// ---- WorkTableScanNode -------------------------------------------------------
-
-WorkTableScanNode::WorkTableScanNode(PlanExpr table_ref, std::string cte_name, std::string alias,
-                                     std::vector<OutputColumn> columns)
-    : table_ref_(std::move(table_ref)), cte_name_(std::move(cte_name)), alias_(std::move(alias)) {
-  columns_ = std::move(columns);
+std::string CteScanNode::ExplainName() const {
+  std::string s = std::string(work_table_ ? "WorkTable Scan" : "CTE Scan") + " on " + cte_name_;
+  if (!alias_.empty() && alias_ != cte_name_) s += " " + alias_;
+  return s;
 }
-
-ExecNodePtr WorkTableScanNode::Clone() const {
-  return std::make_unique<WorkTableScanNode>(ClonePlanExpr(table_ref_), cte_name_, alias_, columns_);
-}
-
-void WorkTableScanNode::Open(ExecContext& ctx) {
-  table_ = CteStoreAt(table_ref_, ctx);
-  pos_ = 0;
-}
-
-bool WorkTableScanNode::Next(Row& row) {
-  if (table_ == nullptr || pos_ >= table_->rows().size()) return false;
-  table_->rows().Read(pos_++, &row);
-  return true;
-}
-
-std::string WorkTableScanNode::ExplainName() const { return ScanName("WorkTable Scan", cte_name_, alias_); }
 
 // ---- RecursiveUnionNode ------------------------------------------------------
 
@@ -89,6 +59,7 @@ void RecursiveUnionNode::Open(ExecContext& ctx) {
   work_ = CteStoreAt(table_ref_, ctx);
   work_->rows().Clear();
   collected_.Clear();
+  collected_.SetSpill(ctx.work_mem, ctx.temp_dir);
   seen_.clear();
   in_recursive_ = false;
   done_ = false;

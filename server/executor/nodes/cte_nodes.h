@@ -1,8 +1,8 @@
 // server/executor/nodes/cte_nodes.h
 //
-// WITH queries: CteScanNode (reads a WITH query's shared result),
-// RecursiveUnionNode and WorkTableScanNode (WITH RECURSIVE's iteration
-// over a working table), and CteAnchorNode (invisible; shows the "CTE x"
+// WITH queries: CteScanNode (reads a WITH query's shared result, or as
+// WorkTable Scan a recursive query's working table), RecursiveUnionNode
+// (WITH RECURSIVE's iteration over the working table), and CteAnchorNode (invisible; shows the "CTE x"
 // sub-plans of one query level in EXPLAIN). The shared rows live in the
 // Execution (cte_store.h); these nodes reach them through a hidden
 // parameter holding the store's address, so clones of one plan never
@@ -19,10 +19,13 @@
 
 namespace hearth::executor {
 
-// "CTE Scan on x [alias]": the rows of WITH query x, from the start at each Open.
+// "CTE Scan on x [alias]": the rows of WITH query x, from the start at
+// each Open. With work_table, "WorkTable Scan on x [alias]": the rows the
+// previous round of a recursive union produced (a store without producer).
 class CteScanNode : public ExecNode {
  public:
-  CteScanNode(PlanExpr store_ref, std::string cte_name, std::string alias, std::vector<OutputColumn> columns);
+  CteScanNode(PlanExpr store_ref, std::string cte_name, std::string alias, std::vector<OutputColumn> columns,
+              bool work_table = false);
   ExecNodePtr Clone() const override;
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;
@@ -35,29 +38,11 @@ class CteScanNode : public ExecNode {
   PlanExpr store_ref_;
   std::string cte_name_;
   std::string alias_;
-  CteStore* store_ = nullptr;  // run time
+  bool work_table_;
+  // run time
+  CteStore* store_ = nullptr;
   size_t pos_ = 0;
-};
-
-// "WorkTable Scan on x [alias]": the rows the previous iteration of a
-// recursive union produced.
-class WorkTableScanNode : public ExecNode {
- public:
-  WorkTableScanNode(PlanExpr table_ref, std::string cte_name, std::string alias, std::vector<OutputColumn> columns);
-  ExecNodePtr Clone() const override;
-  void Open(ExecContext& ctx) override;
-  bool Next(Row& row) override;
-  void Close() override { table_ = nullptr; }
-
- protected:
-  std::string ExplainName() const override;
-
- private:
-  PlanExpr table_ref_;
-  std::string cte_name_;
-  std::string alias_;
-  CteStore* table_ = nullptr;  // run time
-  size_t pos_ = 0;
+  RowStore::Cursor cursor_;  // this reader's window into spilled rows
 };
 
 // PostgreSQL's recursive union: emit the non-recursive term's rows and

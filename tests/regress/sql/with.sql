@@ -81,6 +81,15 @@ EXPLAIN (COSTS OFF) WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM
 WITH RECURSIVE t(n) AS (SELECT 1::bigint UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT n * 3000000000 FROM t;
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1::bigint FROM t WHERE n < 3) SELECT * FROM t;
 WITH RECURSIVE t(s) AS (SELECT 'a' UNION ALL SELECT s || 'b' FROM t WHERE length(s) < 3) SELECT * FROM t;
+-- beyond work_mem the stored rows and the working table go to disk
+SET work_mem = '64kB';
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000),
+  x AS MATERIALIZED (SELECT n, repeat('x', 30) AS pad FROM s)
+SELECT count(*), sum(a.n), min(b.pad) FROM x a JOIN x b ON a.n = b.n;
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000),
+  w(n, k) AS (SELECT n, 0 FROM s UNION ALL SELECT n, k + 1 FROM w WHERE k < 2)
+SELECT count(*), sum(k), sum(n) FROM w;
+RESET work_mem;
 -- WITH RECURSIVE without a self-reference is a plain WITH
 WITH RECURSIVE x AS (SELECT 5 AS five) SELECT * FROM x;
 
