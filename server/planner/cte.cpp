@@ -218,7 +218,8 @@ std::unique_ptr<WithScope> QueryPlanner::EnterWith(const std::vector<parser::Com
     size_t refs = CountReferences(*env, *d, body);
     parser::CteMaterialize m = d->cte->materialized;
     d->inlined = !d->recursive && !modifies &&
-                 (m == parser::CteMaterialize::kNever || (m == parser::CteMaterialize::kDefault && refs == 1));
+                 (m == parser::CteMaterialize::kNever ||
+                  (m == parser::CteMaterialize::kDefault && refs == 1 && !CallsVolatileFunction(*d->cte)));
     if (d->recursive) CheckRecursiveForm(*d);
     d->unreferenced = refs == 0 && !modifies;  // a data-modifying one runs all the same
   }

@@ -4,6 +4,8 @@
 // with the context of each reference) and FindAggregate.
 #include "planner/cte_refs.h"
 
+#include <functional>
+
 #include "common/error/stack_depth.h"
 #include "planner/planner_internal.h"
 
@@ -14,6 +16,8 @@ namespace {
 class RefFinder {
  public:
   RefFinder(const std::string& name, std::vector<CteRef>* out) : name_(name), out_(out) {}
+  // Called for every expression node met (subqueries included).
+  std::function<void(const parser::Expr&)> on_expr;
 
   void Select(const parser::SelectStmt& s, unsigned ctx, bool own_with_searched) {
     CheckStackDepth();
@@ -121,6 +125,7 @@ class RefFinder {
 
   void Expr(const parser::Expr* e, unsigned ctx) {
     if (e == nullptr) return;
+    if (on_expr) on_expr(*e);
     if (e->kind == parser::ExprKind::kSubLink) {
       const auto& sl = e->As<parser::SubLinkExpr>();
       if (sl.subselect) Select(*sl.subselect, ctx | kRefInSublink, true);
@@ -160,6 +165,23 @@ std::vector<CteRef> FindCteRefsInBody(const parser::CommonTableExpr& cte, const 
     f.Statement(*cte.query, 0);
   }
   return out;
+}
+
+bool CallsVolatileFunction(const parser::CommonTableExpr& cte) {
+  // PostgreSQL's volatile built-ins (now() and friends are only stable there).
+  static const char* const kVolatile[] = {"random", "setseed", "nextval", "setval", "lastval",
+                                          "gen_random_uuid", "clock_timestamp", "timeofday", "pg_sleep"};
+  if (!cte.query) return false;
+  std::vector<CteRef> unused;
+  bool found = false;
+  RefFinder f("", &unused);
+  f.on_expr = [&found](const parser::Expr& e) {
+    if (found || e.kind != parser::ExprKind::kFuncCall) return;
+    const auto& name = e.As<parser::FuncCallExpr>().name;
+    for (const char* v : kVolatile) found = found || (!name.empty() && name.back() == v);
+  };
+  f.Statement(*cte.query, 0);
+  return found;
 }
 
 const parser::Expr* FindAggregate(const parser::SelectStmt& s) {

@@ -35,6 +35,10 @@ std::vector<CteRef> FindCteRefs(const parser::Statement& stmt, const std::string
 // The same for one WITH query's body.
 std::vector<CteRef> FindCteRefsInBody(const parser::CommonTableExpr& cte, const std::string& name);
 
+// True if the WITH query calls a volatile function (random(), nextval(),
+// ...): PostgreSQL then never inlines it.
+bool CallsVolatileFunction(const parser::CommonTableExpr& cte);
+
 // The first aggregate call in the select list or HAVING of `s` (not in
 // subqueries), or null.
 const parser::Expr* FindAggregate(const parser::SelectStmt& s);

@@ -21,6 +21,9 @@ WITH x AS NOT MATERIALIZED (SELECT id FROM wt WHERE id <= 2) SELECT * FROM x, x 
 EXPLAIN (COSTS OFF) WITH x AS MATERIALIZED (SELECT * FROM wt) SELECT * FROM x;
 EXPLAIN (COSTS OFF) WITH x AS (SELECT * FROM wt) SELECT * FROM x a, x b;
 EXPLAIN (COSTS OFF) WITH x AS MATERIALIZED (SELECT * FROM wt) SELECT count(*) FROM x WHERE id > 1;
+-- a query calling a volatile function is never inlined
+EXPLAIN (COSTS OFF) WITH x AS (SELECT id, random() AS r FROM wt) SELECT id FROM x;
+WITH r AS (SELECT random() AS x) SELECT count(DISTINCT x) FROM (SELECT x FROM r UNION ALL SELECT x FROM r) s;
 -- a WITH name hides a table of that name; visible in nested subqueries
 WITH wt AS (SELECT 42 AS id) SELECT * FROM wt;
 WITH x AS (SELECT max(id) AS m FROM wt)
