@@ -7,6 +7,8 @@
 // destructor — RAII, so a cancel (57014) or any other error unwinding
 // through the owning node leaves no file behind. Owned by one node; not
 // thread-safe. Writes past temp_file_limit fail with ERROR 53400.
+// A second mode serves stores read by position (a WITH query's rows read
+// by several CTE Scans): raw Append, then ReadAt(offset) with pread.
 #pragma once
 
 #include <cstdio>
