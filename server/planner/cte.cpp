@@ -359,6 +359,12 @@ std::optional<QueryPlanner::FromResult> QueryPlanner::PlanCteRef(const parser::T
   }
   FromResult r;
   std::string alias = t.alias.name.empty() ? name : t.alias.name;
+  for (const NamedLock& n : lock_named_) {  // FOR UPDATE OF names it (without OF: not locked, as PostgreSQL)
+    if (n.name == alias) {
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, std::string(n.clause) + " cannot be applied to a WITH query"),
+              n.location);
+    }
+  }
   std::vector<OutputColumn> cols;
   if (d->state == CteDef::State::kRecursiveTerm) {
     cols = d->columns;

@@ -31,6 +31,9 @@ SELECT id FROM wt WHERE id = (SELECT m FROM x) OR id IN (SELECT m - 4 FROM x) OR
 WITH x AS (SELECT 1 AS k) SELECT * FROM (SELECT k + 1 AS k2 FROM x) sub;
 WITH x AS (SELECT 1 AS k) SELECT * FROM (WITH x AS (SELECT 2 AS k) SELECT * FROM x) s, x;
 SELECT * FROM (WITH q AS (SELECT 7 AS z) SELECT z FROM q) s;
+-- FOR UPDATE does not lock a WITH query's rows; naming one is an error
+WITH x AS (SELECT id FROM wt WHERE id = 1) SELECT * FROM x FOR UPDATE;
+WITH x AS (SELECT id FROM wt) SELECT * FROM x FOR UPDATE OF x;
 -- unused queries are not run, but are checked
 WITH unused AS (SELECT 1 / 0) SELECT 1 AS one;
 WITH unused AS (SELECT * FROM no_such_table) SELECT 1;
