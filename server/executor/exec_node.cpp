@@ -4,6 +4,8 @@
 // the clone helpers.
 #include "executor/exec_node.h"
 
+#include <algorithm>
+
 namespace hearth::executor {
 
 PlanExpr ClonePlanExpr(const PlanExpr& e) { return PlanExpr{CloneBound(e.expr), e.text}; }
@@ -22,6 +24,12 @@ std::vector<BoundExprPtr> CloneBoundList(const std::vector<BoundExprPtr>& v) {
   return out;
 }
 
+void AppendExplainDetails(std::vector<std::string>* lines, const std::string& pad, std::vector<std::string> details) {
+  auto is_sub = [](const std::string& d) { return !d.empty() && d[0] == kExplainSubPlanMark; };
+  std::stable_partition(details.begin(), details.end(), [&](const std::string& d) { return !is_sub(d); });
+  for (const std::string& d : details) lines->push_back(pad + (is_sub(d) ? d.substr(1) : d));
+}
+
 void ExecNode::Explain(std::vector<std::string>* lines, int indent, bool as_child,
                        const std::vector<std::string>* extra) const {
   std::string pad(static_cast<size_t>(indent), ' ');
@@ -31,10 +39,7 @@ void ExecNode::Explain(std::vector<std::string>* lines, int indent, bool as_chil
   std::vector<std::string> details;
   ExplainDetails(&details);
   if (extra) details.insert(details.end(), extra->begin(), extra->end());
-  std::string dpad(static_cast<size_t>(body + 2), ' ');
-  for (const std::string& d : details) {
-    lines->push_back(dpad + d);
-  }
+  AppendExplainDetails(lines, std::string(static_cast<size_t>(body + 2), ' '), std::move(details));
   for (const ExecNode* c : ExplainChildren()) c->Explain(lines, body + 2, true);
 }
 

@@ -87,6 +87,14 @@ class ExecNode {
 
 using ExecNodePtr = std::unique_ptr<ExecNode>;
 
+// First character of an `extra` EXPLAIN line that belongs to a sub-plan
+// section ("CTE x" and its plan): such lines print after the node's
+// property lines, whichever invisible parent added them.
+inline constexpr char kExplainSubPlanMark = '\x02';
+// Appends `details` (property lines, then marked sub-plan lines with the
+// mark removed) to *lines, each prefixed with `pad`.
+void AppendExplainDetails(std::vector<std::string>* lines, const std::string& pad, std::vector<std::string> details);
+
 // Clone helpers for nodes' Clone(): null-safe, element-wise.
 inline ExecNodePtr CloneNode(const ExecNodePtr& n) { return n ? n->Clone() : nullptr; }
 PlanExpr ClonePlanExpr(const PlanExpr& e);

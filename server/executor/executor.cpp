@@ -10,6 +10,8 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/eval.h"
+#include "executor/cte_store.h"
+#include "executor/nodes/cte_nodes.h"
 #include "executor/nodes/modify_node.h"
 #include "executor/row_codec.h"
 #include "utils/adt/cast.h"
@@ -153,7 +155,9 @@ void Execution::CloseAll() {
     open_ = false;
     root_->Close();
   }
-  for (ExecNodePtr& n : init_roots_) n->Close();
+  for (ExecNodePtr& n : init_roots_) {
+    if (n) n->Close();
+  }
   for (ExecNodePtr& n : sub_roots_) n->Close();
 }
 
@@ -161,8 +165,12 @@ void Execution::RunInitPlans() {
   Row row;
   for (size_t i = 0; i < plan_.init_plans.size(); ++i) {
     const InitPlan& ip = plan_.init_plans[i];
-    ExecNode& ipn = *init_roots_[i];
     types::Value& slot = params_[static_cast<size_t>(ip.param_index)];
+    if (ip.kind == InitPlan::Kind::kCte || ip.kind == InitPlan::Kind::kWorkTable) {
+      slot = MakeCteStore(init_roots_[i].get(), &ctx_, ip.run_to_completion, &cte_stores_);  // else computed when read
+      continue;
+    }
+    ExecNode& ipn = *init_roots_[i];
     ipn.Open(ctx_);
     switch (ip.kind) {
       case InitPlan::Kind::kExists:
@@ -179,6 +187,9 @@ void Execution::RunInitPlans() {
           }
         }
         break;
+      case InitPlan::Kind::kCte:
+      case InitPlan::Kind::kWorkTable:
+        break;  // handled above
       case InitPlan::Kind::kInSet: {
         auto set = std::make_unique<InSet>();
         std::string key;
@@ -221,7 +232,9 @@ bool Execution::Next(Row& row) {
 uint64_t Execution::processed() const {
   if (plan_.command == CommandType::kInsert || plan_.command == CommandType::kUpdate ||
       plan_.command == CommandType::kDelete) {
-    return static_cast<const ModifyTableNode&>(*root_).processed();
+    const ExecNode* top = root_.get();
+    if (const auto* anchor = dynamic_cast<const CteAnchorNode*>(top)) top = &anchor->child();  // DML with WITH
+    return static_cast<const ModifyTableNode&>(*top).processed();
   }
   return rows_;
 }

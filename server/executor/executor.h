@@ -20,6 +20,8 @@
 
 namespace hearth::executor {
 
+class CteStore;
+
 class Execution {
  public:
   // Starts `plan` (which must outlive this object) with `ctx` (copied, and
@@ -58,6 +60,7 @@ class Execution {
   std::vector<types::Value> params_;
   std::vector<std::unique_ptr<InSet>> sets_;
   std::vector<std::unique_ptr<SubPlanRunner>> runners_;
+  std::vector<std::unique_ptr<CteStore>> cte_stores_;  // WITH queries' shared rows
   uint64_t rows_ = 0;
   bool open_ = false;
   bool done_ = false;  // Next returned false once

@@ -29,13 +29,22 @@ enum class CommandType : uint8_t { kSelect, kInsert, kUpdate, kDelete, kExplain 
 //   kInSet: an int8 holding the address of a hash set of the subquery's
 //     values, owned by the Execution and read by the "x IN (subquery)"
 //     function node (see executor.h, InSetLookup).
+//   kCte: a WITH query computed once per execution, lazily: the slot holds
+//     the address of its Execution-owned CteStore (cte_store.h), read by
+//     CTE Scan nodes; not run before the main plan.
+//   kWorkTable: a recursive WITH query's working table (plan is null), a
+//     CteStore shared by its Recursive Union and WorkTable Scan.
 struct InitPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kInSet };
+  enum class Kind : uint8_t { kScalar, kExists, kInSet, kCte, kWorkTable };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int param_index = 0;
   types::Oid type = types::kInvalidOid;  // kScalar: result type; kInSet: element type
   int32_t typmod = types::kNoTypmod;
+  std::string cte_name;  // kCte
+  // kCte: a data-modifying WITH query, run to completion when the
+  // Execution starts (its RETURNING rows kept for the CTE Scans).
+  bool run_to_completion = false;
 };
 
 // A subquery re-run for each evaluation: a correlated one, or

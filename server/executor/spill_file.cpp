@@ -49,15 +49,40 @@ void SpillFile::Fail(const char* what) const {
   throw DbError(sqlstate::kIoError, std::move(msg));
 }
 
-void SpillFile::Write(const std::string& record) {
-  auto len = static_cast<uint32_t>(record.size());
-  const uint64_t grow = sizeof len + len;
+void SpillFile::Account(uint64_t grow) {
   if (g_limit_kb >= 0 && g_process_bytes + grow > static_cast<uint64_t>(g_limit_kb) * 1024) {
     throw DbError(sqlstate::kConfigurationLimitExceeded,
                   "temporary file size exceeds temp_file_limit (" + std::to_string(g_limit_kb) + "kB)");
   }
   bytes_ += grow;
   g_process_bytes += grow;
+}
+
+void SpillFile::Append(const char* p, size_t n) {
+  Account(n);
+  unflushed_ = true;
+  if (n > 0 && fwrite_unlocked(p, 1, n, f_) != n) Fail("write to");
+}
+
+void SpillFile::ReadAt(uint64_t offset, size_t n, std::string* out) {
+  if (unflushed_) {
+    if (std::fflush(f_) != 0) Fail("write to");
+    unflushed_ = false;
+  }
+  out->resize(n);
+  size_t done = 0;
+  while (done < n) {
+    ssize_t got = pread(fileno(f_), out->data() + done, n - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got == 0) errno = EIO;  // the file is shorter than what was appended
+    if (got <= 0) Fail("read from");
+    done += static_cast<size_t>(got);
+  }
+}
+
+void SpillFile::Write(const std::string& record) {
+  auto len = static_cast<uint32_t>(record.size());
+  Account(sizeof len + len);
   // One owner, one thread: the unlocked stdio calls skip a lock per record.
   if (fwrite_unlocked(&len, sizeof len, 1, f_) != 1 ||
       (len > 0 && fwrite_unlocked(record.data(), 1, len, f_) != len)) {

@@ -8,6 +8,8 @@
 // destructor — RAII, so a cancel (57014) or any other error unwinding
 // through the owning node leaves no file behind. Owned by one node; not
 // thread-safe. Writes past temp_file_limit fail with ERROR 53400.
+// A second mode serves stores read by position (a WITH query's rows read
+// by several CTE Scans): raw Append, then ReadAt(offset) with pread.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,11 @@ class SpillFile {
   void Seek(uint64_t offset);
   // Reads the next record into *record; false at end of file.
   bool Read(std::string* record);
+  // Random access (a store read by position, several readers at once):
+  // appends raw bytes, no length prefix; ReadAt reads `n` bytes at `offset`
+  // (pread, after flushing what is buffered). Do not mix with Write/Read.
+  void Append(const char* p, size_t n);
+  void ReadAt(uint64_t offset, size_t n, std::string* out);
   // Empties the file for writing anew (keeps the file: creating files is
   // what costs most when a hash spill uses thousands of partitions).
   // False if that failed (the file is then unusable; never throws).
@@ -47,10 +54,13 @@ class SpillFile {
 
  private:
   [[noreturn]] void Fail(const char* what) const;
+  // Counts `grow` more bytes against temp_file_limit (53400 beyond it).
+  void Account(uint64_t grow);
 
   std::string path_;
   FILE* f_ = nullptr;
   uint64_t bytes_ = 0;  // written so far, counted in the process total
+  bool unflushed_ = false;  // Append data may sit in the stdio buffer
 };
 
 }  // namespace hearth::executor

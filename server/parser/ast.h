@@ -573,10 +573,12 @@ struct LockingClause {
   LockWaitPolicy wait = LockWaitPolicy::kBlock;
 };
 
-// WITH name [(cols)] AS (query)
+// WITH name [(cols)] AS [[NOT] MATERIALIZED] (query)
+enum class CteMaterialize { kDefault, kAlways, kNever };
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> columns;
+  CteMaterialize materialized = CteMaterialize::kDefault;
   StmtPtr query;  // SELECT, or INSERT/UPDATE/DELETE ... RETURNING
   int location = -1;
 };
@@ -632,6 +634,7 @@ struct InsertStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kInsert;
   InsertStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<std::string> columns;     // empty when not given
@@ -660,6 +663,7 @@ struct UpdateStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kUpdate;
   UpdateStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<SetClause> set;
@@ -673,6 +677,7 @@ struct DeleteStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kDelete;
   DeleteStmt() : Statement(kKind) {}
   std::vector<CommonTableExpr> with;
+  bool with_recursive = false;
   RangeVar table;
   std::string alias;
   std::vector<FromItemPtr> using_items;

@@ -285,8 +285,9 @@ void Parser::ParseWithClause(std::vector<CommonTableExpr>& out, bool& recursive)
     ExpectKw("as");
     if (AcceptKw("not")) {
       ExpectKw("materialized");
-    } else {
-      AcceptKw("materialized");
+      cte.materialized = CteMaterialize::kNever;
+    } else if (AcceptKw("materialized")) {
+      cte.materialized = CteMaterialize::kAlways;
     }
     ExpectOp("(");
     cte.query = ParsePreparable();

@@ -309,14 +309,32 @@ StmtPtr Parser::ParseStatement() {
   SyntaxError();
 }
 
+namespace {
+
+// WITH RECURSIVE before INSERT/UPDATE/DELETE.
+void SetWithRecursive(Statement& dml, bool recursive) {
+  switch (dml.kind) {
+    case StmtKind::kInsert: dml.As<InsertStmt>().with_recursive = recursive; break;
+    case StmtKind::kUpdate: dml.As<UpdateStmt>().with_recursive = recursive; break;
+    case StmtKind::kDelete: dml.As<DeleteStmt>().with_recursive = recursive; break;
+    default: break;
+  }
+}
+
+}  // namespace
+
 StmtPtr Parser::ParseWithPrefixed() {
   int loc = Loc();
   std::vector<CommonTableExpr> with;
   bool recursive = false;
   ParseWithClause(with, recursive);
-  if (IsKw("insert")) return ParseInsert(std::move(with));
-  if (IsKw("update")) return ParseUpdate(std::move(with));
-  if (IsKw("delete")) return ParseDelete(std::move(with));
+  if (IsKw("insert") || IsKw("update") || IsKw("delete")) {
+    StmtPtr dml = IsKw("insert")   ? ParseInsert(std::move(with))
+                  : IsKw("update") ? ParseUpdate(std::move(with))
+                                   : ParseDelete(std::move(with));
+    SetWithRecursive(*dml, recursive);
+    return dml;
+  }
   auto s = ParseTopLevelSelect();
   if (!s->with.empty()) SyntaxError();
   s->with = std::move(with);

@@ -13,6 +13,7 @@
 #include "executor/nodes/modify_node.h"
 #include "executor/nodes/scan_nodes.h"
 #include "parser/parser.h"
+#include "planner/cte.h"
 #include "planner/planner_internal.h"
 
 namespace hearth::planner {
@@ -106,7 +107,7 @@ class DmlPlanner {
   }
 
   PlannedStatement Insert(const parser::InsertStmt& s) {
-    if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
+    std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
     if (s.on_conflict_do_nothing) {
       ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ON CONFLICT is not supported yet"), s.location);
     }
@@ -213,6 +214,7 @@ class DmlPlanner {
                                                               p.columns);
     if (src != nullptr && !plain_values) insert->UseBulkInsert();  // VALUES lists stay row by row: usually a few rows
     p.root = std::move(insert);
+    if (with) p.root = with->Anchor(std::move(p.root));
     return p;
   }
 
@@ -228,7 +230,7 @@ class DmlPlanner {
   }
 
   PlannedStatement Update(const parser::UpdateStmt& s) {
-    if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
+    std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
     ExecNodePtr scan;
@@ -280,11 +282,12 @@ class DmlPlanner {
     p.root = std::make_unique<executor::ModifyTableNode>(executor::ModifyKind::kUpdate, t, std::move(scan),
                                                          std::move(where), std::move(exprs), std::move(ret),
                                                          p.columns);
+    if (with) p.root = with->Anchor(std::move(p.root));
     return p;
   }
 
   PlannedStatement Delete(const parser::DeleteStmt& s) {
-    if (!s.with.empty()) ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
+    std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
     TableInfo t = LookupTable(st_, s.table);
     Scope scope = TableScope(t, s.alias);
     ExecNodePtr scan;
@@ -298,6 +301,7 @@ class DmlPlanner {
     p.root = std::make_unique<executor::ModifyTableNode>(executor::ModifyKind::kDelete, t, std::move(scan),
                                                          std::move(where), std::vector<PlanExpr>{}, std::move(ret),
                                                          p.columns);
+    if (with) p.root = with->Anchor(std::move(p.root));
     return p;
   }
 
@@ -363,11 +367,18 @@ void FinishParams(PlannerState& st, PlannedStatement& p) {
 
 }  // namespace
 
+executor::PlannedStatement PlanDataModifyingCte(const parser::Statement& stmt, PlannerState& st) {
+  return PlanInner(stmt, st);
+}
+
 std::vector<std::string> ExplainLines(const PlannedStatement& plan) {
   std::vector<std::string> lines;
   plan.root->Explain(&lines, 0, false);
   for (size_t i = 0; i < plan.init_plans.size(); ++i) {
     const executor::InitPlan& ip = plan.init_plans[i];
+    if (ip.kind == executor::InitPlan::Kind::kCte || ip.kind == executor::InitPlan::Kind::kWorkTable) {
+      continue;  // shown as "CTE x" under its query level (CteAnchorNode)
+    }
     lines.push_back("  InitPlan " + std::to_string(i + 1) + " (returns $" + std::to_string(ip.param_index + 1) + ")");
     ip.plan->Explain(&lines, 4, true);
   }
@@ -392,6 +403,7 @@ PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TablePro
                 o.location);
       }
     }
+    st.top = ex.query.get();
     PlannedStatement inner = PlanInner(*ex.query, st);
     FinishParams(st, inner);
     PlannedStatement p;
@@ -403,6 +415,7 @@ PlannedStatement PlanStatement(const parser::Statement& stmt, executor::TablePro
     p.root = std::make_unique<executor::ValuesScanNode>(std::move(rows), p.columns);
     return p;
   }
+  st.top = &stmt;
   PlannedStatement p = PlanInner(stmt, st);
   FinishParams(st, p);
   return p;

@@ -99,10 +99,15 @@ struct Scope {
   std::optional<std::pair<const RangeEntry*, int>> TryFind(const parser::ColumnRefExpr& c) const;
 };
 
+struct CteEnv;  // the WITH queries of one statement level (cte.cpp)
+struct CteDef;  // one WITH query (cte.cpp)
+
 struct PlannerState {
   explicit PlannerState(executor::TableProvider& t) : tables(t) {}
   executor::TableProvider& tables;
   PlannerOptions options;
+  CteEnv* ctes = nullptr;  // innermost WITH list in scope; chained outwards
+  const parser::Statement* top = nullptr;  // the statement planned (data-modifying WITH only there)
   std::vector<types::Oid> params;
   std::vector<executor::InitPlan> init_plans;
   std::vector<executor::SubPlan> sub_plans;
@@ -145,6 +150,7 @@ struct SelectParts;  // one plain SELECT while it is planned (below)
 struct WindowParts;     // its window functions (select_window.h)
 struct WindowGroup;
 struct ResolvedWindow;
+class WithScope;     // a WITH list in scope while its statement is planned (cte.cpp)
 struct Conjunct;     // a WHERE conjunct (below)
 
 class QueryPlanner {
@@ -171,6 +177,10 @@ class QueryPlanner {
   BoundExprPtr BindCond(const parser::Expr& e, BindContext& ctx, const char* what);
   // Expands '*' / 't.*' into column references (42601 without FROM).
   std::vector<TargetSpec> ExpandTargets(const std::vector<parser::ResTarget>& targets, const Scope& scope);
+  // Makes a statement's WITH queries visible until the result is destroyed
+  // (null when `with` is empty); plans the materialized ones (cte.cpp).
+  std::unique_ptr<WithScope> EnterWith(const std::vector<parser::CommonTableExpr>& with, bool recursive,
+                                       const parser::Statement& body);
 
  private:
   // ---- A plain SELECT (select_simple.cpp, select_from.cpp, select_grouping.cpp),
@@ -229,6 +239,16 @@ class QueryPlanner {
   // Appends a planned FROM item to p.scope (42712 for a repeated alias).
   void AddFromItem(SelectParts& p, FromResult r, int location, std::vector<ExecNodePtr>* items,
                    std::vector<std::pair<int, int>>* ranges);
+  // ---- WITH (cte.cpp)
+  PlannedQuery PlanWith(const parser::SelectStmt& s);
+  // A FROM name that is a WITH query in scope → its scan (CTE Scan, the
+  // inlined query, or the working table); nullopt for other names.
+  std::optional<FromResult> PlanCteRef(const parser::TableRef& t);
+  friend class WithScope;
+  PlannedQuery PlanCteQuery(CteEnv& env, CteDef& d);
+  PlannedQuery PlanRecursiveCte(CteEnv& env, CteDef& d);
+  void MaterializeCte(CteEnv& env, CteDef& d);
+  const parser::SelectStmt* with_planned_ = nullptr;  // PlanWith in progress for it
   FromResult PlanJoin(const parser::JoinRef& j);
 
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);

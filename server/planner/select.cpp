@@ -235,9 +235,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
 
 PlannedQuery QueryPlanner::PlanSelect(const parser::SelectStmt& s) {
   CheckStackDepth();
-  if (!s.with.empty()) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "WITH queries are not supported yet"), s.location);
-  }
+  if (!s.with.empty() && with_planned_ != &s) return PlanWith(s);  // cte.cpp
   if (s.set_op != parser::SetOpKind::kNone || !s.values_lists.empty()) CheckSelectLocking(s, false);
   if (s.set_op != parser::SetOpKind::kNone) return PlanSetOp(s);
   if (!s.values_lists.empty()) {

@@ -11,6 +11,7 @@
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
 #include "executor/nodes/scan_nodes.h"
+#include "planner/cte.h"
 #include "planner/planner_internal.h"
 #include "utils/adt/func_registry.h"
 #include "utils/adt/type_catalog.h"
@@ -27,12 +28,13 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
   switch (item.kind) {
     case parser::FromKind::kTable: {
       const auto& t = item.As<parser::TableRef>();
+      if (std::optional<FromResult> cte = PlanCteRef(t)) return std::move(*cte);  // cte.cpp
       std::optional<executor::TableInfo> info = st_.tables.Lookup(t.table.schema, t.table.name);
       if (!info) {
-        ThrowAt(DbError(sqlstate::kUndefinedTable, "relation \"" +
-                                                      (t.table.schema.empty() ? "" : t.table.schema + ".") +
-                                                      t.table.name + "\" does not exist"),
-                t.table.location >= 0 ? t.table.location : item.location);
+        DbError e(sqlstate::kUndefinedTable, "relation \"" + (t.table.schema.empty() ? "" : t.table.schema + ".") +
+                                                 t.table.name + "\" does not exist");
+        if (t.table.schema.empty()) AddInvisibleCteHint(st_, t.table.name, &e);  // cte.cpp
+        ThrowAt(std::move(e), t.table.location >= 0 ? t.table.location : item.location);
       }
       RangeEntry e;
       e.alias = t.alias.name.empty() ? info->name : t.alias.name;

@@ -45,6 +45,23 @@ Target TargetOf(const parser::Statement& stmt) {
   return t;
 }
 
+// The statement's target and those of data-modifying WITH queries.
+void CollectTargets(const parser::Statement& stmt, std::vector<Target>* out) {
+  Target t = TargetOf(stmt);
+  if (t.table != nullptr) out->push_back(t);
+  const std::vector<parser::CommonTableExpr>* with = nullptr;
+  switch (stmt.kind) {
+    case parser::StmtKind::kSelect: with = &stmt.As<parser::SelectStmt>().with; break;
+    case parser::StmtKind::kInsert: with = &stmt.As<parser::InsertStmt>().with; break;
+    case parser::StmtKind::kUpdate: with = &stmt.As<parser::UpdateStmt>().with; break;
+    case parser::StmtKind::kDelete: with = &stmt.As<parser::DeleteStmt>().with; break;
+    default: return;
+  }
+  for (const parser::CommonTableExpr& c : *with) {
+    if (c.query) CollectTargets(*c.query, out);
+  }
+}
+
 }  // namespace
 
 LookupRecorder::LookupRecorder(Session& s) : session_(s) {
@@ -58,19 +75,26 @@ LookupRecorder::~LookupRecorder() {
 }
 
 RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const {
-  const Target target = TargetOf(stmt);
+  std::vector<Target> targets;
+  CollectTargets(stmt, &targets);
+  std::vector<bool> target_seen(targets.size(), false);
   std::map<types::Oid, uint32_t> need;
-  bool target_seen = false;
   for (const executor::TableInfo& t : looked_up_) {
     if (t.oid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
-    const bool is_target = target.table != nullptr && !target_seen && t.name == target.table->name &&
-                           (target.table->schema.empty() || target.table->schema == t.schema);
-    if (is_target) {
-      target_seen = true;
-      need[t.oid] |= target.privilege | (target.reads ? uint32_t{catalog::kAclSelect} : 0u);
-    } else {
-      need[t.oid] |= catalog::kAclSelect;
+    // The first lookup of a target's name is the target (INSERT/UPDATE/DELETE
+    // look their table up first); every other lookup reads.
+    uint32_t bits = catalog::kAclSelect;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      const Target& target = targets[i];
+      if (target_seen[i] || t.name != target.table->name ||
+          (!target.table->schema.empty() && target.table->schema != t.schema)) {
+        continue;
+      }
+      target_seen[i] = true;
+      bits = target.privilege | (target.reads ? uint32_t{catalog::kAclSelect} : 0u);
+      break;
     }
+    need[t.oid] |= bits;
   }
   return RequiredPrivileges(need.begin(), need.end());
 }

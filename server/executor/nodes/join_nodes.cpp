@@ -364,9 +364,7 @@ void HashJoinNode::Explain(std::vector<std::string>* lines, int indent, bool as_
   std::string dpad(static_cast<size_t>(body + 2), ' ');
   lines->push_back(dpad + "Hash Cond: " + cond_text_);
   if (filter_.expr) lines->push_back(dpad + "Join Filter: " + filter_.text);
-  if (extra) {
-    for (const std::string& d : *extra) lines->push_back(dpad + d);
-  }
+  if (extra) AppendExplainDetails(lines, dpad, *extra);
   left_->Explain(lines, body + 2, true);
   lines->push_back(dpad + "->  Hash");
   right_->Explain(lines, body + 8, true);

@@ -158,9 +158,7 @@ void ModifyTableNode::Explain(std::vector<std::string>* lines, int indent, bool 
                               const std::vector<std::string>* extra) const {
   lines->push_back(std::string(static_cast<size_t>(indent), ' ') + (as_child ? "->  " : "") + ExplainName());
   int body = indent + (as_child ? 4 : 0);
-  if (extra) {
-    for (const std::string& d : *extra) lines->push_back(std::string(static_cast<size_t>(body + 2), ' ') + d);
-  }
+  if (extra) AppendExplainDetails(lines, std::string(static_cast<size_t>(body + 2), ' '), *extra);
   // The WHERE clause is evaluated here but reads like the scan's filter.
   std::vector<std::string> filter;
   if (where_.expr) filter.push_back("Filter: " + where_.text);

@@ -12,7 +12,7 @@
 namespace hearth::types {
 namespace {
 
-constexpr std::array<TypeInfo, 27> kTypes = {{
+constexpr auto kTypes = std::to_array<TypeInfo>({
     {kBoolOid, "bool", "boolean", 1, TypeCategory::kBoolean, true, Storage::kBool},
     {kByteaOid, "bytea", "bytea", -1, TypeCategory::kUser, false, Storage::kBytes},
     {kNameOid, "name", "name", 64, TypeCategory::kString, false, Storage::kBytes},
@@ -43,7 +43,7 @@ constexpr std::array<TypeInfo, 27> kTypes = {{
     {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
-}};
+});
 
 struct Alias {
   const char* name;
