@@ -68,6 +68,8 @@ class Session {
   std::string CurrentUserName() const;
 
   BlockState block = BlockState::kIdle;
+  // Open savepoints, outermost first (tcop/savepoints.h); empty outside a block.
+  std::vector<std::string> savepoints;
   // The tables statements see (catalog + heap); null until storage is wired.
   executor::TableProvider* tables = nullptr;
   catalog::HeapTableProvider* provider = nullptr;  // the same object, typed
