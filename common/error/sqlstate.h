@@ -53,6 +53,7 @@ inline constexpr char kUndefinedFunction[] = "42883";
 inline constexpr char kUndefinedTable[] = "42P01";
 inline constexpr char kUndefinedParameter[] = "42P02";
 inline constexpr char kDuplicateCursor[] = "42P03";
+inline constexpr char kInvalidCursorDefinition[] = "42P11";
 inline constexpr char kUndefinedObject[] = "42704";
 inline constexpr char kDuplicateColumn[] = "42701";
 inline constexpr char kDuplicatePreparedStatement[] = "42P05";

@@ -43,12 +43,14 @@ void ReleaseSavepoint(Session& s, const std::string& name) {
   RequireBlock(s, "RELEASE SAVEPOINT");
   const size_t at = FindSavepoint(s, name);
   while (access::SubTransactionLevel() > static_cast<int>(at)) access::ReleaseSubTransaction();
+  ReassignSubtransactionCursors(s, static_cast<int>(at) + 1);
   s.savepoints.resize(at);
 }
 
 void RollbackToSavepoint(Session& s, const std::string& name) {
   RequireBlock(s, "ROLLBACK TO SAVEPOINT");
   const size_t at = FindSavepoint(s, name);
+  CloseSubtransactionCursors(s, static_cast<int>(at) + 1);
   while (access::SubTransactionLevel() > static_cast<int>(at)) access::RollbackSubTransaction();
   s.savepoints.resize(at + 1);
   s.DropPortals();
@@ -59,7 +61,10 @@ void RollbackToSavepoint(Session& s, const std::string& name) {
 
 bool AbortInnermostSavepoint(Session& s) {
   if (s.savepoints.empty() || !access::IsTransactionInProgress()) return false;
-  if (s.block == BlockState::kInBlock) access::RollbackSubTransaction();
+  if (s.block == BlockState::kInBlock) {
+    CloseSubtransactionCursors(s, access::SubTransactionLevel());
+    access::RollbackSubTransaction();
+  }
   s.block = BlockState::kFailed;
   s.DropPortals();
   return true;

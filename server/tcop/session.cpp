@@ -165,9 +165,14 @@ void Session::EndTransaction(bool commit) {
     access::SetCommitDelaySettings(static_cast<int>(hot.commit_delay_us), static_cast<int>(hot.commit_siblings),
                                    hot.synchronous_commit != config::SynchronousCommit::kOff);
     try {
+      if (!sql_cursors.empty()) {
+        HoldCursorsForCommit(*this);
+        CloseTransactionCursors(*this);
+      }
       access::CommitTransaction();
     } catch (const DbError&) {
       // A pre-commit check failed: nothing was committed.
+      CloseTransactionCursors(*this);
       access::AbortTransaction();
       settings.AtTransactionEnd(false);
       throw;
@@ -176,11 +181,13 @@ void Session::EndTransaction(bool commit) {
       // to us, so PANIC and let recovery decide from WAL.
       Panic(std::string("could not commit: ") + e.what());
     } catch (...) {
+      CloseTransactionCursors(*this);
       access::AbortTransaction();
       settings.AtTransactionEnd(false);
       throw;
     }
   } else {
+    if (!sql_cursors.empty()) CloseTransactionCursors(*this);
     access::AbortTransaction();
   }
   settings.AtTransactionEnd(commit);
@@ -198,6 +205,7 @@ void Session::RevalidatePrepared(PreparedStatement& ps) {
 void Session::AbortAfterError() {
   // With savepoints only the innermost level is undone; ROLLBACK TO resumes.
   if (block != BlockState::kIdle && AbortInnermostSavepoint(*this)) return;
+  if (!sql_cursors.empty()) CloseTransactionCursors(*this);
   access::AbortTransaction();
   if (block == BlockState::kInBlock || block == BlockState::kFailed) {
     // The block stays open (failed) until COMMIT/ROLLBACK; portals die now.

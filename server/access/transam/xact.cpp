@@ -39,6 +39,7 @@ struct XactState {
   bool cid_used = false;
   IsolationLevel isolation = IsolationLevel::kReadCommitted;
   bool snapshot_taken = false;  // a snapshot exists in this transaction
+  bool keep_xmin = false;       // KeepSnapshotXminUntilTransactionEnd was called
   int64_t start_timestamp_us = 0;
   Snapshot snapshot;         // transaction (RR) or statement (RC) snapshot
   Snapshot latest_snapshot;  // GetLatestSnapshot's
@@ -130,6 +131,7 @@ void ResetState() {
   g_xact.cid = kFirstCommandId;
   g_xact.cid_used = false;
   g_xact.snapshot_taken = false;
+  g_xact.keep_xmin = false;
   g_xact.start_timestamp_us = 0;
   g_xact.snapshot.xip.clear();
   g_xact.snapshot.xmin = g_xact.snapshot.xmax = kInvalidTransactionId;
@@ -288,12 +290,14 @@ void SetTransactionIsolation(IsolationLevel level) {
 const Snapshot& GetTransactionSnapshot() {
   RequireInProgress("GetTransactionSnapshot");
   if (!g_xact.snapshot_taken || g_xact.isolation == IsolationLevel::kReadCommitted) {
-    GetSnapshotData(&g_xact.snapshot);
+    GetSnapshotData(&g_xact.snapshot, /*replace_xmin=*/!g_xact.keep_xmin);
     g_xact.snapshot_taken = true;
   }
   g_xact.snapshot.curcid = g_xact.cid;
   return g_xact.snapshot;
 }
+
+void KeepSnapshotXminUntilTransactionEnd() { g_xact.keep_xmin = true; }
 
 const Snapshot& GetLatestSnapshot() {
   RequireInProgress("GetLatestSnapshot");

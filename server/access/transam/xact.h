@@ -114,6 +114,11 @@ void SetTransactionIsolation(IsolationLevel level);
 // the current command id. The reference stays valid until the next call or
 // transaction end. REQUIRES: a transaction in progress.
 const Snapshot& GetTransactionSnapshot();
+// Keeps the xmin this process advertises from moving forward until the
+// transaction ends: an open cursor still reads with its DECLARE's snapshot,
+// so later Read Committed statements must not let vacuum/pruning remove
+// what it may see.
+void KeepSnapshotXminUntilTransactionEnd();
 // A fresh snapshot regardless of isolation level (Read Committed re-checks).
 const Snapshot& GetLatestSnapshot();
 
