@@ -70,7 +70,7 @@ void MultiXactStartup(MultiXactShared* shared);
 
 // The subxid -> top-level xid map (subtrans.cpp): words of (subxid << 32 |
 // top), 0 = empty; lock-free.
-inline constexpr uint32_t kSubtransEntries = 1u << 16;
+inline constexpr uint32_t kSubtransEntries = 1u << 20;
 struct SubtransShared {
   // Running top-level transactions that have subxids (snapshots read it).
   std::atomic<int32_t> tops_running;
