@@ -31,14 +31,8 @@ std::string Value(RawConn& c, const std::string& sql) { return SingleValue(c, sq
 std::vector<std::string> Column(RawConn& c, const std::string& sql) { return FirstColumn(SqlOk(c, sql)); }
 std::string FailState(RawConn& c, const std::string& sql) { return FirstSqlstate(c.Query(sql, kReplyMs)); }
 
-// Sends sql on `waiter` without reading its reply and waits until pg_locks
-// (read through `observer`) shows that session waiting.
 void SendAndAwaitBlocked(RawConn& waiter, RawConn& observer, const std::string& sql) {
-  const std::string pid = Value(waiter, "select pg_backend_pid()");
-  REQUIRE(waiter.Send(QueryMsg(sql)));
-  const std::string probe = "select count(*) from pg_locks where not granted and pid = " + pid;
-  INFO("waiting for: " << sql);
-  REQUIRE(WaitFor([&] { return Value(observer, probe) != "0"; }, kReplyMs));
+  hearth::testing::SendAndAwaitBlocked(waiter, observer, sql, kReplyMs);
 }
 
 void MakeTable(RawConn& c) {
