@@ -23,6 +23,7 @@ namespace {
 struct PendingDelete {
   storage::RelFileLocator rel;
   bool at_commit;
+  int level;  // savepoint level that registered it (0 = none)
 };
 
 // Files of a committed transaction whose commit record was not yet flushed
@@ -120,12 +121,33 @@ void CatalogXactCallback(access::XactEvent event, void*) {
 
 // The files due at this transaction's end, for the commit/abort WAL record
 // (recovery then deletes them as this backend is about to).
-void ProvideRelsToDelete(bool at_commit, std::vector<storage::RelFileLocator>* out) {
+void ProvideRelsToDelete(bool at_commit, int min_level, std::vector<storage::RelFileLocator>* out) {
   for (const PendingDelete& p : State().pending) {
-    if (p.at_commit == at_commit) out->push_back(p.rel);
+    if (p.at_commit == at_commit && p.level >= min_level) out->push_back(p.rel);
   }
   std::sort(out->begin(), out->end());
   out->erase(std::unique(out->begin(), out->end()), out->end());
+}
+
+// A savepoint level ends. Released: its entries belong to the level below.
+// Rolled back: the files it created go now (its abort record named them),
+// the files it dropped stay, and the relcache forgets what it changed (its
+// catalog rows are now dead).
+void CatalogSubXactCallback(access::SubXactEvent event, int level, void*) {
+  XactState& s = State();
+  std::vector<storage::RelFileLocator> due;
+  std::erase_if(s.pending, [&](PendingDelete& p) {
+    if (p.level < level) return false;
+    if (event == access::SubXactEvent::kSubCommit) {
+      p.level = level - 1;
+      return false;
+    }
+    if (!p.at_commit) due.push_back(p.rel);
+    return true;
+  });
+  if (event != access::SubXactEvent::kSubAbort) return;
+  if (!due.empty()) UnlinkNow(due);
+  if (s.catalog_changed) InvalidateRelcacheEntries(s.changed_relids);
 }
 
 }  // namespace
@@ -135,12 +157,13 @@ void EnsureCatalogXactCallback() {
   if (s.callback_registered) return;
   access::SetXactRelsProvider(ProvideRelsToDelete);
   access::RegisterXactCallback(CatalogXactCallback, nullptr);
+  access::RegisterSubXactCallback(CatalogSubXactCallback, nullptr);
   s.callback_registered = true;
 }
 
 void RegisterPendingDelete(storage::RelFileLocator rel, bool at_commit) {
   EnsureCatalogXactCallback();
-  State().pending.push_back(PendingDelete{rel, at_commit});
+  State().pending.push_back(PendingDelete{rel, at_commit, access::SubTransactionLevel()});
   // A file made by this transaction: under wal_level = minimal its changes
   // skip WAL and it is synced at commit.
   if (!at_commit) access::NoteRelfileCreated(rel);

@@ -155,6 +155,9 @@ inline constexpr types::Oid kPgRolesOid = 12300;
 inline constexpr types::Oid kPgUserOid = 12301;
 
 
+// Block: SQL cursors (12400-12409; tcop/cursor_views.cpp).
+inline constexpr types::Oid kPgCursorsOid = 12400;
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
 // pg_roles and pg_user (role_views.cpp).

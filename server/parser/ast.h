@@ -539,6 +539,9 @@ enum class StmtKind {
   kAlterSequence,
   kGrantRole,
   kGrantPriv,
+  kDeclareCursor,  // cursor statements: parse_cursor.cpp
+  kFetch,
+  kClosePortal,
 };
 
 struct Statement {
@@ -1006,6 +1009,39 @@ struct PrepareStmt : Statement {
   std::string name;
   std::vector<TypeName> arg_types;
   StmtPtr query;
+};
+
+// DECLARE name [BINARY] [ASENSITIVE|INSENSITIVE] [[NO] SCROLL] CURSOR
+// [{WITH|WITHOUT} HOLD] FOR query. `query` is a SELECT (with its text).
+enum class CursorScroll : uint8_t { kDefault, kScroll, kNoScroll };
+struct DeclareCursorStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDeclareCursor;
+  DeclareCursorStmt() : Statement(kKind) {}
+  std::string name;
+  bool binary = false;
+  CursorScroll scroll = CursorScroll::kDefault;
+  bool hold = false;
+  StmtPtr query;
+};
+
+// FETCH / MOVE [direction] [FROM|IN] name. `count` is signed; kFetchAll
+// stands for ALL.
+enum class FetchDirection : uint8_t { kForward, kBackward, kAbsolute, kRelative };
+inline constexpr int64_t kFetchAll = INT64_MAX;
+struct FetchStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kFetch;
+  FetchStmt() : Statement(kKind) {}
+  bool is_move = false;
+  FetchDirection direction = FetchDirection::kForward;
+  int64_t count = 1;
+  std::string name;
+};
+
+// CLOSE name | CLOSE ALL (name empty).
+struct ClosePortalStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kClosePortal;
+  ClosePortalStmt() : Statement(kKind) {}
+  std::string name;
 };
 
 // EXECUTE name [(expr, ...)]

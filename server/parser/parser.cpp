@@ -306,6 +306,9 @@ StmtPtr Parser::ParseStatement() {
   if (w == "deallocate") return ParseDeallocate();
   if (w == "discard") return ParseDiscard();
   if (w == "grant" || w == "revoke") return ParseGrant();
+  if (w == "declare") return ParseDeclareCursor();
+  if (w == "fetch" || w == "move") return ParseFetch();
+  if (w == "close") return ParseClosePortal();
   SyntaxError();
 }
 
@@ -434,6 +437,9 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kAlterSequence: return "ALTER SEQUENCE";
     case StmtKind::kGrantRole: return s.As<GrantRoleStmt>().is_grant ? "GRANT ROLE" : "REVOKE ROLE";
     case StmtKind::kGrantPriv: return s.As<GrantPrivStmt>().is_grant ? "GRANT" : "REVOKE";
+    case StmtKind::kDeclareCursor: return "DECLARE CURSOR";
+    case StmtKind::kFetch: return s.As<FetchStmt>().is_move ? "MOVE" : "FETCH";
+    case StmtKind::kClosePortal: return "CLOSE CURSOR";
   }
   return "UNKNOWN";
 }

@@ -214,6 +214,11 @@ class Parser {
   StmtPtr ParseExplain();
   StmtPtr ParseVacuum(bool is_vacuum);
   StmtPtr ParsePrepare();
+  // ---- cursors (parse_cursor.cpp) ----
+  StmtPtr ParseDeclareCursor();
+  StmtPtr ParseFetch();
+  StmtPtr ParseClosePortal();
+  int64_t ParseFetchCount();
   StmtPtr ParseExecute();
   StmtPtr ParseDeallocate();
   StmtPtr ParseCreateDatabase(int location);

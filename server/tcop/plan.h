@@ -93,6 +93,10 @@ bool SetRoleSetting(Session& s, const std::string& name, const std::vector<std::
 std::unique_ptr<Plan> PlanCreateTableAs(Session& session, const parser::CreateTableAsStmt& stmt);
 // SELECT ... INTO t: CREATE TABLE t AS the SELECT. REQUIRES: stmt.into.
 std::unique_ptr<Plan> PlanSelectInto(Session& session, const parser::SelectStmt& stmt);
+// DECLARE CURSOR / FETCH / MOVE / CLOSE (cursor_plans.cpp); nullptr for
+// other statements.
+std::unique_ptr<Plan> PlanCursorStmt(Session& session, const parser::Statement& stmt,
+                                     const std::vector<types::Oid>& param_types);
 // PREPARE / EXECUTE / DEALLOCATE; nullptr for other statements.
 std::unique_ptr<Plan> PlanPrepared(Session& session, const parser::Statement& stmt);
 // COPY FROM STDIN / TO STDOUT. The plan refers to `stmt`, which must

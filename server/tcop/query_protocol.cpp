@@ -132,9 +132,13 @@ void QueryProtocol::SimpleQuery(std::string_view body) {
       PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
     }
     in_implicit_txn_ = s_.block == BlockState::kIdle;
+    s_.query_string = sql;
+    s_.implicit_block = stmts.size() > 1;
     for (const auto& stmt : stmts) {
       RunSimpleStatement(*stmt);
     }
+    s_.query_string = {};
+    s_.implicit_block = false;
     if (in_implicit_txn_ && s_.block == BlockState::kIdle) s_.EndTransaction(true);
     in_implicit_txn_ = false;
   } catch (const DbError& e) {
@@ -142,6 +146,8 @@ void QueryProtocol::SimpleQuery(std::string_view body) {
   } catch (const std::bad_alloc&) {
     ReportError(OutOfMemory());
   }
+  s_.query_string = {};
+  s_.implicit_block = false;
   s_.ReportChangedSettings();
   PutReadyForQuery(s_.sock.out(), s_.ReadyStatus());
 }
@@ -361,7 +367,11 @@ void QueryProtocol::Execute(std::string_view body) {
   StatementScope scope(s_, portal.source->stmt.get());
   CheckNotFailed(*plan);
   if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
-  if (!portal.cursor) portal.cursor = plan->Start(s_, portal.params);
+  if (!portal.cursor) {
+    s_.query_string = portal.source->query;
+    portal.cursor = plan->Start(s_, portal.params);
+    s_.query_string = {};
+  }
   std::string scratch;
   size_t limit = msg.max_rows > 0 ? static_cast<size_t>(msg.max_rows) : SIZE_MAX;
   size_t sent = 0;

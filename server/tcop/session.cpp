@@ -7,7 +7,9 @@
 //     which ends (commits) at the end of the Query message or at Sync;
 //   - BEGIN turns the running transaction into a block;
 //   - an error aborts the transaction at once (locks are released), and a
-//     block then stays "failed" until COMMIT/ROLLBACK ends it.
+//     block then stays "failed" until COMMIT/ROLLBACK ends it; with
+//     savepoints only the innermost level is rolled back and ROLLBACK TO
+//     resumes the block (savepoints.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -31,6 +33,7 @@
 #include "storage/ipc/interrupts.h"
 #include "tcop/admin_callbacks.h"
 #include "tcop/privilege_checks.h"
+#include "tcop/savepoints.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -155,15 +158,21 @@ void Session::DropPortals() {
 void Session::EndTransaction(bool commit) {
   DropPortals();
   block = BlockState::kIdle;
+  savepoints.clear();
   if (commit && access::IsTransactionInProgress()) {
     const config::SessionHot& hot = settings.hot();
     if (access::WalLevelMinimal()) access::SetWalSkipThresholdKb(settings.GetInt("wal_skip_threshold"));
     access::SetCommitDelaySettings(static_cast<int>(hot.commit_delay_us), static_cast<int>(hot.commit_siblings),
                                    hot.synchronous_commit != config::SynchronousCommit::kOff);
     try {
+      if (!sql_cursors.empty()) {
+        HoldCursorsForCommit(*this);
+        CloseTransactionCursors(*this);
+      }
       access::CommitTransaction();
     } catch (const DbError&) {
       // A pre-commit check failed: nothing was committed.
+      CloseTransactionCursors(*this);
       access::AbortTransaction();
       settings.AtTransactionEnd(false);
       throw;
@@ -172,11 +181,13 @@ void Session::EndTransaction(bool commit) {
       // to us, so PANIC and let recovery decide from WAL.
       Panic(std::string("could not commit: ") + e.what());
     } catch (...) {
+      CloseTransactionCursors(*this);
       access::AbortTransaction();
       settings.AtTransactionEnd(false);
       throw;
     }
   } else {
+    if (!sql_cursors.empty()) CloseTransactionCursors(*this);
     access::AbortTransaction();
   }
   settings.AtTransactionEnd(commit);
@@ -192,6 +203,9 @@ void Session::RevalidatePrepared(PreparedStatement& ps) {
 }
 
 void Session::AbortAfterError() {
+  // With savepoints only the innermost level is undone; ROLLBACK TO resumes.
+  if (block != BlockState::kIdle && AbortInnermostSavepoint(*this)) return;
+  if (!sql_cursors.empty()) CloseTransactionCursors(*this);
   access::AbortTransaction();
   if (block == BlockState::kInBlock || block == BlockState::kFailed) {
     // The block stays open (failed) until COMMIT/ROLLBACK; portals die now.

@@ -12,6 +12,7 @@
 
 #include "config/session_settings.h"
 #include "executor/table_access.h"
+#include "tcop/cursors.h"
 #include "tcop/dest.h"
 #include "tcop/plan.h"
 #include "tcop/pqcomm.h"
@@ -68,6 +69,15 @@ class Session {
   std::string CurrentUserName() const;
 
   BlockState block = BlockState::kIdle;
+  // Open savepoints, outermost first (tcop/savepoints.h); empty outside a block.
+  std::vector<std::string> savepoints;
+  // SQL cursors by name (tcop/cursors.h).
+  SqlCursorMap sql_cursors;
+  // The query string being run (pg_cursors.statement) and whether its
+  // statements form PostgreSQL's implicit block (a simple Query of several
+  // statements outside BEGIN), where DECLARE CURSOR is allowed.
+  std::string_view query_string;
+  bool implicit_block = false;
   // The tables statements see (catalog + heap); null until storage is wired.
   executor::TableProvider* tables = nullptr;
   catalog::HeapTableProvider* provider = nullptr;  // the same object, typed

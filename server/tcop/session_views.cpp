@@ -183,6 +183,7 @@ void AddPgStatActivity(catalog::SystemViewProvider& p, Session& session) {
 void AddSessionViews(catalog::SystemViewProvider& p, Session& session) {
   AddPgSettings(p, session);
   AddPgStatActivity(p, session);
+  AddPgCursors(p, session);
 }
 
 }  // namespace hearth::tcop

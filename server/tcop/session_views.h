@@ -11,7 +11,8 @@
 //                    backend_xmin); the session columns (datname, usename,
 //                    application_name, query, ...) are filled for the
 //                    calling backend only and NULL for others (the proc
-//                    array does not hold them yet).
+//                    array does not hold them yet);
+//   pg_cursors       this session's SQL cursors (cursor_views.cpp).
 #pragma once
 
 #include "catalog/system_views.h"
@@ -21,5 +22,7 @@ namespace hearth::tcop {
 class Session;
 
 void AddSessionViews(catalog::SystemViewProvider& p, Session& session);
+// pg_cursors alone (cursor_views.cpp; AddSessionViews calls it).
+void AddPgCursors(catalog::SystemViewProvider& p, Session& session);
 
 }  // namespace hearth::tcop

@@ -7,6 +7,7 @@
 #include "common/error/sqlstate.h"
 #include "access/transam/xact.h"
 #include "config/registry.h"
+#include "tcop/savepoints.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -42,11 +43,13 @@ void ApplyIsolation(parser::IsolationLevel level) {
 
 class TransactionPlan : public Plan {
  public:
-  explicit TransactionPlan(const parser::TransactionStmt& s) : kind_(s.txn_kind), options_(s.options) {}
+  explicit TransactionPlan(const parser::TransactionStmt& s)
+      : kind_(s.txn_kind), options_(s.options), savepoint_(s.savepoint) {}
 
   bool IsTransactionControl() const override { return true; }
   bool EndsFailedTransaction() const override {
-    return kind_ == parser::TransactionKind::kCommit || kind_ == parser::TransactionKind::kRollback;
+    return kind_ == parser::TransactionKind::kCommit || kind_ == parser::TransactionKind::kRollback ||
+           kind_ == parser::TransactionKind::kRollbackTo;
   }
 
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
@@ -79,9 +82,14 @@ class TransactionPlan : public Plan {
         s.EndTransaction(false);
         return "ROLLBACK";
       case K::kSavepoint:
+        DefineSavepoint(s, savepoint_);
+        return "SAVEPOINT";
       case K::kRelease:
+        ReleaseSavepoint(s, savepoint_);
+        return "RELEASE";
       case K::kRollbackTo:
-        throw DbError(sqlstate::kFeatureNotSupported, "savepoints are not supported yet");
+        RollbackToSavepoint(s, savepoint_);
+        return "ROLLBACK";
     }
     return "";
   }
@@ -89,6 +97,7 @@ class TransactionPlan : public Plan {
  private:
   parser::TransactionKind kind_;
   parser::TransactionOptions options_;
+  std::string savepoint_;
 };
 
 class SetPlan : public Plan {

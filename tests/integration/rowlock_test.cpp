@@ -37,14 +37,8 @@ std::vector<std::string> Column(RawConn& c, const std::string& sql) { return Fir
 std::string Value(RawConn& c, const std::string& sql) { return SingleValue(c, sql, kReplyMs); }
 std::string Tag(const std::vector<RawMessage>& msgs) { return LastCommandTag(msgs); }
 
-// Sends sql on `waiter` without reading the reply and waits until pg_locks
-// (read through `observer`) shows that session waiting for a lock.
 void SendAndAwaitBlocked(RawConn& waiter, RawConn& observer, const std::string& sql) {
-  const std::string pid = Value(waiter, "select pg_backend_pid()");
-  REQUIRE(waiter.Send(QueryMsg(sql)));
-  const std::string probe = "select count(*) from pg_locks where not granted and pid = " + pid;
-  INFO("waiting for: " << sql);
-  REQUIRE(WaitFor([&] { return Value(observer, probe) != "0"; }, kReplyMs));
+  hearth::testing::SendAndAwaitBlocked(waiter, observer, sql, kReplyMs);
 }
 
 // t(k int primary key, v int) holding (1, 10) and (2, 20).

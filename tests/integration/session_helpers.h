@@ -2,8 +2,9 @@
 //
 // Catch2 helpers for tests that drive several RawConn sessions against one
 // server: start a session, run a statement that must succeed, read a single
-// value, the last command tag. Each REQUIREs what it needs, so a failure
-// names the statement. Header-only; include after catch.hpp.
+// value, the last command tag, send a statement that must block on a lock.
+// Each REQUIREs what it needs, so a failure names the statement.
+// Header-only; include after catch.hpp.
 #pragma once
 
 #include <memory>
@@ -38,6 +39,17 @@ inline std::string SingleValue(RawConn& c, const std::string& sql, int timeout_m
   INFO("statement: " << sql);
   REQUIRE(col.size() == 1);
   return col[0];
+}
+
+// Sends sql on `waiter` without reading its reply and waits (up to
+// timeout_ms) until pg_locks, read through `observer`, shows that session
+// waiting for a lock. Read the reply later with waiter.ReadUntilReady().
+inline void SendAndAwaitBlocked(RawConn& waiter, RawConn& observer, const std::string& sql, int timeout_ms) {
+  const std::string pid = SingleValue(waiter, "select pg_backend_pid()", timeout_ms);
+  REQUIRE(waiter.Send(QueryMsg(sql)));
+  const std::string probe = "select count(*) from pg_locks where not granted and pid = " + pid;
+  INFO("waiting for: " << sql);
+  REQUIRE(WaitFor([&] { return SingleValue(observer, probe, timeout_ms) != "0"; }, timeout_ms));
 }
 
 // The CommandComplete tag of the last command in msgs ("" when none).

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "access/heap/heap_wal.h"
+#include "access/transam/xact.h"
 #include "access/transam/xlog.h"
 #include "access/heap/heapam_internal.h"
 #include "storage/lmgr/lock.h"
@@ -122,7 +123,7 @@ int RunningLockers(const HeapTupleHeaderData& tup, TransactionId exclude, RowLoc
   }
   int k = 0;
   for (int i = 0; i < n; ++i) {
-    if (all[i].xid != exclude && access::TransactionIdIsInProgress(all[i].xid)) out[k++] = all[i];
+    if (!access::TransactionIdIsMine(all[i].xid, exclude) && access::TransactionIdIsInProgress(all[i].xid)) out[k++] = all[i];
   }
   return k;
 }

@@ -12,6 +12,9 @@
 
 #include <algorithm>
 
+#include "access/transam/clog.h"
+#include "access/transam/subtrans.h"
+
 namespace hearth::access {
 
 using storage::LWLockGuard;
@@ -19,10 +22,12 @@ using storage::LWLockMode;
 using storage::ProcArray;
 using storage::ProcArrayShared;
 
-bool Snapshot::XidInProgress(TransactionId xid) const {
-  if (xid < xmin) return false;
-  if (xid >= xmax) return true;
-  return std::binary_search(xip.begin(), xip.end(), xid);
+bool Snapshot::InXip(TransactionId xid) const { return std::binary_search(xip.begin(), xip.end(), xid); }
+
+bool Snapshot::TopInXip(TransactionId subxid) const {
+  // The top-level xid is older than its subxids, so it is below xmax.
+  const TransactionId top = SubtransGetTopmost(subxid);
+  return TransactionIdIsValid(top) && top >= xmin && InXip(top);
 }
 
 void GetSnapshotData(Snapshot* out, bool replace_xmin) {
@@ -51,6 +56,10 @@ void GetSnapshotData(Snapshot* out, bool replace_xmin) {
     }
     out->xmin = xmin;
     out->xmax = xmax;
+    // Read under the lock: a top-level xid in xip that has subxids was
+    // counted before its first subxid was assigned, and is uncounted only
+    // after it left the array.
+    out->subxids_possible = SubtransAnyRunning();
   }
   std::sort(out->xip.begin(), out->xip.end());
 }
@@ -68,9 +77,16 @@ TransactionId GetOldestXmin() {
   return oldest;
 }
 
-bool TransactionIdIsInProgress(TransactionId xid) { return storage::ProcArrayXidIsRunning(xid); }
+bool TransactionIdIsInProgress(TransactionId xid) {
+  if (storage::ProcArrayXidIsRunning(xid)) return true;
+  if (!SubtransAnyRunning()) return false;
+  const TransactionId top = SubtransGetTopmost(xid);
+  if (!TransactionIdIsValid(top) || !storage::ProcArrayXidIsRunning(top)) return false;
+  // A subxid rolled back to its savepoint has ended although its top runs on.
+  return TransactionIdGetStatus(xid) != XidStatus::kAborted;
+}
 
-void ProcArrayEndTransaction(TransactionId xid) {
+void ProcArrayEndTransaction(TransactionId xid, TransactionId latest_xid) {
   storage::ProcSlot* me = storage::MyProc();
   if (me == nullptr) return;
   if (!TransactionIdIsValid(xid)) {
@@ -82,8 +98,9 @@ void ProcArrayEndTransaction(TransactionId xid) {
   LWLockGuard g(pa->lock, LWLockMode::kExclusive);
   me->xid.store(kInvalidTransactionId, std::memory_order_release);
   me->xmin.store(kInvalidTransactionId, std::memory_order_release);
-  if (xid > pa->latest_completed_xid.load(std::memory_order_relaxed)) {
-    pa->latest_completed_xid.store(xid, std::memory_order_release);
+  const TransactionId latest = std::max(xid, latest_xid);
+  if (latest > pa->latest_completed_xid.load(std::memory_order_relaxed)) {
+    pa->latest_completed_xid.store(latest, std::memory_order_release);
   }
 }
 

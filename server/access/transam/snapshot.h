@@ -27,11 +27,22 @@ struct Snapshot {
   std::vector<TransactionId> xip;
   // Changes by the own transaction with command id >= curcid are invisible.
   CommandId curcid = kFirstCommandId;
+  // Some running transaction had subxids when the snapshot was taken: an xid
+  // not in xip may be a subxid of one that is (subtrans.h).
+  bool subxids_possible = false;
 
   bool valid() const { return xmax != kInvalidTransactionId; }
   // True when `xid` counts as still running for this snapshot (its effects
   // are invisible whatever the clog says now). O(log n).
-  bool XidInProgress(TransactionId xid) const;
+  bool XidInProgress(TransactionId xid) const {
+    if (xid < xmin) return false;
+    if (xid >= xmax) return true;
+    return InXip(xid) || (subxids_possible && TopInXip(xid));
+  }
+
+ private:
+  bool InXip(TransactionId xid) const;
+  bool TopInXip(TransactionId subxid) const;
 };
 
 // Fills `out` (reusing its capacity) with a new snapshot and advertises its
@@ -46,12 +57,14 @@ void GetSnapshotData(Snapshot* out, bool replace_xmin = true);
 // running: tuples deleted by committed xids below it are dead to everyone.
 TransactionId GetOldestXmin();
 
-// True when `xid` is some process's current transaction (including this one).
+// True when `xid` is some process's current transaction (including this
+// one) or a subxid of one that has not been rolled back.
 bool TransactionIdIsInProgress(TransactionId xid);
 
 // Ends this process's presence in the proc array: clears its xid (under the
-// lock held exclusive, advancing latest_completed_xid) and its xmin.
-// REQUIRES: for a valid xid, its clog status was already set.
-void ProcArrayEndTransaction(TransactionId xid);
+// lock held exclusive, advancing latest_completed_xid to `latest_xid`, the
+// highest of the xid and its subxids; 0 = the xid) and its xmin.
+// REQUIRES: for a valid xid, its clog status (and its subxids') was already set.
+void ProcArrayEndTransaction(TransactionId xid, TransactionId latest_xid = kInvalidTransactionId);
 
 }  // namespace hearth::access

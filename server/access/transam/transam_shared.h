@@ -68,10 +68,22 @@ struct MultiXactShared {
 };
 void MultiXactStartup(MultiXactShared* shared);
 
+// The subxid -> top-level xid map (subtrans.cpp): words of (subxid << 32 |
+// top), 0 = empty; lock-free.
+inline constexpr uint32_t kSubtransEntries = 1u << 20;
+struct SubtransShared {
+  // Running top-level transactions that have subxids (snapshots read it).
+  std::atomic<int32_t> tops_running;
+  // Entries with a subxid below it may be overwritten (raised lazily).
+  std::atomic<TransactionId> horizon;
+  std::atomic<uint64_t> entries[kSubtransEntries];
+};
+
 struct TransamShared {
   XidCounterShared xid;
   ClogShared clog;
   MultiXactShared multixact;
+  SubtransShared subtrans;
 };
 static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaBytes");
 

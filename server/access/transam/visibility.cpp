@@ -20,6 +20,7 @@
 #include "access/transam/clog.h"
 #include "access/transam/combocid.h"
 #include "access/transam/multixact.h"
+#include "access/transam/xact.h"
 
 namespace hearth::access {
 
@@ -36,7 +37,8 @@ void SetHint(HeapTupleHeaderData& tup, uint16_t bit, TransactionId committed_xid
   if ((old & bit) != bit && hints_set != nullptr) *hints_set = true;
 }
 
-bool IsCurrent(TransactionId xid, TransactionId my_xid) { return TransactionIdIsValid(my_xid) && xid == my_xid; }
+// Ours: my_xid, or (with savepoints) any level of ours not rolled back.
+bool IsCurrent(TransactionId xid, TransactionId my_xid) { return TransactionIdIsMine(xid, my_xid); }
 
 // Inserted by an xid whose effects everybody sees (frozen or bootstrap).
 bool XminFrozen(const HeapTupleHeaderData& tup, uint16_t mask) {
@@ -192,7 +194,7 @@ void HeapTupleHeaderSetXmax(HeapTupleHeaderData& tup, TransactionId my_xid, Comm
     mask |= kHeapXmaxLockOnly;  // t_cid keeps cmin: a lock has no cmax
   } else {
     if (is_update) mask |= kHeapUpdated;
-    if (tup.t_xmin == my_xid && !XminFrozen(tup, tup.t_infomask)) {
+    if (IsCurrent(tup.t_xmin, my_xid) && !XminFrozen(tup, tup.t_infomask)) {
       tup.t_cid = GetComboCommandId(HeapTupleHeaderGetCmin(tup), cmax);
       mask |= kHeapComboCid;
     } else {

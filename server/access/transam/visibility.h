@@ -11,9 +11,11 @@
 // Hint bits are set with an atomic OR, so concurrent readers may both set
 // them. Reads the clog and the proc array (shared state, any process).
 //
-// "Current transaction" is the caller's top-level xid (my_xid, invalid for a
-// read-only transaction) and its command id (the snapshot's curcid or
-// `curcid`). There are no subtransactions.
+// "Current transaction" is the caller's xid (my_xid, from
+// GetCurrentTransactionIdIfAny; invalid for a read-only transaction), with
+// savepoints also every subtransaction xid of the transaction not rolled
+// back (TransactionIdIsMine), and its command id (the snapshot's curcid or
+// `curcid`). A rolled-back subxid is aborted in the clog like any other.
 #pragma once
 
 #include "access/heap/htup.h"

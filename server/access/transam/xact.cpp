@@ -20,6 +20,7 @@
 #include "access/transam/clog.h"
 #include "access/transam/combocid.h"
 #include "access/transam/varsup.h"
+#include "access/transam/xact_internal.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_xact_records.h"
 #include "common/error/panic.h"
@@ -38,6 +39,7 @@ struct XactState {
   bool cid_used = false;
   IsolationLevel isolation = IsolationLevel::kReadCommitted;
   bool snapshot_taken = false;  // a snapshot exists in this transaction
+  bool keep_xmin = false;       // KeepSnapshotXminUntilTransactionEnd was called
   int64_t start_timestamp_us = 0;
   Snapshot snapshot;         // transaction (RR) or statement (RC) snapshot
   Snapshot latest_snapshot;  // GetLatestSnapshot's
@@ -58,18 +60,9 @@ XactRelsProvider g_rels_provider = nullptr;
 XLogRecPtr g_last_commit_end = 0;
 std::vector<storage::RelFileLocator> g_rels_scratch;
 
-// The relation files the catalog will delete at this transaction's end.
-std::span<const storage::RelFileLocator> RelsToDelete(bool at_commit) {
-  g_rels_scratch.clear();
-  if (g_rels_provider != nullptr) g_rels_provider(at_commit, &g_rels_scratch);
-  return g_rels_scratch;
-}
+using xact_internal::RelsToDelete;
 
-int64_t NowUs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
-}
+int64_t NowUs() { return xact_internal::XactNowUs(); }
 
 void CallCallbacks(XactEvent event) {
   // Copy: a callback may (un)register callbacks.
@@ -93,31 +86,43 @@ void CallCallbacks(XactEvent event) {
 // remembers the record's LSN, so it is never written before the record.
 // A failed WAL write or fsync throws: the caller (tcop) must treat it as a
 // PANIC, since what reached the disk is unknown.
-void RecordTransactionCommit(TransactionId xid) {
+// Subxids first, then the top-level xid: nobody reads them yet (the top xid
+// is still in the proc array, which makes them all "running").
+void SetStatusWithSubxids(TransactionId xid, std::span<const TransactionId> subxids, XidStatus status, uint64_t lsn) {
+  for (TransactionId sub : subxids) TransactionIdSetStatus(sub, status, lsn);
+  TransactionIdSetStatus(xid, status, lsn);
+}
+
+void RecordTransactionCommit(TransactionId xid, std::span<const TransactionId> subxids) {
   if (!XLogIsStarted()) {
-    TransactionIdSetStatus(xid, XidStatus::kCommitted);
+    SetStatusWithSubxids(xid, subxids, XidStatus::kCommitted, 0);
     return;
   }
   // An orphaned backend commits nothing: without a postmaster no crash
   // reset guards shared memory (and the interlock keeps a new server out
   // only while we live, so we must not go on).
   storage::CheckPostmasterAlive();
-  const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true));
+  const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true, 0), subxids);
   g_last_commit_end = lsn;
   // The commit record is in WAL: from here the transaction cannot abort.
   CriticalSection crit("commit");
   if (g_commit_settings.synchronous_commit) {
     XLogFlushCommit(lsn, g_commit_settings.commit_delay_us, g_commit_settings.commit_siblings);
   }
-  TransactionIdSetStatus(xid, XidStatus::kCommitted, lsn);
+  SetStatusWithSubxids(xid, subxids, XidStatus::kCommitted, lsn);
 }
 
 // No flush: a lost abort record reads as "in progress at the crash", which
 // recovery turns into aborted anyway.
-void RecordTransactionAbort(TransactionId xid) {
+void RecordTransactionAbort(TransactionId xid, std::span<const TransactionId> subxids) {
   XLogRecPtr lsn = 0;
-  if (XLogIsStarted()) lsn = XLogInsertXactAbort(xid, NowUs(), RelsToDelete(/*at_commit=*/false));
-  TransactionIdSetStatus(xid, XidStatus::kAborted, lsn);
+  if (XLogIsStarted()) lsn = XLogInsertXactAbort(xid, NowUs(), RelsToDelete(/*at_commit=*/false, 0), subxids);
+  SetStatusWithSubxids(xid, subxids, XidStatus::kAborted, lsn);
+}
+
+// The highest of xid and its subxids (snapshots' xmax must pass them all).
+TransactionId LatestXid(TransactionId xid, std::span<const TransactionId> subxids) {
+  return subxids.empty() ? xid : std::max(xid, subxids.back());
 }
 
 void ResetState() {
@@ -126,6 +131,7 @@ void ResetState() {
   g_xact.cid = kFirstCommandId;
   g_xact.cid_used = false;
   g_xact.snapshot_taken = false;
+  g_xact.keep_xmin = false;
   g_xact.start_timestamp_us = 0;
   g_xact.snapshot.xip.clear();
   g_xact.snapshot.xmin = g_xact.snapshot.xmax = kInvalidTransactionId;
@@ -172,11 +178,15 @@ void CommitTransaction() {
   RequireInProgress("CommitTransaction");
   CallCallbacks(XactEvent::kPreCommit);
   const TransactionId xid = g_xact.xid;
+  // Open savepoint levels commit with the transaction.
+  const std::span<const TransactionId> subxids =
+      xact_internal::g_subxacts_active ? xact_internal::LiveSubxids() : std::span<const TransactionId>();
   // Clog first, then the proc array: a snapshot that no longer sees the xid
   // running must find its final status in the clog. The other order would
   // let a reader take the xid for crashed (aborted) and hint its rows dead.
-  if (TransactionIdIsValid(xid)) RecordTransactionCommit(xid);
-  ProcArrayEndTransaction(xid);
+  if (TransactionIdIsValid(xid)) RecordTransactionCommit(xid, subxids);
+  ProcArrayEndTransaction(xid, LatestXid(xid, subxids));
+  if (xact_internal::g_subxacts_active) xact_internal::AtTopLevelEnd();
   // Locks last: whoever waited for us (XactLockTableWait) wakes to find the
   // transaction ended in both the proc array and the clog.
   storage::LockReleaseAll();
@@ -187,15 +197,18 @@ void CommitTransaction() {
 void AbortTransaction() noexcept {
   if (!g_xact.in_progress) return;
   const TransactionId xid = g_xact.xid;
+  const std::span<const TransactionId> subxids =
+      xact_internal::g_subxacts_active ? xact_internal::LiveSubxids() : std::span<const TransactionId>();
   if (TransactionIdIsValid(xid)) {
     try {
-      RecordTransactionAbort(xid);
+      RecordTransactionAbort(xid, subxids);
     } catch (...) {
       // The clog keeps "in progress"; once the xid leaves the proc array that
       // reads as aborted anyway (same as after a crash).
     }
   }
-  ProcArrayEndTransaction(xid);
+  ProcArrayEndTransaction(xid, LatestXid(xid, subxids));
+  if (xact_internal::g_subxacts_active) xact_internal::AtTopLevelEnd();
   try {
     storage::LockReleaseAll();
   } catch (...) {
@@ -206,7 +219,9 @@ void AbortTransaction() noexcept {
 
 bool IsTransactionInProgress() { return g_xact.in_progress; }
 
-TransactionId GetCurrentTransactionId() {
+namespace xact_internal {
+
+TransactionId AssignTopXid() {
   RequireInProgress("GetCurrentTransactionId");
   if (!TransactionIdIsValid(g_xact.xid)) {
     storage::ProcSlot* slot = storage::MyProc();
@@ -217,10 +232,33 @@ TransactionId GetCurrentTransactionId() {
   return g_xact.xid;
 }
 
-TransactionId GetCurrentTransactionIdIfAny() { return g_xact.xid; }
+std::span<const storage::RelFileLocator> RelsToDelete(bool at_commit, int min_level) {
+  g_rels_scratch.clear();
+  if (g_rels_provider != nullptr) g_rels_provider(at_commit, min_level, &g_rels_scratch);
+  return g_rels_scratch;
+}
+
+int64_t XactNowUs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
+}  // namespace xact_internal
+
+TransactionId GetCurrentTransactionId() {
+  if (xact_internal::g_subxacts_active && SubTransactionLevel() > 0) return xact_internal::CurrentSubxid(true);
+  return xact_internal::AssignTopXid();
+}
+
+TransactionId GetCurrentTransactionIdIfAny() {
+  if (xact_internal::g_subxacts_active && SubTransactionLevel() > 0) return xact_internal::CurrentSubxid(false);
+  return g_xact.xid;
+}
 
 bool TransactionIdIsCurrentTransactionId(TransactionId xid) {
-  return TransactionIdIsValid(xid) && xid == g_xact.xid;
+  if (!TransactionIdIsValid(xid)) return false;
+  return xid == g_xact.xid || (xact_internal::g_subxacts_active && xact_internal::IsCurrentSubxid(xid));
 }
 
 CommandId GetCurrentCommandId(bool used) {
@@ -252,12 +290,14 @@ void SetTransactionIsolation(IsolationLevel level) {
 const Snapshot& GetTransactionSnapshot() {
   RequireInProgress("GetTransactionSnapshot");
   if (!g_xact.snapshot_taken || g_xact.isolation == IsolationLevel::kReadCommitted) {
-    GetSnapshotData(&g_xact.snapshot);
+    GetSnapshotData(&g_xact.snapshot, /*replace_xmin=*/!g_xact.keep_xmin);
     g_xact.snapshot_taken = true;
   }
   g_xact.snapshot.curcid = g_xact.cid;
   return g_xact.snapshot;
 }
+
+void KeepSnapshotXminUntilTransactionEnd() { g_xact.keep_xmin = true; }
 
 const Snapshot& GetLatestSnapshot() {
   RequireInProgress("GetLatestSnapshot");

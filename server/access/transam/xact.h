@@ -52,13 +52,48 @@ void AbortTransaction() noexcept;
 
 bool IsTransactionInProgress();
 
-// The current transaction's xid, assigning one (and taking the lock on it)
-// at the first call. Call before the first write. Throws as GetNewTransactionId.
+// The current (sub)transaction's xid, assigning one (and taking the lock on
+// it) at the first call; inside a subtransaction the top-level transaction
+// gets its xid first. Call before the first write. Throws as
+// GetNewTransactionId (and SubtransSetTopmost for a subxid).
 TransactionId GetCurrentTransactionId();
-// The xid if one was assigned, else kInvalidTransactionId.
+// The current (sub)transaction's xid if one was assigned, else
+// kInvalidTransactionId.
 TransactionId GetCurrentTransactionIdIfAny();
-// True when `xid` is the current transaction's xid.
+// True when `xid` is the current transaction's xid or the xid of one of its
+// subtransactions that was not rolled back.
 bool TransactionIdIsCurrentTransactionId(TransactionId xid);
+
+namespace xact_internal {
+// True from the first savepoint of a transaction to its end (subxact.cpp).
+extern bool g_subxacts_active;
+bool IsCurrentSubxid(TransactionId xid);
+}  // namespace xact_internal
+
+// TransactionIdIsCurrentTransactionId for hot paths (visibility): `my_xid`
+// is the caller's GetCurrentTransactionIdIfAny(); without savepoints this is
+// one comparison.
+inline bool TransactionIdIsMine(TransactionId xid, TransactionId my_xid) {
+  if (!TransactionIdIsValid(xid)) return false;
+  if (xid == my_xid) return true;
+  return xact_internal::g_subxacts_active && TransactionIdIsCurrentTransactionId(xid);
+}
+
+// Subtransactions (savepoints; subxact.cpp). Each level gets its own xid at
+// its first write (GetCurrentTransactionId), recorded in the shared subtrans
+// map. Releasing a level folds it into its parent (its xids commit with the
+// top-level transaction); rolling one back marks its xids (and those of the
+// levels released into it) aborted, writes an abort record, releases the
+// locks it took and runs the sub-transaction callbacks. CommitTransaction and
+// AbortTransaction end any levels still open.
+// REQUIRES: a transaction in progress.
+void BeginSubTransaction();
+// Folds the innermost level into its parent. REQUIRES: a level open.
+void ReleaseSubTransaction();
+// Rolls the innermost level back and closes it. Never throws.
+void RollbackSubTransaction() noexcept;
+// Number of open levels (0 = no savepoint).
+int SubTransactionLevel();
 
 // The command id that stamps the current command's changes. Pass used=true
 // when the caller writes with it (so CommandCounterIncrement advances).
@@ -79,6 +114,11 @@ void SetTransactionIsolation(IsolationLevel level);
 // the current command id. The reference stays valid until the next call or
 // transaction end. REQUIRES: a transaction in progress.
 const Snapshot& GetTransactionSnapshot();
+// Keeps the xmin this process advertises from moving forward until the
+// transaction ends: an open cursor still reads with its DECLARE's snapshot,
+// so later Read Committed statements must not let vacuum/pruning remove
+// what it may see.
+void KeepSnapshotXminUntilTransactionEnd();
 // A fresh snapshot regardless of isolation level (Read Committed re-checks).
 const Snapshot& GetLatestSnapshot();
 
@@ -94,8 +134,9 @@ void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synch
 
 // Supplies the relation files to delete at commit (at_commit) or abort, which
 // the commit/abort WAL record carries so recovery deletes them too. The
-// catalog's pending-delete list installs it; appends to *out.
-using XactRelsProvider = void (*)(bool at_commit, std::vector<storage::RelFileLocator>* out);
+// catalog's pending-delete list installs it; appends to *out the files
+// registered at subtransaction level `min_level` or deeper (0: all).
+using XactRelsProvider = void (*)(bool at_commit, int min_level, std::vector<storage::RelFileLocator>* out);
 void SetXactRelsProvider(XactRelsProvider provider);
 
 // End of this backend's latest commit record (0 before any, or without
@@ -115,5 +156,12 @@ using XactCallback = void (*)(XactEvent event, void* arg);
 // registration order. Unregister removes the matching (cb, arg) pair.
 void RegisterXactCallback(XactCallback cb, void* arg);
 void UnregisterXactCallback(XactCallback cb, void* arg);
+
+// Subtransaction ends: `level` is the level closing (1 = outermost
+// savepoint). kSubCommit folds it into level - 1; kSubAbort runs after its
+// xids are marked aborted and its locks released. Must not throw.
+enum class SubXactEvent : uint8_t { kSubCommit, kSubAbort };
+using SubXactCallback = void (*)(SubXactEvent event, int level, void* arg);
+void RegisterSubXactCallback(SubXactCallback cb, void* arg);
 
 }  // namespace hearth::access

@@ -18,7 +18,7 @@ namespace {
 struct XactRecordHead {
   int64_t time_us;
   uint32_t nrels;
-  uint32_t reserved;
+  uint32_t nsubxids;
 };
 static_assert(sizeof(XactRecordHead) == 16);
 static_assert(sizeof(storage::RelFileLocator) == sizeof(uint32_t));
@@ -26,22 +26,27 @@ static_assert(sizeof(storage::RelFileLocator) == sizeof(uint32_t));
 XactRedoDropHook g_drop_hook = nullptr;
 
 XLogRecPtr InsertXact(uint8_t info, storage::TransactionId xid, int64_t time_us,
-                      std::span<const storage::RelFileLocator> rels) {
-  XactRecordHead head{time_us, static_cast<uint32_t>(rels.size()), 0};
-  const XLogPart parts[2] = {{&head, sizeof(head)}, {rels.data(), rels.size() * sizeof(storage::RelFileLocator)}};
-  return XLogInsert(kRmgrXact, info, xid, std::span<const XLogPart>(parts, rels.empty() ? 1 : 2));
+                      std::span<const storage::RelFileLocator> rels, std::span<const storage::TransactionId> subxids) {
+  XactRecordHead head{time_us, static_cast<uint32_t>(rels.size()), static_cast<uint32_t>(subxids.size())};
+  XLogPart parts[3] = {{&head, sizeof(head)}};
+  size_t n = 1;
+  if (!rels.empty()) parts[n++] = {rels.data(), rels.size() * sizeof(storage::RelFileLocator)};
+  if (!subxids.empty()) parts[n++] = {subxids.data(), subxids.size() * sizeof(storage::TransactionId)};
+  return XLogInsert(kRmgrXact, info, xid, std::span<const XLogPart>(parts, n));
 }
 
 }  // namespace
 
 XLogRecPtr XLogInsertXactCommit(storage::TransactionId xid, int64_t time_us,
-                                std::span<const storage::RelFileLocator> rels_to_delete) {
-  return InsertXact(kXactInfoCommit, xid, time_us, rels_to_delete);
+                                std::span<const storage::RelFileLocator> rels_to_delete,
+                                std::span<const storage::TransactionId> subxids) {
+  return InsertXact(kXactInfoCommit, xid, time_us, rels_to_delete, subxids);
 }
 
 XLogRecPtr XLogInsertXactAbort(storage::TransactionId xid, int64_t time_us,
-                               std::span<const storage::RelFileLocator> rels_to_delete) {
-  return InsertXact(kXactInfoAbort, xid, time_us, rels_to_delete);
+                               std::span<const storage::RelFileLocator> rels_to_delete,
+                               std::span<const storage::TransactionId> subxids) {
+  return InsertXact(kXactInfoAbort, xid, time_us, rels_to_delete, subxids);
 }
 
 std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
@@ -50,7 +55,9 @@ std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
   XactRecordHead head;
   if (rec.payload.size() < sizeof(head)) return std::nullopt;
   std::memcpy(&head, rec.payload.data(), sizeof(head));
-  if (rec.payload.size() != sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(uint32_t)) return std::nullopt;
+  if (rec.payload.size() != sizeof(head) + (static_cast<size_t>(head.nrels) + head.nsubxids) * sizeof(uint32_t)) {
+    return std::nullopt;
+  }
   XactRecord out;
   out.commit = rec.header.info == kXactInfoCommit;
   out.xid = rec.header.xid;
@@ -61,6 +68,11 @@ std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
     std::memcpy(&v, rec.payload.data() + sizeof(head) + i * sizeof(uint32_t), sizeof(v));
     out.rels[i] = storage::RelFileLocator(v);
   }
+  const size_t subxids_at = sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(uint32_t);
+  out.subxids.resize(head.nsubxids);
+  if (head.nsubxids != 0) {
+    std::memcpy(out.subxids.data(), rec.payload.data() + subxids_at, head.nsubxids * sizeof(uint32_t));
+  }
   return out;
 }
 
@@ -69,9 +81,13 @@ void XactRedo(const XLogRecordView& rec) {
   if (!x || !storage::TransactionIdIsNormal(x->xid)) {
     throw std::runtime_error("malformed transaction WAL record at " + std::to_string(rec.start_lsn));
   }
-  if (TransactionIdGetStatus(x->xid) == XidStatus::kInProgress) {
-    TransactionIdSetStatus(x->xid, x->commit ? XidStatus::kCommitted : XidStatus::kAborted, rec.end_lsn);
+  const XidStatus status = x->commit ? XidStatus::kCommitted : XidStatus::kAborted;
+  for (storage::TransactionId sub : x->subxids) {
+    if (storage::TransactionIdIsNormal(sub) && TransactionIdGetStatus(sub) == XidStatus::kInProgress) {
+      TransactionIdSetStatus(sub, status, rec.end_lsn);
+    }
   }
+  if (TransactionIdGetStatus(x->xid) == XidStatus::kInProgress) TransactionIdSetStatus(x->xid, status, rec.end_lsn);
   if (g_drop_hook != nullptr && !x->rels.empty()) g_drop_hook(x->rels);
 }
 

@@ -9,8 +9,11 @@
 // Payload layout (little-endian):
 //   int64  time_us      commit/abort time, Unix µs
 //   uint32 nrels        number of relation files that follow
-//   uint32 reserved     0
+//   uint32 nsubxids     number of subtransaction xids after the files
 //   uint32 relfilenumber[nrels]
+//   uint32 subxid[nsubxids]   commit: committed with the record's xid;
+//                             abort: aborted with it (also a rolled-back
+//                             savepoint level, whose first xid heads it)
 #pragma once
 
 #include <cstdint>
@@ -31,22 +34,25 @@ inline constexpr uint8_t kXactInfoAbort = 0x20;
 // Appends a commit record for `xid`; returns its end LSN (flush to it with
 // XLogFlushCommit, then pass it to TransactionIdSetStatus as commit_lsn).
 XLogRecPtr XLogInsertXactCommit(storage::TransactionId xid, int64_t time_us,
-                                std::span<const storage::RelFileLocator> rels_to_delete);
+                                std::span<const storage::RelFileLocator> rels_to_delete,
+                                std::span<const storage::TransactionId> subxids = {});
 // Appends an abort record for `xid` (no flush needed); returns its end LSN.
 XLogRecPtr XLogInsertXactAbort(storage::TransactionId xid, int64_t time_us,
-                               std::span<const storage::RelFileLocator> rels_to_delete);
+                               std::span<const storage::RelFileLocator> rels_to_delete,
+                               std::span<const storage::TransactionId> subxids = {});
 
 struct XactRecord {
   bool commit = false;
   storage::TransactionId xid = 0;
   int64_t time_us = 0;
   std::vector<storage::RelFileLocator> rels;
+  std::vector<storage::TransactionId> subxids;
 };
 // Decodes a kRmgrXact record; nullopt when the payload is malformed.
 std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec);
 
-// Redo: sets the xid's clog status (only if still in progress, so replaying
-// twice is harmless) with the record's end LSN, then passes the relation
+// Redo: sets the clog status of the xid and its subxids (only where still in
+// progress, so replaying twice is harmless) with the record's end LSN, then passes the relation
 // files to the drop hook (if set). Throws std::runtime_error on a malformed
 // record. Register with RegisterRmgr(kRmgrXact, "Transaction", XactRedo).
 void XactRedo(const XLogRecordView& rec);

@@ -108,6 +108,30 @@ void CheckLocalOwner() {
   }
 }
 
+// Acquisitions made inside subtransactions, in order (levels never decrease
+// along the vector: a reassigned level joins the one below, which is last).
+struct SubxactLockNote {
+  LockTag tag;
+  LockMode mode;
+  int level;
+};
+std::vector<SubxactLockNote> g_sub_notes;
+int g_sub_level = 0;
+
+void NoteAcquired(const LockTag& tag, LockMode mode) {
+  if (g_sub_level > 0) g_sub_notes.push_back(SubxactLockNote{tag, mode, g_sub_level});
+}
+
+// An explicit release takes back the newest matching note.
+void ForgetNote(const LockTag& tag, LockMode mode) {
+  for (auto it = g_sub_notes.rbegin(); it != g_sub_notes.rend(); ++it) {
+    if (it->mode == mode && it->tag == tag) {
+      g_sub_notes.erase(std::next(it).base());
+      return;
+    }
+  }
+}
+
 int g_deadlock_timeout_ms = 1000;
 int g_lock_timeout_ms = 0;
 void (*g_interrupt_hook)() = &hearth::CheckForInterrupts;
@@ -557,6 +581,7 @@ LockAcquireResult LockAcquire(const LockTag& tag, LockMode mode, bool dont_wait)
   if (m < 1 || m > kMaxLockMode) throw std::logic_error("LockAcquire: bad lock mode");
   if (LocalLock* l = FindLocal(tag); l != nullptr && l->counts[m] > 0) {
     l->counts[m]++;
+    NoteAcquired(tag, mode);
     return LockAcquireResult::kGranted;
   }
   Where w = Locate(tag);
@@ -588,16 +613,20 @@ LockAcquireResult LockAcquire(const LockTag& tag, LockMode mode, bool dont_wait)
     if (!must_wait) {
       g.Release();
       AddLocal(tag, mode);
+      NoteAcquired(tag, mode);
       return LockAcquireResult::kGranted;
     }
   }
   if (ProcSlot* s = MyProc()) s->waiting_on_lock.store(true, std::memory_order_relaxed);
   WaitForLock(tag, mode, li);
   AddLocal(tag, mode);
+  NoteAcquired(tag, mode);
   return LockAcquireResult::kGranted;
 }
 
-bool LockRelease(const LockTag& tag, LockMode mode) {
+namespace {
+
+bool ReleaseOne(const LockTag& tag, LockMode mode) {
   const int m = static_cast<int>(mode);
   if (m < 1 || m > kMaxLockMode) return false;
   LocalLock* l = FindLocal(tag);
@@ -610,8 +639,33 @@ bool LockRelease(const LockTag& tag, LockMode mode) {
   return true;
 }
 
+}  // namespace
+
+bool LockRelease(const LockTag& tag, LockMode mode) {
+  if (!ReleaseOne(tag, mode)) return false;
+  if (!g_sub_notes.empty()) ForgetNote(tag, mode);
+  return true;
+}
+
+void LockSetSubxactLevel(int level) { g_sub_level = level; }
+
+void LockReleaseSubxact(int level) {
+  while (!g_sub_notes.empty() && g_sub_notes.back().level >= level) {
+    const SubxactLockNote note = g_sub_notes.back();
+    g_sub_notes.pop_back();
+    (void)ReleaseOne(note.tag, note.mode);
+  }
+}
+
+void LockReassignSubxact(int level) {
+  for (auto it = g_sub_notes.rbegin(); it != g_sub_notes.rend() && it->level >= level; ++it) it->level = level - 1;
+  // Level 0 is the top-level transaction: LockReleaseAll takes care of it.
+  while (!g_sub_notes.empty() && g_sub_notes.back().level == 0) g_sub_notes.pop_back();
+}
+
 void LockReleaseAll() {
   CheckLocalOwner();
+  g_sub_notes.clear();
   std::vector<LocalLock> held;
   held.swap(g_local);
   g_local_index.clear();

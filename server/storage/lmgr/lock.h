@@ -105,6 +105,17 @@ bool LockRelease(const LockTag& tag, LockMode mode);
 // Releases every lock this process holds (transaction end, error cleanup).
 void LockReleaseAll();
 
+// Subtransactions (savepoints). While the level is > 0 every acquisition is
+// also noted with its level, so rolling back to a savepoint releases exactly
+// what was taken since (PostgreSQL's resource owners); at level 0 (no
+// savepoint, the common case) nothing is noted. LockReleaseAll forgets the
+// notes.
+void LockSetSubxactLevel(int level);
+// Releases every acquisition noted at `level` or deeper.
+void LockReleaseSubxact(int level);
+// Acquisitions noted at `level` now belong to level - 1 (RELEASE SAVEPOINT).
+void LockReassignSubxact(int level);
+
 // True when this process holds `mode` on `tag` (with or_stronger: `mode` or
 // any numerically higher mode).
 bool LockHeldByMe(const LockTag& tag, LockMode mode, bool or_stronger = false);

@@ -128,7 +128,7 @@ bool ProcArrayXidIsRunning(TransactionId xid);
 // stays in shmem_layout.cpp without storage depending on access;
 // access/transam/transam.cpp (TransamStartup) gives it meaning and
 // static_asserts that its structures fit.
-inline constexpr size_t kXactAreaBytes = 384 * 1024;
+inline constexpr size_t kXactAreaBytes = 9 * 1024 * 1024;
 size_t XactAreaShmemSize(const ShmemParams& p);
 void XactAreaShmemInit(ShmemSegment& seg, const ShmemParams& p);
 // The area in this process (inherited through fork); nullptr before init.

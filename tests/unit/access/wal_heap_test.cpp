@@ -246,7 +246,7 @@ TEST_CASE("wal: a committed drop removes the file at redo; an aborted transactio
   // Commit a transaction that "drops" `drop`: its commit record lists the file.
   static storage::RelFileLocator to_drop(0u);
   to_drop = drop;
-  access::SetXactRelsProvider([](bool at_commit, std::vector<storage::RelFileLocator>* out) {
+  access::SetXactRelsProvider([](bool at_commit, int, std::vector<storage::RelFileLocator>* out) {
     if (at_commit) out->push_back(to_drop);
   });
   access::StartTransaction();
