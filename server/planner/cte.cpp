@@ -228,11 +228,10 @@ std::unique_ptr<WithScope> QueryPlanner::EnterWith(const std::vector<parser::Com
   // unreferenced query is planned for its errors, then dropped.
   for (auto& d : scope->env().defs) {
     if (d->unreferenced) {
-      size_t ninit = st_.init_plans.size(), nsub = st_.sub_plans.size(), nhidden = st_.hidden.size();
+      size_t ninit = st_.init_plans.size(), nsub = st_.sub_plans.size();
       PlanCteQuery(scope->env(), *d);
       st_.init_plans.resize(ninit);
       st_.sub_plans.resize(nsub);
-      st_.hidden.resize(nhidden);
       continue;
     }
     if (!d->inlined && d->state == CteDef::State::kPending) MaterializeCte(scope->env(), *d);
