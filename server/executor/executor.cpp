@@ -10,7 +10,9 @@
 #include "common/error/sqlstate.h"
 #include "executor/nodes/modify_node.h"
 #include "executor/row_codec.h"
+#include "utils/adt/array.h"
 #include "utils/adt/cast.h"
+#include "utils/adt/type_catalog.h"
 
 namespace hearth::executor {
 
@@ -29,6 +31,22 @@ types::Value InSetLookup(const types::Value* args, int /*nargs*/, types::FuncCal
   if (set->has_null) return types::Value::Null(types::kBoolOid);
   return types::Value::Bool(false);
 }
+
+namespace {
+
+// ARRAY(subquery): the first column of every row of the open `plan`.
+types::Value CollectArray(ExecNode& plan, Row& row, types::Oid array_type) {
+  std::vector<types::Value> items;
+  while (plan.Next(row)) items.push_back(row[0]);
+  if (items.empty()) return types::MakeArray1D(types::ElementTypeOf(array_type), {});
+  const bool of_arrays = types::IsArrayType(items[0].type);
+  for (size_t k = 0; k < items.size(); ++k) {
+    types::ArrayAggCheckInput(of_arrays, items[k], k == 0 ? nullptr : &items[0]);
+  }
+  return types::ArrayAggResult(array_type, of_arrays, items);
+}
+
+}  // namespace
 
 // Runs one correlated subplan per call (see SubPlan).
 struct Execution::SubPlanRunner {
@@ -58,6 +76,8 @@ struct Execution::SubPlanRunner {
         }
         return v;
       }
+      case SubPlan::Kind::kArray:
+        return CollectArray(plan, row, sp->type);
       case SubPlan::Kind::kIn: {
         const types::Value& x = args[static_cast<size_t>(nargs) - 1];
         std::string want, got;
@@ -159,6 +179,9 @@ void Execution::RunInitPlans() {
                           "more than one row returned by a subquery used as an expression");
           }
         }
+        break;
+      case InitPlan::Kind::kArray:
+        slot = CollectArray(*ip.plan, row, ip.type);
         break;
       case InitPlan::Kind::kInSet: {
         auto set = std::make_unique<InSet>();

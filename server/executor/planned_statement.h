@@ -27,13 +27,15 @@ enum class CommandType : uint8_t { kSelect, kInsert, kUpdate, kDelete, kExplain 
 //   kExists: bool;
 //   kInSet: an int8 holding the address of a hash set of the subquery's
 //     values, owned by the Execution and read by the "x IN (subquery)"
-//     function node (see executor.h, InSetLookup).
+//     function node (see executor.h, InSetLookup);
+//   kArray: ARRAY(subquery), the first column of every row as an array of
+//     `type` ('{}' on no rows).
 struct InitPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kInSet };
+  enum class Kind : uint8_t { kScalar, kExists, kInSet, kArray };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int param_index = 0;
-  types::Oid type = types::kInvalidOid;  // kScalar: result type; kInSet: element type
+  types::Oid type = types::kInvalidOid;  // kScalar/kArray: result type; kInSet: element type
   int32_t typmod = types::kNoTypmod;
 };
 
@@ -43,12 +45,12 @@ struct InitPlan {
 // copied into parameter slots `arg_indexes` before the plan is opened, and
 // `handle_index` holds the address of the Execution's runner for it.
 struct SubPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kIn };
+  enum class Kind : uint8_t { kScalar, kExists, kIn, kArray };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int handle_index = 0;
   std::vector<int> arg_indexes;
-  types::Oid type = types::kInvalidOid;  // kScalar: result type; kIn: comparison type
+  types::Oid type = types::kInvalidOid;  // kScalar/kArray: result type; kIn: comparison type
   int32_t typmod = types::kNoTypmod;
 };
 

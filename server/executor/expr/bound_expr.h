@@ -39,6 +39,11 @@ enum class BoundKind : uint8_t {
   kCoalesce,     // first non-NULL child
   kNullIf,       // NULLIF(children[0], children[1]); func is "="
   kMinMax,       // GREATEST (is_greatest) / LEAST over children
+  // Arrays (bind_array.cpp, eval_array.cpp):
+  kArrayCtor,    // ARRAY[children...]; children of the array type itself make a sub-array each
+  kSubscript,    // children[0][...]: the bounds present in subscripts, in order
+  kAnyAll,       // children[0] func ANY/ALL (is_all) (children[1]); children[2] is each
+                 // element (a kCaseTest, possibly cast) as func's right argument
 };
 
 enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
@@ -68,6 +73,10 @@ struct BoundExpr {
   bool has_else = false;               // kCase: last child is the ELSE result
   bool is_greatest = false;            // kMinMax
   BoolTest bool_test = BoolTest::kTrue;  // kIsBool
+  bool is_all = false;                 // kAnyAll: ALL rather than ANY
+  // kSubscript: one entry per [] (bit 0 slice, bit 1 lower bound present,
+  // bit 2 upper bound present); the present bounds are children[1..].
+  std::vector<uint8_t> subscript_flags;
   // kInList of >= 9 constants: the items hashed once (in_list_set.h); the
   // children stay as they are (the planner reads them for index scans).
   std::shared_ptr<const InListSet> in_set;

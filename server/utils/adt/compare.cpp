@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "utils/adt/array.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
@@ -29,6 +30,7 @@ int CompareValues(const Value& a, const Value& b) {
     default:
       break;
   }
+  if (IsArrayType(a.type)) return CompareArrays(a, b);
   if (a.type == kNumericOid) return Numeric::Compare(Numeric::Parse(a.str), Numeric::Parse(b.str));
   std::string_view x = a.str, y = b.str;
   if (a.type == kBpcharOid) {
