@@ -625,9 +625,10 @@ struct InsertStmt : Statement {
   std::vector<ResTarget> returning;
 };
 
-// SET col = expr (col may carry a subfield/subscript path, not supported).
+// SET col = expr, or SET col[i][j] = expr (subfield paths are not supported).
 struct SetClause {
   std::string column;
+  std::vector<ExprPtr> subscripts;  // SubscriptExpr nodes without arg, outermost first
   ExprPtr value;  // may be DefaultExpr
   int location = -1;
 };

@@ -102,6 +102,7 @@ StmtPtr Parser::ParseUpdate(std::vector<CommonTableExpr> with) {
               "multiple-column UPDATE SET (a, b) = ... is not supported yet", Loc());
     }
     sc.column = ParseColId();
+    while (IsOp("[")) sc.subscripts.push_back(ParseSubscript(nullptr));
     ExpectOp("=");
     sc.value = ParseExpr();
     s->set.push_back(std::move(sc));

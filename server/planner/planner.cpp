@@ -8,6 +8,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "executor/expr/bind_array.h"
 #include "executor/expr/binder.h"
 #include "executor/nodes/basic_nodes.h"
 #include "executor/nodes/modify_node.h"
@@ -101,6 +102,19 @@ class DmlPlanner {
     BoundExprPtr b = q_.Bind(value, ctx);
     ctx.param_types = st_.params;
     b = AssignCoerce(std::move(b), c, ctx, value.location);
+    st_.params = ctx.param_types;
+    return b;
+  }
+
+  // SET col[i][j] = value on top of `current` (the column or an earlier
+  // subscripted assignment to it).
+  BoundExprPtr AssignSubscripted(const parser::SetClause& sc, BoundExprPtr current, BindContext& ctx) {
+    auto bind = [&](const parser::Expr& x) {
+      st_.params = ctx.param_types;
+      return q_.Bind(x, ctx);
+    };
+    BoundExprPtr b = executor::BindSubscriptAssignment(std::move(current), sc.subscripts, *sc.value, sc.column,
+                                                      sc.location, ctx, bind);
     st_.params = ctx.param_types;
     return b;
   }
@@ -254,6 +268,13 @@ class DmlPlanner {
         ThrowAt(DbError(sqlstate::kUndefinedColumn,
                         "column \"" + sc.column + "\" of relation \"" + t.name + "\" does not exist"),
                 sc.location);
+      }
+      if (!sc.subscripts.empty()) {  // SET a[i] = x (several may nest: a[1] = x, a[2] = y)
+        BoundExprPtr& slot = row[static_cast<size_t>(i)];
+        const executor::ColumnInfo& c = t.columns[static_cast<size_t>(i)];
+        BindContext ctx = q_.Context(&scope, "UPDATE");
+        slot = AssignSubscripted(sc, slot ? std::move(slot) : MakeColumn(i, c.type, c.typmod), ctx);
+        continue;
       }
       if (row[static_cast<size_t>(i)]) {
         ThrowAt(DbError(sqlstate::kSyntaxError, "multiple assignments to same column \"" + sc.column + "\""),

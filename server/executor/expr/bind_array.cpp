@@ -42,6 +42,45 @@ std::vector<BoundExprPtr> BindElements(const parser::ArrayExpr& a, Oid target, B
   return out;
 }
 
+// The element type of a subscripted value's type; 42804 if not an array.
+Oid ElementTypeForSubscript(Oid type, int location) {
+  const Oid elem = types::ElementTypeOf(type);
+  if (elem == types::kInvalidOid) {
+    ThrowAt(DbError(sqlstate::kDatatypeMismatch,
+                    "cannot subscript type " + types::FormatType(type) + " because it does not support subscripting"),
+            location);
+  }
+  return elem;
+}
+
+// Binds the bounds of `subs` (int4 by assignment casts) into node's
+// children and subscript_flags; returns whether any is a slice.
+bool AddSubscripts(const std::vector<const parser::SubscriptExpr*>& subs, BoundExpr* node, BindContext& ctx,
+                   const std::function<BoundExprPtr(const parser::Expr&)>& bind) {
+  auto add_bound = [&](const parser::Expr& x) {
+    BoundExprPtr b = bind(x);
+    if (!types::CanCoerce(b->type, types::kInt4Oid, CoercionContext::kAssignment)) {
+      ThrowAt(DbError(sqlstate::kDatatypeMismatch, "array subscript must have type integer"), x.location);
+    }
+    node->children.push_back(Coerce(std::move(b), types::kInt4Oid, -1, CoercionContext::kAssignment, ctx));
+  };
+  bool any_slice = false;
+  for (const parser::SubscriptExpr* sub : subs) {
+    uint8_t flags = sub->is_slice ? 1 : 0;
+    if (sub->index) {
+      flags |= 2;
+      add_bound(*sub->index);
+    }
+    if (sub->upper) {
+      flags |= 4;
+      add_bound(*sub->upper);
+    }
+    any_slice |= sub->is_slice;
+    node->subscript_flags.push_back(flags);
+  }
+  return any_slice;
+}
+
 }  // namespace
 
 BoundExprPtr BindArrayConstructor(const parser::ArrayExpr& a, Oid target, BindContext& ctx,
@@ -104,37 +143,11 @@ BoundExprPtr BindSubscripts(const parser::SubscriptExpr& s, BindContext& ctx, co
     base = chain.front()->arg.get();
   }
   BoundExprPtr arr = h.bind(*base);
-  const Oid elem = types::ElementTypeOf(arr->type);
-  if (elem == types::kInvalidOid) {
-    ThrowAt(DbError(sqlstate::kDatatypeMismatch, "cannot subscript type " + types::FormatType(arr->type) +
-                                                     " because it does not support subscripting"),
-            base->location);
-  }
+  const Oid elem = ElementTypeForSubscript(arr->type, base->location);
   auto node = Node(BoundKind::kSubscript, elem, s.location);
   node->typmod = arr->typmod;
   node->children.push_back(std::move(arr));
-  auto add_bound = [&](const parser::Expr& x) {
-    BoundExprPtr b = h.bind(x);
-    if (!types::CanCoerce(b->type, types::kInt4Oid, CoercionContext::kAssignment)) {
-      ThrowAt(DbError(sqlstate::kDatatypeMismatch, "array subscript must have type integer"), x.location);
-    }
-    node->children.push_back(Coerce(std::move(b), types::kInt4Oid, -1, CoercionContext::kAssignment, ctx));
-  };
-  bool any_slice = false;
-  for (const parser::SubscriptExpr* sub : chain) {
-    uint8_t flags = sub->is_slice ? 1 : 0;
-    if (sub->index) {
-      flags |= 2;
-      add_bound(*sub->index);
-    }
-    if (sub->upper) {
-      flags |= 4;
-      add_bound(*sub->upper);
-    }
-    any_slice |= sub->is_slice;
-    node->subscript_flags.push_back(flags);
-  }
-  if (any_slice) node->type = node->children[0]->type;
+  if (AddSubscripts(chain, node.get(), ctx, h.bind)) node->type = node->children[0]->type;
   return node;
 }
 
@@ -169,6 +182,31 @@ BoundExprPtr BindAnyAllArray(const parser::AnyAllExpr& a, BindContext& ctx, cons
   node->children.push_back(std::move(cmp->children[0]));
   node->children.push_back(std::move(right));
   node->children.push_back(std::move(cmp->children[1]));
+  return node;
+}
+
+BoundExprPtr BindSubscriptAssignment(BoundExprPtr current, const std::vector<parser::ExprPtr>& subs,
+                                     const parser::Expr& value, const std::string& column, int location,
+                                     BindContext& ctx, const std::function<BoundExprPtr(const parser::Expr&)>& bind) {
+  const Oid elem = ElementTypeForSubscript(current->type, location);
+  auto node = Node(BoundKind::kArrayAssign, current->type, location);
+  node->typmod = current->typmod;
+  const int32_t typmod = current->typmod;
+  node->children.push_back(std::move(current));
+  BoundExprPtr v = bind(value);
+  if (!types::CanCoerce(v->type, elem, CoercionContext::kAssignment)) {
+    ThrowAt(DbError(sqlstate::kDatatypeMismatch, "subscripted assignment to \"" + column + "\" requires type " +
+                                                     types::FormatType(elem) + " but expression is of type " +
+                                                     types::FormatType(v->type))
+                .WithHint("You will need to rewrite or cast the expression."),
+            location);
+  }
+  node->children.push_back(Coerce(std::move(v), elem, typmod, CoercionContext::kAssignment, ctx));
+  std::vector<const parser::SubscriptExpr*> raw;
+  for (const auto& sub : subs) raw.push_back(&sub->As<parser::SubscriptExpr>());
+  if (AddSubscripts(raw, node.get(), ctx, bind)) {
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "assignment to an array slice is not supported yet"), location);
+  }
   return node;
 }
 

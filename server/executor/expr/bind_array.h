@@ -34,6 +34,16 @@ BoundExprPtr BindSubscripts(const parser::SubscriptExpr& s, BindContext& ctx, co
 // the operator does not yield boolean.
 BoundExprPtr BindAnyAllArray(const parser::AnyAllExpr& a, BindContext& ctx, const ArrayBindHooks& h);
 
+// UPDATE ... SET col[i][j] = value (also used by the planner): `current`
+// is the column's value, `subs` the SubscriptExpr nodes of the target,
+// `location` the target column's (where type errors point).
+// Throws 42804 `subscripted assignment to "col" requires type integer but
+// expression is of type text`, 0A000 for slices.
+BoundExprPtr BindSubscriptAssignment(BoundExprPtr current, const std::vector<parser::ExprPtr>& subs,
+                                     const parser::Expr& value, const std::string& column, int location,
+                                     BindContext& ctx,
+                                     const std::function<BoundExprPtr(const parser::Expr&)>& bind);
+
 // The array type of `tn` (tn.is_array) given its element type; throws 42704
 // `type "x[]" does not exist` when the element type has no array type.
 types::Oid ArrayTypeForName(const parser::TypeName& tn, types::Oid elem);

@@ -241,6 +241,8 @@ Value Eval(const BoundExpr& e, EvalContext& ctx) {
       return EvalSubscript(e, ctx);
     case BoundKind::kAnyAll:
       return EvalAnyAll(e, ctx);
+    case BoundKind::kArrayAssign:
+      return EvalArrayAssign(e, ctx);
   }
   throw DbError(sqlstate::kInternalError, "unrecognized bound expression");
 }

@@ -72,26 +72,49 @@ Value EvalArrayCtor(const BoundExpr& e, EvalContext& ctx) {
   return types::MakeArrayValue(e.type, a);
 }
 
-Value EvalSubscript(const BoundExpr& e, EvalContext& ctx) {
-  Value arr = Eval(*e.children[0], ctx);
-  std::vector<types::Subscript> subs(e.subscript_flags.size());
-  size_t child = 1;
+namespace {
+
+// The subscripts of a kSubscript/kArrayAssign node, whose bounds start at
+// children[first]. False if a bound is NULL.
+bool EvalSubscripts(const BoundExpr& e, size_t first, EvalContext& ctx, std::vector<types::Subscript>* subs) {
+  subs->resize(e.subscript_flags.size());
+  size_t child = first;
   bool null_bound = false;
   auto next_bound = [&](int32_t* out) {
     Value b = Eval(*e.children[child++], ctx);
     if (b.is_null) null_bound = true;
     else *out = static_cast<int32_t>(b.i);
   };
-  for (size_t k = 0; k < subs.size(); ++k) {
+  for (size_t k = 0; k < subs->size(); ++k) {
+    types::Subscript& s = (*subs)[k];
     const uint8_t f = e.subscript_flags[k];
-    subs[k].is_slice = (f & 1) != 0;
-    subs[k].has_lower = (f & 2) != 0;
-    subs[k].has_upper = (f & 4) != 0;
-    if (subs[k].has_lower) next_bound(&subs[k].lower);
-    if (subs[k].has_upper) next_bound(&subs[k].upper);
+    s.is_slice = (f & 1) != 0;
+    s.has_lower = (f & 2) != 0;
+    s.has_upper = (f & 4) != 0;
+    if (s.has_lower) next_bound(&s.lower);
+    if (s.has_upper) next_bound(&s.upper);
   }
-  if (arr.is_null || null_bound) return Value::Null(e.type);
+  return !null_bound;
+}
+
+}  // namespace
+
+Value EvalSubscript(const BoundExpr& e, EvalContext& ctx) {
+  Value arr = Eval(*e.children[0], ctx);
+  std::vector<types::Subscript> subs;
+  if (!EvalSubscripts(e, 1, ctx, &subs) || arr.is_null) return Value::Null(e.type);
   return types::ArraySubscriptFetch(arr, subs, e.type);
+}
+
+// A NULL subscript in an assignment is an error, as in PostgreSQL.
+Value EvalArrayAssign(const BoundExpr& e, EvalContext& ctx) {
+  Value arr = Eval(*e.children[0], ctx);
+  Value elem = Eval(*e.children[1], ctx);
+  std::vector<types::Subscript> subs;
+  if (!EvalSubscripts(e, 2, ctx, &subs)) {
+    throw DbError(sqlstate::kNullValueNotAllowed, "array subscript in assignment must not be null");
+  }
+  return types::ArraySubscriptAssign(arr, e.type, subs, elem);
 }
 
 // ANY: true if some comparison is true, else NULL if some was NULL, else
