@@ -42,13 +42,14 @@ std::string Be32(uint32_t v) {
   return s;
 }
 
-// An int4[] of one dimension (lower bound 1) in array_send's layout; a
-// negative value stands for NULL. elem_type and ndim may be falsified.
+// An int4[] of one dimension (lower bound 1; ndim 0 for '{}') in
+// array_send's layout; a negative value stands for NULL. elem_type and
+// ndim may be falsified.
 std::string Int4Array(const std::vector<int>& items, uint32_t elem_type = 23, uint32_t ndim = 1) {
   bool has_null = false;
   for (int v : items) has_null |= v < 0;
-  std::string s = Be32(ndim) + Be32(has_null ? 1 : 0) + Be32(elem_type) + Be32(static_cast<uint32_t>(items.size())) +
-                  Be32(1);
+  std::string s = Be32(ndim) + Be32(has_null ? 1 : 0) + Be32(elem_type);
+  if (ndim != 0) s += Be32(static_cast<uint32_t>(items.size())) + Be32(1);
   for (int v : items) s += v < 0 ? Be32(0xFFFFFFFFu) : Be32(4) + Be32(static_cast<uint32_t>(v));
   return s;
 }

@@ -7,7 +7,7 @@
 #include "executor/expr/bind_array.h"
 
 #include "common/error/db_error.h"
-#include "executor/expr/bind_location.h"
+#include "executor/expr/bind_helpers.h"
 #include "executor/expr/binder.h"
 #include "utils/adt/array_ops.h"
 #include "utils/adt/func_registry.h"
@@ -16,14 +16,11 @@ namespace hearth::executor {
 
 using types::CoercionContext;
 using types::Oid;
+using bind::AtLocation;
+using bind::Node;
+using bind::ThrowAt;
 
 namespace {
-
-BoundExprPtr Node(BoundKind k, Oid type, int location) {
-  auto e = std::make_unique<BoundExpr>(k, type);
-  e->location = location;
-  return e;
-}
 
 // Binds the elements of `a` (bare [..] sub-arrays recursively) and reports
 // whether any element is an array, which makes the result multidimensional.
@@ -193,20 +190,22 @@ BoundExprPtr BindSubscriptAssignment(BoundExprPtr current, const std::vector<par
   node->typmod = current->typmod;
   const int32_t typmod = current->typmod;
   node->children.push_back(std::move(current));
+  // A slice takes an array of the column's type, an element its element type.
+  bool is_slice = false;
+  for (const auto& sub : subs) is_slice |= sub->As<parser::SubscriptExpr>().is_slice;
+  const Oid target = is_slice ? node->type : elem;
   BoundExprPtr v = bind(value);
-  if (!types::CanCoerce(v->type, elem, CoercionContext::kAssignment)) {
+  if (!types::CanCoerce(v->type, target, CoercionContext::kAssignment)) {
     ThrowAt(DbError(sqlstate::kDatatypeMismatch, "subscripted assignment to \"" + column + "\" requires type " +
-                                                     types::FormatType(elem) + " but expression is of type " +
+                                                     types::FormatType(target) + " but expression is of type " +
                                                      types::FormatType(v->type))
                 .WithHint("You will need to rewrite or cast the expression."),
             location);
   }
-  node->children.push_back(Coerce(std::move(v), elem, typmod, CoercionContext::kAssignment, ctx));
+  node->children.push_back(Coerce(std::move(v), target, typmod, CoercionContext::kAssignment, ctx));
   std::vector<const parser::SubscriptExpr*> raw;
   for (const auto& sub : subs) raw.push_back(&sub->As<parser::SubscriptExpr>());
-  if (AddSubscripts(raw, node.get(), ctx, bind)) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "assignment to an array slice is not supported yet"), location);
-  }
+  AddSubscripts(raw, node.get(), ctx, bind);
   return node;
 }
 

@@ -38,7 +38,7 @@ BoundExprPtr BindAnyAllArray(const parser::AnyAllExpr& a, BindContext& ctx, cons
 // is the column's value, `subs` the SubscriptExpr nodes of the target,
 // `location` the target column's (where type errors point).
 // Throws 42804 `subscripted assignment to "col" requires type integer but
-// expression is of type text`, 0A000 for slices.
+// expression is of type text` (integer[] for a slice).
 BoundExprPtr BindSubscriptAssignment(BoundExprPtr current, const std::vector<parser::ExprPtr>& subs,
                                      const parser::Expr& value, const std::string& column, int location,
                                      BindContext& ctx,

@@ -14,7 +14,7 @@
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
 #include "executor/expr/bind_array.h"
-#include "executor/expr/bind_location.h"
+#include "executor/expr/bind_helpers.h"
 #include "executor/expr/in_list_set.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/text_io.h"
@@ -23,15 +23,12 @@ namespace hearth::executor {
 
 using types::CoercionContext;
 using types::Oid;
+using bind::AtLocation;
+using bind::Node;
+using bind::ThrowAt;
 using types::Value;
 
 namespace {
-
-BoundExprPtr Node(BoundKind k, Oid type, int location) {
-  auto e = std::make_unique<BoundExpr>(k, type);
-  e->location = location;
-  return e;
-}
 
 BoundExprPtr MakeConst(Value v, int location) {
   auto e = Node(BoundKind::kConst, v.type, location);

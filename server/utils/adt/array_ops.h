@@ -37,8 +37,10 @@ Value ArraySubscriptFetch(const Value& arr, const std::vector<Subscript>& subs, 
 
 // UPDATE ... SET a[i] = x: returns the array with the element replaced.
 // A NULL or empty array becomes a new one with the subscripts as lower
-// bounds. Throws 2202E `array subscript out of range` or `wrong number of
-// array subscripts` as PostgreSQL.
+// bounds. With a slice (a[1:2] = '{5,6}') `elem` is an array of the same
+// type whose elements fill the slice in order (a NULL one changes
+// nothing). Throws 2202E `array subscript out of range`, `wrong number of
+// array subscripts`, `source array too small` as PostgreSQL.
 Value ArraySubscriptAssign(const Value& arr, Oid array_type, const std::vector<Subscript>& subs,
                            const Value& elem);
 

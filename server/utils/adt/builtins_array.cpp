@@ -1,7 +1,7 @@
 // server/utils/adt/builtins_array.cpp
 //
 // Principal entry point: AddArrayBuiltins — the registry rows of the array
-// operators (= < ... on arrays, ||, @>, <@, &&), the array functions and
+// operators (||, @>, <@, &&), the array functions and
 // the array_agg aggregate, with PostgreSQL 15's polymorphic signatures
 // (anyarray, anycompatiblearray, ...; see func_registry.cpp for how they
 // bind). Shape functions (array_length & co) live here; the larger ones
@@ -15,19 +15,6 @@ namespace hearth::types::internal {
 namespace {
 
 constexpr char kArraySubscriptError[] = "2202E";
-
-template <int Op>
-Value ArrayCmp(const Value* a, int, FuncCallContext&) {
-  const int c = CompareArrays(a[0], a[1]);
-  switch (Op) {
-    case 0: return Value::Bool(c == 0);
-    case 1: return Value::Bool(c != 0);
-    case 2: return Value::Bool(c < 0);
-    case 3: return Value::Bool(c > 0);
-    case 4: return Value::Bool(c <= 0);
-    default: return Value::Bool(c >= 0);
-  }
-}
 
 // The 1-based dimension argument of array_length/lower/upper, or -1 when
 // the array does not have it (the functions then return NULL).
@@ -149,12 +136,7 @@ void AddArrayBuiltins(std::vector<FuncSignature>* t) {
   const Oid I4 = kInt4Oid, T = kTextOid, B = kBoolOid;
   const bool kNonStrict = false;
 
-  t->push_back(Row("=", kOp, {AA, AA}, B, ArrayCmp<0>));
-  t->push_back(Row("<>", kOp, {AA, AA}, B, ArrayCmp<1>));
-  t->push_back(Row("<", kOp, {AA, AA}, B, ArrayCmp<2>));
-  t->push_back(Row(">", kOp, {AA, AA}, B, ArrayCmp<3>));
-  t->push_back(Row("<=", kOp, {AA, AA}, B, ArrayCmp<4>));
-  t->push_back(Row(">=", kOp, {AA, AA}, B, ArrayCmp<5>));
+  // = <> < > <= >= on anyarray: with the other types' comparisons (builtins_math.cpp).
   t->push_back(Row("@>", kOp, {AA, AA}, B, ContainsFn));
   t->push_back(Row("<@", kOp, {AA, AA}, B, ContainedFn));
   t->push_back(Row("&&", kOp, {AA, AA}, B, OverlapsFn));

@@ -114,6 +114,25 @@ update arr set id[1] = 1 where id = 1;
 update arr set b[2] = 'new' where id = 1 returning b;
 update arr set g[1][1] = 7 where id = 6 returning g;
 select id, a, g from arr order by id;
+-- slice assignment
+create table arr_s (id int, a int[]);
+insert into arr_s values (1, '{1,2,3}'), (2, NULL), (3, '{}'), (4, '{{1,2},{3,4}}'), (5, '[2:3]={7,8}');
+update arr_s set a[2:3] = '{20,30,99}' where id = 1;
+update arr_s set a[5:6] = '{5,6}' where id = 2;
+update arr_s set a[1:2] = '{5}' where id = 3;
+update arr_s set a[:2] = '{5,6}' where id = 3;
+update arr_s set a[1:1][1:2] = '{9,9}' where id = 4;
+update arr_s set a[2:3][2] = '{9,9,9,9}' where id = 4;
+update arr_s set a[0:4] = '{0,1,2,3,4}' where id = 5;
+select * from arr_s order by id;
+update arr_s set a[3:2] = '{1}' where id = 1;
+update arr_s set a[2:3] = null where id = 1;
+update arr_s set a[1:2] = 'x' where id = 1;
+update arr_s set a[1:2] = 5 where id = 1;
+update arr_s set a[1:9] = '{1}' where id = 1;
+update arr_s set a[3:3][1:1] = '{1}' where id = 4;
+select * from arr_s order by id;
+drop table arr_s;
 -- op ANY / ALL
 select 1 = any('{1,2}'), 3 = any('{1,2}'), null = any('{1,2}'), 1 = any('{}'::int[]), 1 = all('{}'::int[]),
        1 = any(null::int[]), 1 = any('{1,NULL}'), 2 = any('{1,NULL}'), 1 < all('{2,3}'), 2 <> all(ARRAY[1,3]);
