@@ -617,6 +617,8 @@ struct InsertStmt : Statement {
   std::string alias;
   std::vector<std::string> columns;     // empty when not given
   std::vector<int> column_locations;    // offset of each name in `columns`
+  // Per column: SubscriptExpr nodes without arg (INSERT INTO t (a[1:2]) ...).
+  std::vector<std::vector<ExprPtr>> column_subscripts;
   std::unique_ptr<SelectStmt> source;   // VALUES lists or a query; null for DEFAULT VALUES
   bool default_values = false;
   // OVERRIDING SYSTEM VALUE ('s') / OVERRIDING USER VALUE ('u'); 0 when absent.

@@ -133,6 +133,15 @@ update arr_s set a[1:9] = '{1}' where id = 1;
 update arr_s set a[3:3][1:1] = '{1}' where id = 4;
 select * from arr_s order by id;
 drop table arr_s;
+-- INSERT into subscripted columns
+create table arr_i (a int[], b text[][]);
+insert into arr_i (a[1:3], b[1][2]) values ('{1,2,3}', 'x');
+insert into arr_i (a[2], a[4]) values (2, 4);
+insert into arr_i (b[0:1]) values ('{p,q}'), ('{r,s}');
+insert into arr_i (a[2]) values ('x');
+insert into arr_i (a[1:2]) values ('{1}');
+select * from arr_i;
+drop table arr_i;
 -- op ANY / ALL
 select 1 = any('{1,2}'), 3 = any('{1,2}'), null = any('{1,2}'), 1 = any('{}'::int[]), 1 = all('{}'::int[]),
        1 = any(null::int[]), 1 = any('{1,NULL}'), 2 = any('{1,NULL}'), 1 < all('{2,3}'), 2 <> all(ARRAY[1,3]);
