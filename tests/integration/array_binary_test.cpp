@@ -54,12 +54,6 @@ std::string Int4Array(const std::vector<int>& items, uint32_t elem_type = 23, ui
   return s;
 }
 
-void Run(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql);
-  INFO(sql);
-  REQUIRE(FirstSqlstate(msgs) == "");
-}
-
 // Runs `sql` with one binary parameter of type `param_oid` and all results
 // in `result_format`; returns the messages up to ReadyForQuery.
 std::vector<RawMessage> ExecBinary(RawConn& c, const std::string& sql, int32_t param_oid, const std::string& param,
@@ -114,12 +108,12 @@ TEST_CASE("array_binary: COPY binary writes PostgreSQL's bytes and loads them ba
   TestServer server;
   RawConn c(server.port());
   REQUIRE(LastStatus(c.Startup()) == 'I');
-  Run(c, kCreate);
-  Run(c, kInsert);
+  RunOk(c, kCreate);
+  RunOk(c, kInsert);
   const std::string bytes = CopyOut(c, "copy ab to stdout (format binary)", 5);
   CHECK(bytes == FromHex(kPgBytesHex));
 
-  Run(c, "create table ab2 (a int4[], t text[], n numeric[], b bool[], e int8[])");
+  RunOk(c, "create table ab2 (a int4[], t text[], n numeric[], b bool[], e int8[])");
   auto r = CopyIn(c, "copy ab2 from stdin (format binary)", bytes, 7);
   REQUIRE(FirstSqlstate(r) == "");
   CHECK(FirstColumn(c.Query("select count(*) from ab2 x join ab y on x.a is not distinct from y.a and x.t = y.t "

@@ -19,6 +19,13 @@ inline std::string FromHex(std::string_view hex) {
   return out;
 }
 
+// Runs sql, requiring it to succeed.
+inline void RunOk(RawConn& c, const std::string& sql) {
+  auto msgs = c.Query(sql);
+  INFO(sql);
+  REQUIRE(FirstSqlstate(msgs) == "");
+}
+
 // Runs a COPY ... TO STDOUT and returns the concatenated CopyData payloads;
 // checks the CopyOutResponse says binary for every column.
 inline std::string CopyOut(RawConn& c, const std::string& sql, size_t ncols) {
