@@ -188,10 +188,10 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
       if (prev.attname == a.attname) throw DbError("42701", "column \"" + a.attname + "\" specified more than once");
     }
     const parser::TypeName& tn = col.type;
-    if (tn.is_array) throw DbError("0A000", "array types are not supported yet").WithPosition(Position(ctx.query_text, tn.location));
     const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
+    if (ti != nullptr && tn.is_array) ti = types::LookupType(types::ArrayTypeOf(ti->oid));  // int[], int[3]
     if (ti == nullptr) {
-      std::string shown = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
+      std::string shown = (tn.schema.empty() ? tn.name : tn.schema + "." + tn.name) + (tn.is_array ? "[]" : "");
       throw DbError("42704", "type \"" + shown + "\" does not exist").WithPosition(Position(ctx.query_text, tn.location));
     }
     if (ti->category == types::TypeCategory::kPseudo || ti->storage == types::Storage::kNone) {

@@ -22,19 +22,8 @@ using executor::Row;
 using types::Value;
 using namespace types;
 
-// PostgreSQL's array type of each built-in type (pg_type.typarray).
-Oid ArrayTypeOf(Oid t) {
-  static constexpr std::array<std::pair<Oid, Oid>, 17> kArrays = {{
-      {kBoolOid, 1000}, {kNameOid, 1003}, {kInt8Oid, 1016}, {kInt2Oid, 1005}, {kInt4Oid, 1007},
-      {kTextOid, 1009}, {kOidOid, 1028}, {kFloat4Oid, 1021}, {kFloat8Oid, 1022}, {kBpcharOid, 1014},
-      {kVarcharOid, 1015}, {kDateOid, 1182}, {kTimestampOid, 1115}, {kTimestampTzOid, 1185},
-      {kNumericOid, 1231}, {kRegclassOid, 2210}, {kPgLsnOid, 3221},
-  }};
-  for (const auto& [elem, arr] : kArrays) {
-    if (elem == t) return arr;
-  }
-  return 0;
-}
+// pg_proc oid of array_subscript_handler (pg_type.typsubscript of arrays).
+constexpr Oid kArraySubscriptHandlerOid = 6179;
 
 // pg_type: one row per built-in type (regproc columns are plain oids, 0).
 void AddPgType(SystemViewProvider& p) {
@@ -53,12 +42,15 @@ void AddPgType(SystemViewProvider& p) {
     for (const TypeInfo& t : AllTypes()) {
       const bool byval = t.typlen == 1 || t.typlen == 2 || t.typlen == 4 || t.typlen == 8;
       const bool pseudo = t.category == TypeCategory::kPseudo || t.oid == kUnknownOid;
-      const char align = t.typlen == 8 ? 'd' : t.typlen == 2 ? 's' : (t.typlen == 1 || t.typlen == 64 || t.typlen == -2) ? 'c' : 'i';
+      // An array is aligned as its element (_int8 'd'), at least 'i'.
+      const int16_t align_len = t.elem != 0 ? TypeLength(t.elem) : t.typlen;
+      const char align = align_len == 8 ? 'd' : t.elem != 0 ? 'i' : align_len == 2 ? 's' : (align_len == 1 || align_len == 64 || align_len == -2) ? 'c' : 'i';
       const char storage = t.oid == kNumericOid ? 'm' : t.typlen == -1 ? 'x' : 'p';
       out.push_back({OidValue(t.oid), NameValue(t.name), OidValue(kPgCatalogNamespace), OidValue(kBootstrapSuperuserOid),
                      Int2Value(t.typlen), Value::Bool(byval), CharValue(pseudo ? 'p' : 'b'),
                      CharValue(static_cast<char>(t.category)), Value::Bool(t.preferred), Value::Bool(true),
-                     CharValue(','), OidValue(0), OidValue(0), OidValue(0), OidValue(ArrayTypeOf(t.oid)),
+                     CharValue(','), OidValue(0), OidValue(t.elem != 0 ? kArraySubscriptHandlerOid : 0), OidValue(t.elem),
+                     OidValue(ArrayTypeOf(t.oid)),
                      OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0), OidValue(0),
                      CharValue(align), CharValue(storage), Value::Bool(false), OidValue(0), Value::Int4(-1),
                      Value::Int4(0), OidValue(TypeCollation(t.oid)), Value::Null(kTextOid), Value::Null(kTextOid),
@@ -154,7 +146,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
             {"ev_enabled", kTextOid}, {"is_instead", kBoolOid}, {"ev_qual", kTextOid}, {"ev_action", kTextOid}});
   AddEmpty(p, kPgPolicyOid, "pg_policy",
            {{"oid", kOidOid}, {"polname", kNameOid}, {"polrelid", kOidOid}, {"polcmd", kTextOid},
-            {"polpermissive", kBoolOid}, {"polroles", kTextOid}, {"polqual", kTextOid}, {"polwithcheck", kTextOid}});
+            {"polpermissive", kBoolOid}, {"polroles", kOidArrayOid}, {"polqual", kTextOid}, {"polwithcheck", kTextOid}});
   AddEmpty(p, kPgPublicationOid, "pg_publication",
            {{"oid", kOidOid}, {"pubname", kNameOid}, {"pubowner", kOidOid}, {"puballtables", kBoolOid},
             {"pubinsert", kBoolOid}, {"pubupdate", kBoolOid}, {"pubdelete", kBoolOid}, {"pubtruncate", kBoolOid},
@@ -165,7 +157,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"pnpubid", kOidOid}, {"pnnspid", kOidOid}});
   AddEmpty(p, kPgStatisticExtOid, "pg_statistic_ext",
            {{"oid", kOidOid}, {"stxrelid", kOidOid}, {"stxname", kNameOid}, {"stxnamespace", kOidOid},
-            {"stxowner", kOidOid}, {"stxstattarget", kInt4Oid}, {"stxkeys", kTextOid}, {"stxkind", kTextOid},
+            {"stxowner", kOidOid}, {"stxstattarget", kInt4Oid}, {"stxkeys", kTextOid}, {"stxkind", kTextArrayOid},
             {"stxexprs", kTextOid}});
   AddEmpty(p, kPgEnumOid, "pg_enum",
            {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});

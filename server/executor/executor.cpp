@@ -14,7 +14,9 @@
 #include "executor/nodes/cte_nodes.h"
 #include "executor/nodes/modify_node.h"
 #include "executor/row_codec.h"
+#include "utils/adt/array.h"
 #include "utils/adt/cast.h"
+#include "utils/adt/type_catalog.h"
 
 namespace hearth::executor {
 
@@ -33,6 +35,22 @@ types::Value InSetLookup(const types::Value* args, int /*nargs*/, types::FuncCal
   if (set->has_null) return types::Value::Null(types::kBoolOid);
   return types::Value::Bool(false);
 }
+
+namespace {
+
+// ARRAY(subquery): the first column of every row of the open `plan`.
+types::Value CollectArray(ExecNode& plan, Row& row, types::Oid array_type) {
+  std::vector<types::Value> items;
+  while (plan.Next(row)) items.push_back(row[0]);
+  if (items.empty()) return types::MakeArray1D(types::ElementTypeOf(array_type), {});
+  const bool of_arrays = types::IsArrayType(items[0].type);
+  for (size_t k = 0; k < items.size(); ++k) {
+    types::ArrayAggCheckInput(of_arrays, items[k], k == 0 ? nullptr : &items[0]);
+  }
+  return types::ArrayAggResult(array_type, of_arrays, items);
+}
+
+}  // namespace
 
 // Runs one correlated subplan per call (see SubPlan).
 struct Execution::SubPlanRunner {
@@ -72,6 +90,8 @@ struct Execution::SubPlanRunner {
       case SubPlan::Kind::kAny:
       case SubPlan::Kind::kAll:
         return Quantified(plan, args + nouter);
+      case SubPlan::Kind::kArray:
+        return CollectArray(plan, row, sp->type);
     }
     return types::Value::Null(types::kBoolOid);
   }
@@ -190,6 +210,9 @@ void Execution::RunInitPlans() {
       case InitPlan::Kind::kCte:
       case InitPlan::Kind::kWorkTable:
         break;  // handled above
+      case InitPlan::Kind::kArray:
+        slot = CollectArray(ipn, row, ip.type);
+        break;
       case InitPlan::Kind::kInSet: {
         auto set = std::make_unique<InSet>();
         std::string key;

@@ -28,18 +28,20 @@ enum class CommandType : uint8_t { kSelect, kInsert, kUpdate, kDelete, kExplain 
 //   kExists: bool;
 //   kInSet: an int8 holding the address of a hash set of the subquery's
 //     values, owned by the Execution and read by the "x IN (subquery)"
-//     function node (see executor.h, InSetLookup).
+//     function node (see executor.h, InSetLookup);
+//   kArray: ARRAY(subquery), the first column of every row as an array of
+//     `type` ('{}' on no rows);
 //   kCte: a WITH query computed once per execution, lazily: the slot holds
 //     the address of its Execution-owned CteStore (cte_store.h), read by
 //     CTE Scan nodes; not run before the main plan.
 //   kWorkTable: a recursive WITH query's working table (plan is null), a
 //     CteStore shared by its Recursive Union and WorkTable Scan.
 struct InitPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kInSet, kCte, kWorkTable };
+  enum class Kind : uint8_t { kScalar, kExists, kInSet, kCte, kWorkTable, kArray };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int param_index = 0;
-  types::Oid type = types::kInvalidOid;  // kScalar: result type; kInSet: element type
+  types::Oid type = types::kInvalidOid;  // kScalar/kArray: result type; kInSet: element type
   int32_t typmod = types::kNoTypmod;
   std::string cte_name;  // kCte
   // kCte: a data-modifying WITH query, run to completion when the
@@ -58,12 +60,12 @@ struct InitPlan {
 //   false, else NULL if some comparison was NULL (PostgreSQL's semantics,
 //   so `x NOT IN (...)` with a NULL is NULL).
 struct SubPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kAny, kAll };
+  enum class Kind : uint8_t { kScalar, kExists, kAny, kAll, kArray };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int handle_index = 0;
   std::vector<int> arg_indexes;
-  types::Oid type = types::kInvalidOid;  // kScalar: result type
+  types::Oid type = types::kInvalidOid;  // kScalar/kArray: result type
   int32_t typmod = types::kNoTypmod;
   int ntested = 0;                        // kAny/kAll
   BoundExprPtr compare;                   // kAny/kAll (read-only at run time)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "utils/adt/interval.h"
+#include "utils/adt/array.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::executor {
@@ -133,6 +134,8 @@ int HashClassOf(types::Oid t) {
       return 20;
     default:
       if (t == types::kTimestampTzOid) return 9;
+      // Each array type is its own class (its elements' keys inside).
+      if (types::IsArrayType(t)) return 1000 + static_cast<int>(t);
       return 0;
   }
 }
@@ -163,6 +166,19 @@ void AppendHashKey(const Value& v, std::string* out) {
     case Storage::kBytes:
     case Storage::kNone:
       break;
+  }
+  if (types::IsArrayType(v.type)) {
+    // Equal arrays must hash alike: shape, then each element's own key
+    // (so '{1.0}' and '{1.00}' numeric arrays meet, as array_eq says).
+    types::ArrayData a = types::DeconstructArray(v);
+    out->push_back('A');
+    for (size_t d = 0; d < a.dims.size(); ++d) {
+      PutVarint(static_cast<uint32_t>(a.dims[d]), out);
+      PutVarint(static_cast<uint32_t>(a.lbounds[d]), out);
+    }
+    out->push_back('|');
+    for (const Value& e : a.elems) AppendHashKey(e, out);
+    return;
   }
   std::string_view s = v.str;
   std::string span;

@@ -642,6 +642,8 @@ struct InsertStmt : Statement {
   std::string alias;
   std::vector<std::string> columns;     // empty when not given
   std::vector<int> column_locations;    // offset of each name in `columns`
+  // Per column: SubscriptExpr nodes without arg (INSERT INTO t (a[1:2]) ...).
+  std::vector<std::vector<ExprPtr>> column_subscripts;
   std::unique_ptr<SelectStmt> source;   // VALUES lists or a query; null for DEFAULT VALUES
   bool default_values = false;
   // OVERRIDING SYSTEM VALUE ('s') / OVERRIDING USER VALUE ('u'); 0 when absent.
@@ -650,12 +652,13 @@ struct InsertStmt : Statement {
   std::vector<ResTarget> returning;
 };
 
-// SET col = expr (col may carry a subfield/subscript path, not supported).
+// SET col = expr, or SET col[i][j] = expr (subfield paths are not supported).
 // SET (a, b) = ROW(...) becomes one clause per column. SET (a, b) =
 // (SELECT ...) too: the first clause holds the subquery, the others a null
 // value; multi_index is the column's position in the list (-1: plain).
 struct SetClause {
   std::string column;
+  std::vector<ExprPtr> subscripts;  // SubscriptExpr nodes without arg, outermost first
   ExprPtr value;  // may be DefaultExpr
   int location = -1;
   int multi_index = -1;

@@ -44,7 +44,18 @@ StmtPtr Parser::ParseInsert(std::vector<CommonTableExpr> with) {
   ExpectKw("into");
   s->table = ParseQualifiedName();
   if (AcceptKw("as")) s->alias = ParseColId();
-  if (IsOp("(") && !StartsSelect(1) && !IsOpTok(Peek(1), "(")) s->columns = ParseParenNameList(&s->column_locations);
+  if (IsOp("(") && !StartsSelect(1) && !IsOpTok(Peek(1), "(")) {
+    // ( col [ [i] ... ], ... ): like a name list, each name may be subscripted.
+    ExpectOp("(");
+    do {
+      s->column_locations.push_back(Loc());
+      s->columns.push_back(ParseColId());
+      std::vector<ExprPtr> subs;
+      while (IsOp("[")) subs.push_back(ParseSubscript(nullptr));
+      s->column_subscripts.push_back(std::move(subs));
+    } while (AcceptOp(","));
+    ExpectOp(")");
+  }
   if (AcceptKw("overriding")) {
     if (AcceptKw("system")) {
       s->overriding = 's';
@@ -102,6 +113,7 @@ StmtPtr Parser::ParseUpdate(std::vector<CommonTableExpr> with) {
       continue;
     }
     sc.column = ParseColId();
+    while (IsOp("[")) sc.subscripts.push_back(ParseSubscript(nullptr));
     ExpectOp("=");
     sc.value = ParseExpr();
     s->set.push_back(std::move(sc));

@@ -486,6 +486,19 @@ ExprPtr Parser::ParseUnary() {
   return ParsePostfix();
 }
 
+ExprPtr Parser::ParseSubscript(ExprPtr arg) {
+  auto s = Node<SubscriptExpr>(Loc());
+  Advance();  // [
+  if (!IsOp(":")) s->index = ParseExpr();
+  if (AcceptOp(":")) {
+    s->is_slice = true;
+    if (!IsOp("]")) s->upper = ParseExpr();
+  }
+  ExpectOp("]");
+  s->arg = std::move(arg);
+  return s;
+}
+
 ExprPtr Parser::ParsePostfix() {
   ExprPtr e = ParsePrimary();
   ChainGuard chain(depth_);
@@ -498,16 +511,7 @@ ExprPtr Parser::ParsePostfix() {
       c->arg = std::move(e);
       e = std::move(c);
     } else if (IsOp("[")) {
-      auto s = Node<SubscriptExpr>(Loc());
-      Advance();
-      if (!IsOp(":")) s->index = ParseExpr();
-      if (AcceptOp(":")) {
-        s->is_slice = true;
-        if (!IsOp("]")) s->upper = ParseExpr();
-      }
-      ExpectOp("]");
-      s->arg = std::move(e);
-      e = std::move(s);
+      e = ParseSubscript(std::move(e));
     } else {
       return e;
     }

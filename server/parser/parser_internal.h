@@ -118,6 +118,8 @@ class Parser {
   ExprPtr ParseSpecialFunc(const std::string& word, int location);
   ExprPtr ParseCase();
   ExprPtr ParseArrayCtor();
+  // `[i]`, `[lo:hi]`, `[:hi]`, ... applied to arg (null for UPDATE SET a[i]).
+  ExprPtr ParseSubscript(ExprPtr arg);
   ExprPtr TryParseTypedLiteral();
   ExprPtr ParseColumnRefOrCall();
   ExprPtr MakeBinary(std::string op, ExprPtr l, ExprPtr r, int location);

@@ -8,6 +8,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "executor/expr/bind_array.h"
 #include "executor/expr/binder.h"
 #include "executor/nodes/basic_nodes.h"
 #include "executor/nodes/modify_node.h"
@@ -68,10 +69,7 @@ class DmlPlanner {
     BindContext ctx = q_.Context(nullptr, "DEFAULT expressions");
     if (!c.has_default()) {
       ctx.param_types = st_.params;
-      auto n = std::make_unique<BoundExpr>(BoundKind::kConst, c.type);
-      n->value = types::Value::Null(c.type);
-      n->typmod = c.typmod;
-      return n;
+      return MakeNullConst(c);
     }
     std::vector<parser::StmtPtr> parsed = parser::ParseStatements("SELECT " + c.default_expr);
     const parser::Expr& e = *parsed.at(0)->As<parser::SelectStmt>().targets.at(0).expr;
@@ -91,6 +89,33 @@ class DmlPlanner {
     b = AssignCoerce(std::move(b), c, ctx, value.location);
     st_.params = ctx.param_types;
     return b;
+  }
+
+  // SET col[i][j] = value on top of `current` (the column or an earlier
+  // subscripted assignment to it).
+  BoundExprPtr AssignSubscripted(const std::vector<parser::ExprPtr>& subs, const std::string& column, int location,
+                                 const parser::Expr& value, BoundExprPtr current, BindContext& ctx) {
+    auto bind = [&](const parser::Expr& x) {
+      st_.params = ctx.param_types;
+      return q_.Bind(x, ctx);
+    };
+    BoundExprPtr b =
+        executor::BindSubscriptAssignment(std::move(current), subs, value, column, location, ctx, bind);
+    st_.params = ctx.param_types;
+    return b;
+  }
+
+  // True if INSERT's n-th target column carries subscripts.
+  static bool Subscripted(const parser::InsertStmt& s, size_t n) {
+    return n < s.column_subscripts.size() && !s.column_subscripts[n].empty();
+  }
+
+  // A NULL of the column's type (no DEFAULT; what INSERT INTO t (a[1]) assigns into).
+  static BoundExprPtr MakeNullConst(const executor::ColumnInfo& c) {
+    auto e = std::make_unique<BoundExpr>(BoundKind::kConst, c.type);
+    e->value = types::Value::Null(c.type);
+    e->typmod = c.typmod;
+    return e;
   }
 
   void Returning(const std::vector<parser::ResTarget>& targets, const Scope& scope, std::vector<PlanExpr>* exprs,
@@ -125,7 +150,7 @@ class DmlPlanner {
                           "column \"" + name + "\" of relation \"" + t.name + "\" does not exist"),
                   where);
         }
-        if (std::find(target.begin(), target.end(), i) != target.end()) {
+        if (std::find(target.begin(), target.end(), i) != target.end() && !Subscripted(s, n)) {
           ThrowAt(DbError(sqlstate::kDuplicateColumn, "column \"" + name + "\" specified more than once"),
                   where);
         }
@@ -162,7 +187,14 @@ class DmlPlanner {
             CheckIdentityValue(c, is_default, s.overriding, false);
             if (s.overriding == 'u' && c.identity != 0) continue;  // the value is ignored
             BindContext ctx = q_.Context(nullptr, "VALUES");
-            row[static_cast<size_t>(target[i])] = Assign(*list[i], c, ctx);
+            BoundExprPtr& slot = row[static_cast<size_t>(target[i])];
+            if (Subscripted(s, i)) {  // INSERT INTO t (a[1:2]) VALUES (...): into a NULL array
+              BoundExprPtr base = slot ? std::move(slot) : MakeNullConst(c);
+              slot = AssignSubscripted(s.column_subscripts[i], s.columns[i], s.column_locations[i], *list[i],
+                                       std::move(base), ctx);
+              continue;
+            }
+            slot = Assign(*list[i], c, ctx);
           }
         }
         std::vector<PlanExpr> out;
@@ -186,6 +218,10 @@ class DmlPlanner {
       }
       std::vector<BoundExprPtr> row(t.columns.size());
       for (size_t i = 0; i < target.size(); ++i) {
+        if (Subscripted(s, i)) {
+          ThrowAt(DbError(sqlstate::kFeatureNotSupported, "INSERT ... SELECT into array subscripts is not supported yet"),
+                  s.column_locations[i]);
+        }
         const executor::ColumnInfo& c = t.columns[static_cast<size_t>(target[i])];
         CheckIdentityValue(c, false, s.overriding, false);
         if (s.overriding == 'u' && c.identity != 0) continue;
@@ -244,6 +280,14 @@ class DmlPlanner {
         ThrowAt(DbError(sqlstate::kUndefinedColumn,
                         "column \"" + sc.column + "\" of relation \"" + t.name + "\" does not exist"),
                 sc.location);
+      }
+      if (!sc.subscripts.empty()) {  // SET a[i] = x (several may nest: a[1] = x, a[2] = y)
+        BoundExprPtr& slot = row[static_cast<size_t>(i)];
+        const executor::ColumnInfo& c = t.columns[static_cast<size_t>(i)];
+        BindContext ctx = q_.Context(&scope, "UPDATE");
+        slot = AssignSubscripted(sc.subscripts, sc.column, sc.location, *sc.value,
+                                 slot ? std::move(slot) : MakeColumn(i, c.type, c.typmod), ctx);
+        continue;
       }
       if (row[static_cast<size_t>(i)]) {
         // No position, as PostgreSQL.

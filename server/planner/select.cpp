@@ -28,6 +28,26 @@ namespace hearth::planner {
 using executor::AggSpec;
 using executor::SortKey;
 
+namespace {
+
+// ARRAY(subquery)'s type: the array of its single column's type (a column
+// of an array type stays that type: the rows stack into one more dimension).
+types::Oid ArraySublinkType(const PlannedQuery& q, int location) {
+  if (q.columns.size() != 1) {
+    ThrowAt(DbError(sqlstate::kSyntaxError, "subquery must return only one column"), location);
+  }
+  types::Oid t = q.columns[0].type;
+  if (types::IsArrayType(t)) return t;
+  if (t == types::kUnknownOid) t = types::kTextOid;
+  const types::Oid arr = types::ArrayTypeOf(t);
+  if (arr == types::kInvalidOid) {
+    ThrowAt(DbError(sqlstate::kUndefinedObject, "could not find array type for data type " + types::FormatType(t)),
+            location);
+  }
+  return arr;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------
 // Binding helpers
@@ -147,11 +167,19 @@ BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext
       call->children.push_back(HiddenParam(types::kInt8Oid, types::kNoTypmod, slot));
       return call;
     }
+    case parser::SubLinkKind::kArray: {
+      const types::Oid type = ArraySublinkType(q, s.location);
+      ip.kind = executor::InitPlan::Kind::kArray;
+      ip.type = type;
+      ip.plan = std::move(q.node);
+      st_.init_plans.push_back(std::move(ip));
+      return HiddenParam(type, types::kNoTypmod, slot);
+    }
     case parser::SubLinkKind::kAll:
-    case parser::SubLinkKind::kArray:
       break;
   }
-  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet"), s.location);
+  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ALL (subquery) is not supported yet"),
+          s.location);
 }
 
 BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
@@ -177,8 +205,13 @@ BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindCont
       call->type = sp.type;
       call->typmod = sp.typmod;
       break;
+    case parser::SubLinkKind::kArray:
+      sp.kind = executor::SubPlan::Kind::kArray;
+      sp.type = ArraySublinkType(q, s.location);
+      call->type = sp.type;
+      break;
     default:  // kAny/kAll go to BindQuantified
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet"), s.location);
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ALL (subquery) is not supported yet"), s.location);
   }
   sp.handle_index = st_.nslots++;
   call->children.push_back(HiddenParam(types::kInt8Oid, types::kNoTypmod, sp.handle_index));

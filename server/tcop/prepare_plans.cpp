@@ -28,6 +28,7 @@ class PreparePlan : public Plan {
     std::vector<types::Oid> param_types;
     for (const parser::TypeName& t : stmt_.arg_types) {
       const types::TypeInfo* info = types::LookupTypeByName(t.name);
+      if (info != nullptr && t.is_array) info = types::LookupType(types::ArrayTypeOf(info->oid));
       if (info == nullptr) {
         throw DbError(sqlstate::kUndefinedObject, "type \"" + t.name + "\" does not exist").WithPosition(t.location + 1);
       }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_helpers.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
@@ -32,77 +33,24 @@ constexpr const char kInsert[] =
     "(null, null, null, null, null, null, null), "
     "(2147483647, -1, 'tab\\there ü', 1e20, true, '2000-01-01', '2000-01-01 00:00:00.000001')";
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
-}
-
-void Exec(RawConn& c, const std::string& sql) {
-  auto msgs = c.Query(sql);
-  INFO(sql);
-  REQUIRE(FirstSqlstate(msgs) == "");
-}
-
-// Runs a COPY ... TO STDOUT and returns the concatenated CopyData payloads;
-// checks the CopyOutResponse says binary for every column.
-std::string CopyOut(RawConn& c, const std::string& sql, size_t ncols) {
-  REQUIRE(c.Send(QueryMsg(sql)));
-  auto h = c.Read();
-  REQUIRE(h.has_value());
-  REQUIRE(h->type == 'H');
-  REQUIRE(h->body.size() == 3 + 2 * ncols);
-  CHECK(h->body[0] == 1);
-  for (size_t i = 0; i < ncols; i++) CHECK(h->body[4 + 2 * i] == 1);
-  std::string data;
-  for (;;) {
-    auto m = c.Read();
-    REQUIRE(m.has_value());
-    if (m->type == 'd') {
-      data += m->body;
-      continue;
-    }
-    REQUIRE(m->type == 'c');
-    break;
-  }
-  auto rest = c.ReadUntilReady();
-  REQUIRE(Types(rest) == "CZ");
-  return data;
-}
-
-// Sends `data` to COPY ... FROM STDIN in CopyData chunks of `chunk` bytes
-// and returns what the server answered after CopyDone.
-std::vector<RawMessage> CopyIn(RawConn& c, const std::string& sql, const std::string& data, size_t chunk) {
-  REQUIRE(c.Send(QueryMsg(sql)));
-  auto g = c.Read();
-  REQUIRE(g.has_value());
-  REQUIRE(g->type == 'G');
-  CHECK(g->body[0] == 1);
-  std::string out;
-  for (size_t at = 0; at < data.size(); at += chunk) out += CopyDataMsg(std::string_view(data).substr(at, chunk));
-  out += CopyDoneMsg();
-  REQUIRE(c.Send(out));
-  return c.ReadUntilReady();
-}
-
 }  // namespace
 
 TEST_CASE("copy_binary: COPY TO writes PostgreSQL's bytes and COPY FROM loads them back", "[copy_binary_test]") {
   TestServer server;
   RawConn c(server.port());
   REQUIRE(LastStatus(c.Startup()) == 'I');
-  Exec(c, kCreate);
-  Exec(c, kInsert);
+  RunOk(c, kCreate);
+  RunOk(c, kInsert);
   const std::string pg = FromHex(kPgBytesHex);
 
   const std::string bytes = CopyOut(c, "copy src to stdout (format binary)", 7);
   CHECK(bytes == pg);
   CHECK(CopyOut(c, "copy (select * from src) to stdout with (format binary)", 7) == pg);
 
-  Exec(c, "create table dst (a int4, b int8, c text, d numeric, e bool, f date, g timestamp)");
+  RunOk(c, "create table dst (a int4, b int8, c text, d numeric, e bool, f date, g timestamp)");
   for (size_t chunk : {bytes.size(), size_t{1}, size_t{7}}) {
     INFO("chunk " << chunk);
-    Exec(c, "truncate dst");
+    RunOk(c, "truncate dst");
     auto r = CopyIn(c, "copy dst from stdin (format binary)", bytes, chunk);
     REQUIRE(FirstSqlstate(r) == "");
     REQUIRE(First(r, 'C') != nullptr);
@@ -114,7 +62,7 @@ TEST_CASE("copy_binary: COPY TO writes PostgreSQL's bytes and COPY FROM loads th
   }
   CHECK(FirstColumn(c.Query("select count(*) from dst where a is null and g is null")) == std::vector<std::string>{"1"});
   // A column list moves only those columns, the others take defaults.
-  Exec(c, "create table two (a int4, c text, z int default 5)");
+  RunOk(c, "create table two (a int4, c text, z int default 5)");
   const std::string ac = CopyOut(c, "copy src (a, c) to stdout (format binary)", 2);
   auto r = CopyIn(c, "copy two (a, c) from stdin (format binary)", ac, 5);
   REQUIRE(FirstSqlstate(r) == "");
@@ -126,7 +74,7 @@ TEST_CASE("copy_binary: a bad signature, a wrong field count and truncated data 
   TestServer server;
   RawConn c(server.port());
   REQUIRE(LastStatus(c.Startup()) == 'I');
-  Exec(c, "create table t1 (a int)");
+  RunOk(c, "create table t1 (a int)");
 
   auto r = CopyIn(c, "copy t1 from stdin (format binary)", "garbage\n", 100);
   REQUIRE(FirstSqlstate(r) == "22P04");

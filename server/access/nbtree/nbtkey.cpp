@@ -11,6 +11,9 @@
 
 #include "access/nbtree/nbtree_internal.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/array.h"
+#include "utils/adt/text_io.h"
+#include "utils/adt/type_catalog.h"
 
 namespace hearth::nbtree {
 namespace {
@@ -18,7 +21,7 @@ namespace {
 using types::Value;
 
 // kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval };
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -45,7 +48,9 @@ Family FamilyOf(types::Oid t) {
     case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
     case types::kIntervalOid: return Family::kInterval;
-    default: throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
+    default:
+      if (types::IsArrayType(t)) return Family::kArray;
+      throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
   }
 }
 
@@ -125,6 +130,23 @@ double AsDouble(const Value& v) {
   throw std::invalid_argument("nbtree: value does not fit a float key column");
 }
 
+void EncodeValue(const KeyColumn& col, const Value& v, std::string* out);
+
+// An array in btarraycmp's order: each element as an ascending NULLS LAST
+// key (0x01 + value, or 0x02 for NULL), then 0x00 (so a prefix sorts
+// first), then the dimension count, lengths and lower bounds.
+void PutArray(const Value& v, std::string* out) {
+  types::ArrayData a = types::DeconstructArray(v);
+  const KeyColumn elem = KeyColumn::Asc(a.elem_type);
+  for (const Value& e : a.elems) EncodeValue(elem, e, out);
+  out->push_back('\0');
+  out->push_back(static_cast<char>(a.ndim()));
+  for (size_t d = 0; d < a.dims.size(); ++d) {
+    PutBigEndian(static_cast<uint32_t>(a.dims[d]) ^ 0x80000000u, 4, out);
+    PutBigEndian(static_cast<uint32_t>(a.lbounds[d]) ^ 0x80000000u, 4, out);
+  }
+}
+
 void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
   if (v.is_null) {
     out->push_back(col.nulls_first ? '\x00' : '\x02');
@@ -171,6 +193,10 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
       PutString(s, out);
       break;
     }
+    case Family::kArray:
+      if (v.type != col.type) throw std::invalid_argument("nbtree: value does not fit an array key column");
+      PutArray(v, out);
+      break;
   }
   if (col.descending)
     for (size_t k = start; k < out->size(); ++k) (*out)[k] = static_cast<char>(~(*out)[k]);
@@ -264,6 +290,7 @@ std::string FormatValue(const Value& v) {
     default: break;
   }
   if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
+  if (FamilyOf(v.type) == Family::kArray) return types::OutputValue(v);
   return v.str;
 }
 
@@ -287,6 +314,51 @@ ItemPointer DecodeTid(std::span<const char> entry) {
   return t;
 }
 
+// Position after the payload (the bytes after the 0x01 marker) of a key
+// value of `type` starting at pos; `at` reads a byte with the column's
+// descending flip undone (0 past the end).
+template <typename At>
+size_t SkipPayload(types::Oid type, const At& at, size_t n, size_t pos) {
+  switch (FamilyOf(type)) {
+    case Family::kBool: pos += 1; break;
+    case Family::kInt:
+    case Family::kFloat: pos += 8; break;
+    case Family::kInterval: pos += 16; break;
+    case Family::kNumeric: {
+      unsigned char cls = at(pos++);
+      if (cls == 0 || cls == 2) {
+        pos += 4;
+        unsigned char term = cls == 0 ? 0xFF : 0x00;
+        while (pos < n && at(pos) != term) ++pos;
+        ++pos;
+      }
+      break;
+    }
+    case Family::kString:
+    case Family::kBpchar:
+      while (pos < n) {
+        if (at(pos) == 0) {
+          bool end = at(pos + 1) == 0;
+          pos += 2;
+          if (end) break;
+        } else {
+          ++pos;
+        }
+      }
+      break;
+    case Family::kArray: {
+      const types::Oid elem = types::ElementTypeOf(type);
+      while (pos < n && at(pos) != 0) {
+        if (at(pos++) == 0x01) pos = SkipPayload(elem, at, n, pos);
+      }
+      const size_t ndim = at(pos + 1);
+      pos += 2 + 8 * ndim;
+      break;
+    }
+  }
+  return pos;
+}
+
 bool HasNullIn(const IndexDesc& index, std::span<const char> entry, const std::vector<bool>& must_be_non_null) {
   const auto* d = reinterpret_cast<const unsigned char*>(entry.data());
   size_t n = entry.size(), pos = 0;
@@ -299,34 +371,7 @@ bool HasNullIn(const IndexDesc& index, std::span<const char> entry, const std::v
     }
     const unsigned char flip = col.descending ? 0xFF : 0x00;
     auto at = [&](size_t k) -> unsigned char { return k < n ? static_cast<unsigned char>(d[k] ^ flip) : 0; };
-    switch (FamilyOf(col.type)) {
-      case Family::kBool: pos += 1; break;
-      case Family::kInt:
-      case Family::kFloat: pos += 8; break;
-      case Family::kInterval: pos += 16; break;
-      case Family::kNumeric: {
-        unsigned char cls = at(pos++);
-        if (cls == 0 || cls == 2) {
-          pos += 4;
-          unsigned char term = cls == 0 ? 0xFF : 0x00;
-          while (pos < n && at(pos) != term) ++pos;
-          ++pos;
-        }
-        break;
-      }
-      case Family::kString:
-      case Family::kBpchar:
-        while (pos < n) {
-          if (at(pos) == 0) {
-            bool end = at(pos + 1) == 0;
-            pos += 2;
-            if (end) break;
-          } else {
-            ++pos;
-          }
-        }
-        break;
-    }
+    pos = SkipPayload(col.type, at, n, pos);
   }
   return false;
 }

@@ -32,7 +32,8 @@ using storage::RelFileLocator;
 
 // One key column. Supported types: bool, int2/int4/int8, oid, date,
 // timestamp[tz], float4/float8, numeric, text/varchar/name/bpchar (byte-wise
-// "C" order; bpchar ignores trailing spaces). Default like PostgreSQL: ASC
+// "C" order; bpchar ignores trailing spaces), uuid, bytea, and arrays of
+// those (btarraycmp order). Default like PostgreSQL: ASC
 // NULLS LAST, DESC NULLS FIRST.
 struct KeyColumn {
   types::Oid type = types::kInt4Oid;

@@ -32,6 +32,10 @@ using storage::PinnedBuffer;
 // (inverted bitwise for DESC). Every column encoding is prefix-free, so two
 // entries compare correctly with plain memcmp (shorter = smaller on a tie),
 // and a k-column prefix compares with the first k columns of an entry.
+// An array's value bytes are its elements, each encoded as an ascending
+// NULLS LAST column of the element type, then 0x00, the dimension count
+// (one byte) and per dimension its length and lower bound (sign-flipped
+// big-endian 4 bytes each): PostgreSQL's btarraycmp order.
 
 inline constexpr size_t kTidBytes = 6;
 

@@ -13,6 +13,8 @@
 
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
+#include "executor/expr/bind_array.h"
+#include "executor/expr/bind_helpers.h"
 #include "executor/expr/in_list_set.h"
 #include "executor/expr/row_compare.h"
 #include "utils/adt/numeric.h"
@@ -22,31 +24,12 @@ namespace hearth::executor {
 
 using types::CoercionContext;
 using types::Oid;
+using bind::AtLocation;
+using bind::Node;
+using bind::ThrowAt;
 using types::Value;
 
 namespace {
-
-// Runs f; a DbError without a position gets `location` (0-based) as its P field.
-template <typename F>
-auto AtLocation(int location, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (DbError& e) {
-    if (e.position() == 0 && location >= 0) e.WithPosition(location + 1);
-    throw;
-  }
-}
-
-[[noreturn]] void ThrowAt(DbError e, int location) {
-  if (location >= 0) e.WithPosition(location + 1);
-  throw e;
-}
-
-BoundExprPtr Node(BoundKind k, Oid type, int location) {
-  auto e = std::make_unique<BoundExpr>(k, type);
-  e->location = location;
-  return e;
-}
 
 BoundExprPtr MakeConst(Value v, int location) {
   auto e = Node(BoundKind::kConst, v.type, location);
@@ -80,6 +63,13 @@ class Binder {
   BoundExprPtr BindSpecialFunc(const std::string& name, const parser::FuncCallExpr& f);
   BoundExprPtr BindSqlValue(const parser::SqlValueFunctionExpr& s);
   BoundExprPtr Bool2(BoundKind k, BoundExprPtr l, BoundExprPtr r, int location);
+  // The array constructs (bind_array.h) bind through this binder.
+  ArrayBindHooks ArrayHooks() {
+    return {[this](const parser::Expr& x) { return Bind(x); },
+            [this](const std::string& op, BoundExprPtr l, BoundExprPtr r, int loc) {
+              return OpCall(op, std::move(l), std::move(r), loc);
+            }};
+  }
   // Coerces every expression in `v` to their common type; returns it.
   Oid CommonType(std::vector<BoundExprPtr>& v, const char* context, int location);
 
@@ -154,20 +144,16 @@ BoundExprPtr Binder::Bind(const parser::Expr& x) {
       // Only the default (byte-wise) collation exists; COLLATE is accepted and ignored.
       return Bind(*x.As<parser::CollateExpr>().arg);
     case ExprKind::kArray:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ARRAY expressions are not supported yet"),
-              x.location);
+      return BindArrayConstructor(x.As<parser::ArrayExpr>(), types::kInvalidOid, ctx_, ArrayHooks());
     case ExprKind::kRow:
       return BindRowValue(x.As<parser::RowExpr>(), ctx_);
     case ExprKind::kDefault:
       ThrowAt(DbError(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"),
               x.location);
     case ExprKind::kAnyAll:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported,
-                      "op ANY/ALL (array) is not supported yet"),
-              x.location);
+      return BindAnyAllArray(x.As<parser::AnyAllExpr>(), ctx_, ArrayHooks());
     case ExprKind::kSubscript:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "array subscripts are not supported yet"),
-              x.location);
+      return BindSubscripts(x.As<parser::SubscriptExpr>(), ctx_, ArrayHooks());
   }
   ThrowAt(DbError(sqlstate::kInternalError, "unrecognized expression node"), x.location);
 }
@@ -431,21 +417,22 @@ BoundExprPtr Binder::BindCase(const parser::CaseExpr& c) {
 BoundExprPtr Binder::BindCast(const parser::CastExpr& c) {
   const parser::TypeName& tn = c.type;
   int tloc = tn.location >= 0 ? tn.location : c.location;
-  if (tn.is_array) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "array types are not supported yet"), tloc);
-  }
   const types::TypeInfo* ti = nullptr;
   if (tn.schema.empty() || tn.schema == "pg_catalog") ti = types::LookupTypeByName(tn.name);
   if (ti == nullptr || ti->category == types::TypeCategory::kPseudo) {
     std::string full = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
     ThrowAt(DbError(sqlstate::kUndefinedObject, "type \"" + full + "\" does not exist"), tloc);
   }
+  const Oid target = tn.is_array ? AtLocation(tloc, [&] { return ArrayTypeForName(tn, ti->oid); }) : ti->oid;
   int32_t typmod = AtLocation(tloc, [&] {
     return types::TypmodFromModifiers(ti->oid, tn.typmods.data(), static_cast<int>(tn.typmods.size()));
   });
-  BoundExprPtr arg = Bind(*c.arg);
+  // ARRAY[...]::int[] types its elements from the cast (and may be empty).
+  BoundExprPtr arg = c.arg->kind == parser::ExprKind::kArray && types::IsArrayType(target)
+                         ? BindArrayConstructor(c.arg->As<parser::ArrayExpr>(), target, ctx_, ArrayHooks())
+                         : Bind(*c.arg);
   return AtLocation(c.location, [&] {
-    return Coerce(std::move(arg), ti->oid, typmod, CoercionContext::kExplicit, ctx_);
+    return Coerce(std::move(arg), target, typmod, CoercionContext::kExplicit, ctx_);
   });
 }
 
@@ -578,6 +565,8 @@ int FigureName(const parser::Expr& x, std::string* name) {
     }
     case ExprKind::kCollate:
       return FigureName(*x.As<parser::CollateExpr>().arg, name);
+    case ExprKind::kSubscript:  // a[1] is named after a, as in PostgreSQL
+      return FigureName(*x.As<parser::SubscriptExpr>().arg, name);
     case ExprKind::kConst:
       // PostgreSQL 15 keeps TRUE/FALSE as plain constants: "?column?".
       return 0;
@@ -625,7 +614,7 @@ int FigureName(const parser::Expr& x, std::string* name) {
 
 BoundExprPtr Coerce(BoundExprPtr e, Oid target, int32_t typmod, CoercionContext cc,
                     BindContext& ctx) {
-  if (target == types::kAnyOid || target == types::kAnyNonArrayOid) return e;
+  if (target == types::kAnyOid || target == types::kAnyNonArrayOid || types::IsArrayPolyType(target)) return e;
   if (e->type == target && (typmod < 0 || typmod == e->typmod)) return e;
   if (e->kind == BoundKind::kParam && e->type == types::kUnknownOid) {
     // PostgreSQL's variable parameters: the first context fixes the type.

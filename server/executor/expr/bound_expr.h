@@ -39,6 +39,13 @@ enum class BoundKind : uint8_t {
   kCoalesce,     // first non-NULL child
   kNullIf,       // NULLIF(children[0], children[1]); func is "="
   kMinMax,       // GREATEST (is_greatest) / LEAST over children
+  // Arrays (bind_array.cpp, eval_array.cpp):
+  kArrayCtor,    // ARRAY[children...]; children of the array type itself make a sub-array each
+  kSubscript,    // children[0][...]: the bounds present in subscripts, in order
+  kAnyAll,       // children[0] func ANY/ALL (is_all) (children[1]); children[2] is each
+                 // element (a kCaseTest, possibly cast) as func's right argument
+  kArrayAssign,  // UPDATE SET a[...] = x: children[0] (the array) with children[1] stored
+                 // at the subscripts (subscript_flags; bounds are children[2..])
 };
 
 enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
@@ -75,6 +82,11 @@ struct BoundExpr {
   bool has_else = false;               // kCase: last child is the ELSE result
   bool is_greatest = false;            // kMinMax
   BoolTest bool_test = BoolTest::kTrue;  // kIsBool
+  bool is_all = false;                 // kAnyAll: ALL rather than ANY
+  // kSubscript/kArrayAssign: one entry per [] (bit 0 slice, bit 1 lower
+  // bound present, bit 2 upper bound present); the present bounds follow
+  // the array (and the assigned value) in children.
+  std::vector<uint8_t> subscript_flags;
   // kInList of >= 9 constants: the items hashed once (in_list_set.h); the
   // children stay as they are (the planner reads them for index scans).
   std::shared_ptr<const InListSet> in_set;

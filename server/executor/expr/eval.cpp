@@ -9,6 +9,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/stack_depth.h"
+#include "executor/expr/eval_array.h"
 #include "executor/expr/in_list_set.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/string_adt.h"
@@ -236,6 +237,14 @@ Value Eval(const BoundExpr& e, EvalContext& ctx) {
       }
       return best;
     }
+    case BoundKind::kArrayCtor:
+      return EvalArrayCtor(e, ctx);
+    case BoundKind::kSubscript:
+      return EvalSubscript(e, ctx);
+    case BoundKind::kAnyAll:
+      return EvalAnyAll(e, ctx);
+    case BoundKind::kArrayAssign:
+      return EvalArrayAssign(e, ctx);
   }
   throw DbError(sqlstate::kInternalError, "unrecognized bound expression");
 }

@@ -15,7 +15,7 @@ AggregateNode::AggregateNode(ExecNodePtr child, std::vector<PlanExpr> group_keys
     : child_(std::move(child)), keys_(std::move(group_keys)), aggs_(std::move(aggs)) {
   columns_ = std::move(columns);
   for (const AggSpec& a : aggs_) {
-    fresh_states_.emplace_back(a.sig);
+    fresh_states_.emplace_back(a.sig, a.result_type);
     distinct_slot_.push_back(a.distinct ? static_cast<int>(ndistinct_++) : -1);
   }
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/error/db_error.h"
+#include "utils/adt/array.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/int_adt.h"
 
@@ -30,7 +31,8 @@ bool IsFloatType(Oid t) { return t == kFloat4Oid || t == kFloat8Oid; }
 
 }  // namespace
 
-AggregateState::AggregateState(const FuncSignature* agg) : agg_(agg) {
+AggregateState::AggregateState(const FuncSignature* agg, Oid result_type)
+    : agg_(agg), result_type_(result_type != kInvalidOid ? result_type : agg->result) {
   const char* n = agg->name;
   if (std::strcmp(n, "count") == 0) op_ = Op::kCount;
   else if (std::strcmp(n, "sum") == 0) op_ = Op::kSum;
@@ -38,6 +40,7 @@ AggregateState::AggregateState(const FuncSignature* agg) : agg_(agg) {
   else if (std::strcmp(n, "min") == 0) op_ = Op::kMin;
   else if (std::strcmp(n, "max") == 0) op_ = Op::kMax;
   else if (std::strcmp(n, "bool_or") == 0) op_ = Op::kBoolOr;
+  else if (std::strcmp(n, "array_agg") == 0) op_ = Op::kArrayAgg;
   else op_ = Op::kBoolAnd;  // bool_and, every
   Reset();
 }
@@ -48,12 +51,14 @@ void AggregateState::Reset() {
   float_sum_ = 0;
   numeric_sum_ = Numeric();
   best_ = Value::Null(agg_->result);
+  items_.clear();
+  items_bytes_ = 0;
 }
 
 size_t AggregateState::HeapBytes() const {
   // Short strings live inside std::string itself (small-string buffer).
   auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-  return heap(numeric_sum_.digits()) + heap(best_.str);
+  return heap(numeric_sum_.digits()) + heap(best_.str) + items_.capacity() * sizeof(Value) + items_bytes_;
 }
 
 void AggregateState::Accumulate(const Value* args, int nargs) {
@@ -62,6 +67,12 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
     return;
   }
   const Value& v = args[0];
+  if (op_ == Op::kArrayAgg) {
+    ArrayAggCheckInput(agg_->args[0] == kAnyArrayOid, v, items_.empty() ? nullptr : &items_[0]);
+    items_.push_back(v);
+    if (v.str.capacity() > 15) items_bytes_ += v.str.capacity() + 1;
+    return;
+  }
   if (v.is_null) return;
   ++count_;
   Oid in = agg_->args[0];
@@ -102,6 +113,10 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
 
 Value AggregateState::Finish() const {
   if (op_ == Op::kCount) return Value::Int8(count_);
+  if (op_ == Op::kArrayAgg) {
+    if (items_.empty()) return Value::Null(result_type_);
+    return ArrayAggResult(result_type_, agg_->args[0] == kAnyArrayOid, items_);
+  }
   if (count_ == 0) return Value::Null(agg_->result);
   Oid in = agg_->args[0];
   switch (op_) {

@@ -1,7 +1,7 @@
 // server/utils/adt/aggregates.h
 //
 // Running state of one built-in aggregate (count, sum, avg, min, max,
-// bool_and, bool_or, every) with PostgreSQL's result types and NULL rules:
+// bool_and, bool_or, every, array_agg) with PostgreSQL's result types and NULL rules:
 // NULL inputs are skipped, and every aggregate except count returns NULL
 // over zero non-NULL inputs. An AggregateState is owned by one executor
 // node in one thread; it is not shared.
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "utils/adt/func_registry.h"
 #include "utils/adt/numeric.h"
@@ -20,7 +21,9 @@ class AggregateState {
  public:
   // REQUIRES: agg is a FuncKind::kAggregate row (from ResolveFunction with
   // kind kAggregate); arguments passed to Accumulate have agg->args types.
-  explicit AggregateState(const FuncSignature* agg);
+  // result_type is the resolved result of a polymorphic aggregate
+  // (array_agg(int4) → int4[]); kInvalidOid means agg->result.
+  explicit AggregateState(const FuncSignature* agg, Oid result_type = kInvalidOid);
 
   // Adds one input row. count(*) takes nargs == 0. Throws 22003 when an
   // integer sum leaves bigint's range.
@@ -37,15 +40,18 @@ class AggregateState {
   size_t HeapBytes() const;
 
  private:
-  enum class Op : uint8_t { kCount, kSum, kAvg, kMin, kMax, kBoolAnd, kBoolOr };
+  enum class Op : uint8_t { kCount, kSum, kAvg, kMin, kMax, kBoolAnd, kBoolOr, kArrayAgg };
 
   const FuncSignature* agg_;
+  Oid result_type_;
   Op op_;
   int64_t count_ = 0;       // non-NULL inputs (all rows for count(*))
   __int128 int_sum_ = 0;    // integer sums
   double float_sum_ = 0;    // float sums/averages
   Numeric numeric_sum_;     // numeric sums/averages
   Value best_;              // min/max/bool_and/bool_or
+  std::vector<Value> items_;  // array_agg: the inputs in arrival order, NULLs included
+  size_t items_bytes_ = 0;    // their heap bytes
 };
 
 }  // namespace hearth::types

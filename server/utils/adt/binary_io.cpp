@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error/db_error.h"
+#include "utils/adt/array_io.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
@@ -160,6 +161,10 @@ void AppendBinary(const Value& v, std::string* out) {
       out->append(v.str);
       return;
     default:
+      if (IsArrayType(v.type)) {
+        AppendArrayBinary(v, out);
+        return;
+      }
       throw DbError(sqlstate::kFeatureNotSupported,
                     "no binary output function available for type " + FormatType(v.type));
   }
@@ -219,6 +224,7 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
     case kBpcharOid:
       return Value::Bytes(oid, ApplyCharTypmod(std::string(b), oid, typmod, false));
     default:
+      if (IsArrayType(oid)) return ReceiveArrayBinary(oid, typmod, b);
       throw DbError(sqlstate::kFeatureNotSupported,
                     "no binary input function available for type " + FormatType(oid));
   }

@@ -46,6 +46,9 @@ void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
 void AddCatalogBuiltins(std::vector<FuncSignature>* table);
+void AddArrayBuiltins(std::vector<FuncSignature>* table);
+// array_to_string, string_to_array (array_string.cpp).
+void AddArrayStringBuiltins(std::vector<FuncSignature>* table);
 void AddRegexBuiltins(std::vector<FuncSignature>* table);
 
 // One table row. flags: strict unless noted.

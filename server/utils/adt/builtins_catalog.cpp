@@ -66,6 +66,9 @@ Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].s
 
 Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
 
+// There are no publications, so no relation is published.
+Value NotPublishable(const Value*, int, FuncCallContext&) { return Value::Bool(false); }
+
 Value EncodingToChar(const Value* a, int, FuncCallContext&) {
   switch (a[0].i) {
     case 0: return Value::Bytes(kNameOid, "SQL_ASCII");
@@ -131,6 +134,8 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   }
   t->push_back(Row("col_description", kFn, {kOidOid, kInt4Oid}, kTextOid, NoDescription));
   t->push_back(Row("shobj_description", kFn, {kOidOid, kNameOid}, kTextOid, NoDescription));
+  cat("pg_relation_is_publishable", {kRegclassOid}, kBoolOid, NotPublishable);
+  t->push_back(Row("pg_get_statisticsobjdef_columns", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_result", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "common/error/db_error.h"
+#include "utils/adt/array_ops.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/float_adt.h"
 #include "utils/adt/int_adt.h"
@@ -98,6 +99,8 @@ bool CanCoerce(Oid from, Oid to, CoercionContext ctx) {
   if (from == to) return true;
   if (from == kUnknownOid) return true;
   if (to == kAnyOid || to == kAnyNonArrayOid) return true;
+  // Array coercion: element by element, allowed where the element cast is.
+  if (IsArrayType(from) && IsArrayType(to)) return CanCoerce(ElementTypeOf(from), ElementTypeOf(to), ctx);
   for (const CastRow& r : kCasts) {
     if (r.from == from && r.to == to) return ctx >= r.ctx;
   }
@@ -115,6 +118,10 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
   const bool is_explicit = ctx == CoercionContext::kExplicit;
   Oid from = v.type;
   if (v.is_null) return Value::Null(to);
+  if (IsArrayType(to) && IsArrayType(from)) {
+    if (from == to && typmod < 0) return v;
+    return CastArray(v, to, typmod, ctx);
+  }
   if (from == to) {
     if (typmod < 0) return v;
     if (to == kNumericOid) return Value::Bytes(to, Numeric::Parse(v.str).ApplyTypmod(typmod).ToString());

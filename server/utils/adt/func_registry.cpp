@@ -44,13 +44,14 @@ const Registry& GetRegistry() {
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
     internal::AddCatalogBuiltins(&r->table);
+    internal::AddArrayBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();
   return *reg;
 }
 
-bool IsPoly(Oid t) { return t == kAnyOid || t == kAnyNonArrayOid; }
+bool IsPoly(Oid t) { return t == kAnyOid || t == kAnyNonArrayOid || IsArrayPolyType(t); }
 
 Oid Declared(const FuncSignature& s, size_t i) {
   return i < static_cast<size_t>(s.nargs) ? s.args[i] : s.args[s.nargs - 1];
@@ -60,14 +61,94 @@ bool ArityMatches(const FuncSignature& s, size_t n) {
   return s.variadic ? n >= static_cast<size_t>(s.nargs) : n == static_cast<size_t>(s.nargs);
 }
 
+bool UsesArrayPoly(const FuncSignature& s) {
+  if (IsArrayPolyType(s.result)) return true;
+  for (int i = 0; i < s.nargs; ++i) {
+    if (IsArrayPolyType(s.args[i])) return true;
+  }
+  return false;
+}
+
+// PostgreSQL's enforce_generic_type_consistency for the array family: the
+// element type every anyarray/anyelement (anycompatible*) argument agrees
+// on, or kInvalidOid if they disagree. Unknown arguments take what the
+// others decide; all-unknown resolves to text. The anycompatible pair
+// promotes the arguments to their common type (array_append(int[], 1.5)).
+Oid BindArrayPoly(const FuncSignature& s, const std::vector<Oid>& args) {
+  std::vector<Oid> elems;
+  bool compatible = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Oid d = Declared(s, i), a = args[i];
+    // anynonarray next to anyarray (array_agg) binds the element type too.
+    if (!IsArrayPolyType(d) && d != kAnyNonArrayOid) continue;
+    compatible |= d == kAnyCompatibleOid || d == kAnyCompatibleArrayOid;
+    if (a == kUnknownOid) continue;
+    if (d == kAnyArrayOid || d == kAnyCompatibleArrayOid) {
+      if (!IsArrayType(a)) return kInvalidOid;
+      elems.push_back(ElementTypeOf(a));
+    } else {
+      elems.push_back(a);
+    }
+  }
+  Oid elem = kTextOid;
+  if (!elems.empty()) {
+    elem = elems[0];
+    for (Oid e : elems) {
+      if (e == elem) continue;
+      if (!compatible) return kInvalidOid;
+      try {
+        elem = SelectCommonType(elems, "");
+      } catch (const DbError&) {
+        return kInvalidOid;
+      }
+      break;
+    }
+  }
+  // Arrays of arrays do not exist: an anyarray slot needs an array type.
+  bool needs_array = s.result == kAnyArrayOid || s.result == kAnyCompatibleArrayOid;
+  for (int i = 0; i < s.nargs; ++i) {
+    needs_array |= s.args[i] == kAnyArrayOid || s.args[i] == kAnyCompatibleArrayOid;
+  }
+  if (needs_array && ArrayTypeOf(elem) == kInvalidOid) return kInvalidOid;
+  return elem;
+}
+
+// The type a polymorphic array-family slot binds to, given the element type.
+Oid BoundPolyType(Oid declared, Oid elem) {
+  return declared == kAnyArrayOid || declared == kAnyCompatibleArrayOid ? ArrayTypeOf(elem) : elem;
+}
+
+// True if every argument can reach the candidate's parameter implicitly.
+bool Accepts(const FuncSignature& c, const std::vector<Oid>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    Oid d = Declared(c, i);
+    if (d == kAnyNonArrayOid && IsArrayType(args[i])) return false;
+    if (IsArrayPolyType(d)) continue;
+    if (!IsPoly(d) && !CanCoerce(args[i], d, CoercionContext::kImplicit)) return false;
+  }
+  if (!UsesArrayPoly(c)) return true;
+  const Oid elem = BindArrayPoly(c, args);
+  if (elem == kInvalidOid) return false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Oid d = Declared(c, i);
+    if (IsArrayPolyType(d) && !CanCoerce(args[i], BoundPolyType(d, elem), CoercionContext::kImplicit)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 ResolvedFunc Make(const FuncSignature* s, const std::vector<Oid>& args) {
   ResolvedFunc r;
   r.sig = s;
   Oid poly = kInvalidOid;
+  const Oid elem = UsesArrayPoly(*s) ? BindArrayPoly(*s, args) : kInvalidOid;
   for (size_t i = 0; i < args.size(); ++i) {
     Oid d = Declared(*s, i);
     Oid a = args[i];
-    if (IsPoly(d)) {
+    if (IsArrayPolyType(d)) {
+      r.arg_types.push_back(BoundPolyType(d, elem));
+    } else if (IsPoly(d)) {
       Oid t = a == kUnknownOid ? kTextOid : a;
       r.arg_types.push_back(t);
       if (poly == kInvalidOid) poly = t;
@@ -75,7 +156,11 @@ ResolvedFunc Make(const FuncSignature* s, const std::vector<Oid>& args) {
       r.arg_types.push_back(d);
     }
   }
-  r.result_type = IsPoly(s->result) ? (poly == kInvalidOid ? kTextOid : poly) : s->result;
+  if (IsArrayPolyType(s->result)) {
+    r.result_type = BoundPolyType(s->result, elem);
+  } else {
+    r.result_type = IsPoly(s->result) ? (poly == kInvalidOid ? kTextOid : poly) : s->result;
+  }
   return r;
 }
 
@@ -168,12 +253,7 @@ ResolvedFunc Resolve(FuncKind kind, std::string_view name, const std::vector<Oid
   // 2. Candidates reachable through implicit coercions.
   std::vector<const FuncSignature*> ok;
   for (const FuncSignature* c : cands) {
-    bool good = true;
-    for (size_t i = 0; i < args.size() && good; ++i) {
-      Oid d = Declared(*c, i);
-      good = IsPoly(d) || CanCoerce(args[i], d, CoercionContext::kImplicit);
-    }
-    if (good) ok.push_back(c);
+    if (Accepts(*c, args)) ok.push_back(c);
   }
   if (ok.empty()) NotFound(desc);
   if (ok.size() == 1) return Make(ok[0], args);
@@ -247,16 +327,13 @@ ResolvedFunc Resolve(FuncKind kind, std::string_view name, const std::vector<Oid
     else if (a != known) same = false;
   }
   if (same && known != kInvalidOid) {
+    std::vector<Oid> assumed = args;
+    for (Oid& a : assumed) {
+      if (a == kUnknownOid) a = known;
+    }
     std::vector<const FuncSignature*> narrowed;
     for (const FuncSignature* c : ok) {
-      bool good = true;
-      for (size_t i = 0; i < args.size() && good; ++i) {
-        if (args[i] == kUnknownOid) {
-          Oid d = Declared(*c, i);
-          good = IsPoly(d) || CanCoerce(known, d, CoercionContext::kImplicit);
-        }
-      }
-      if (good) narrowed.push_back(c);
+      if (Accepts(*c, assumed)) narrowed.push_back(c);
     }
     if (narrowed.size() == 1) return Make(narrowed[0], args);
   }

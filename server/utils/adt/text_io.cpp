@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "common/error/db_error.h"
+#include "utils/adt/array_io.h"
 #include "utils/adt/bytea.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/float_adt.h"
@@ -83,6 +84,7 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
     case kTimestampTzOid:
       return Value::Int(oid, ParseTimestamp(text, oid));
     default:
+      if (IsArrayType(oid)) return ParseArrayText(oid, typmod, text);
       throw DbError(sqlstate::kUndefinedObject,
                     "no input function for type " + FormatType(oid));
   }
@@ -179,6 +181,10 @@ void AppendOutput(const Value& v, std::string* out) {
     case kVoidOid:
       return;
     default:
+      if (IsArrayType(v.type)) {
+        AppendArrayText(v, out);
+        return;
+      }
       out->append(v.str);
       return;
   }

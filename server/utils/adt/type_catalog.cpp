@@ -43,6 +43,34 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    // Array types (pg_type rows with a leading underscore). Their value is
+    // the encoded array in `str` (array.h).
+#define HEARTH_ARRAY_TYPE(oid, name, sql, elem) \
+  {oid, name, sql, -1, TypeCategory::kArray, false, Storage::kBytes, elem}
+    HEARTH_ARRAY_TYPE(1000, "_bool", "boolean[]", kBoolOid),
+    HEARTH_ARRAY_TYPE(1001, "_bytea", "bytea[]", kByteaOid),
+    HEARTH_ARRAY_TYPE(1003, "_name", "name[]", kNameOid),
+    HEARTH_ARRAY_TYPE(1016, "_int8", "bigint[]", kInt8Oid),
+    HEARTH_ARRAY_TYPE(1005, "_int2", "smallint[]", kInt2Oid),
+    HEARTH_ARRAY_TYPE(1007, "_int4", "integer[]", kInt4Oid),
+    HEARTH_ARRAY_TYPE(1009, "_text", "text[]", kTextOid),
+    HEARTH_ARRAY_TYPE(1028, "_oid", "oid[]", kOidOid),
+    HEARTH_ARRAY_TYPE(1021, "_float4", "real[]", kFloat4Oid),
+    HEARTH_ARRAY_TYPE(1022, "_float8", "double precision[]", kFloat8Oid),
+    HEARTH_ARRAY_TYPE(1014, "_bpchar", "character[]", kBpcharOid),
+    HEARTH_ARRAY_TYPE(1015, "_varchar", "character varying[]", kVarcharOid),
+    HEARTH_ARRAY_TYPE(1182, "_date", "date[]", kDateOid),
+    HEARTH_ARRAY_TYPE(1115, "_timestamp", "timestamp without time zone[]", kTimestampOid),
+    HEARTH_ARRAY_TYPE(1185, "_timestamptz", "timestamp with time zone[]", kTimestampTzOid),
+    HEARTH_ARRAY_TYPE(1231, "_numeric", "numeric[]", kNumericOid),
+    HEARTH_ARRAY_TYPE(2210, "_regclass", "regclass[]", kRegclassOid),
+    HEARTH_ARRAY_TYPE(2211, "_regtype", "regtype[]", kRegtypeOid),
+    HEARTH_ARRAY_TYPE(1008, "_regproc", "regproc[]", kRegprocOid),
+    HEARTH_ARRAY_TYPE(4090, "_regnamespace", "regnamespace[]", kRegnamespaceOid),
+    HEARTH_ARRAY_TYPE(3221, "_pg_lsn", "pg_lsn[]", kPgLsnOid),
+    HEARTH_ARRAY_TYPE(2951, "_uuid", "uuid[]", kUuidOid),
+    HEARTH_ARRAY_TYPE(1187, "_interval", "interval[]", kIntervalOid),
+#undef HEARTH_ARRAY_TYPE
 });
 
 struct Alias {
@@ -88,6 +116,42 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 std::span<const TypeInfo> AllTypes() { return kTypes; }
 
+Oid ElementTypeOf(Oid t) {
+  switch (t) {
+    case 1000: return kBoolOid;
+    case 1001: return kByteaOid;
+    case 1003: return kNameOid;
+    case 1016: return kInt8Oid;
+    case 1005: return kInt2Oid;
+    case 1007: return kInt4Oid;
+    case 1009: return kTextOid;
+    case 1028: return kOidOid;
+    case 1021: return kFloat4Oid;
+    case 1022: return kFloat8Oid;
+    case 1014: return kBpcharOid;
+    case 1015: return kVarcharOid;
+    case 1182: return kDateOid;
+    case 1115: return kTimestampOid;
+    case 1185: return kTimestampTzOid;
+    case 1231: return kNumericOid;
+    case 2210: return kRegclassOid;
+    case 2211: return kRegtypeOid;
+    case 1008: return kRegprocOid;
+    case 4090: return kRegnamespaceOid;
+    case 3221: return kPgLsnOid;
+    case 2951: return kUuidOid;
+    default: return kInvalidOid;
+  }
+}
+
+Oid ArrayTypeOf(Oid elem) {
+  if (elem == kInvalidOid) return kInvalidOid;
+  for (const TypeInfo& t : kTypes) {
+    if (t.elem == elem) return t.oid;
+  }
+  return kInvalidOid;
+}
+
 const TypeInfo* LookupType(Oid oid) {
   for (const TypeInfo& t : kTypes) {
     if (t.oid == oid) return &t;
@@ -101,6 +165,11 @@ const TypeInfo* LookupTypeByName(std::string_view name) {
   if (name.size() > kPrefix.size() && EqualsIgnoreCase(name.substr(0, kPrefix.size()), kPrefix)) {
     name.remove_prefix(kPrefix.size());
   }
+  // "integer[]" (format_type's spelling, regtype input): the element's array type.
+  if (name.size() > 2 && name.substr(name.size() - 2) == "[]") {
+    const TypeInfo* elem = LookupTypeByName(name.substr(0, name.size() - 2));
+    return elem != nullptr ? LookupType(ArrayTypeOf(elem->oid)) : nullptr;
+  }
   for (const TypeInfo& t : kTypes) {
     if (t.category != TypeCategory::kPseudo && EqualsIgnoreCase(name, t.name)) return &t;
   }
@@ -113,6 +182,8 @@ const TypeInfo* LookupTypeByName(std::string_view name) {
 std::string FormatType(Oid oid, int32_t typmod) {
   const TypeInfo* t = LookupType(oid);
   if (t == nullptr) return "???";
+  // An array's modifier belongs to its element: character varying(5)[].
+  if (t->elem != kInvalidOid) return FormatType(t->elem, typmod) + "[]";
   std::string out = t->sql_name;
   if (typmod >= 4) {
     if (oid == kVarcharOid || oid == kBpcharOid) {
@@ -178,6 +249,7 @@ int32_t TypmodFromModifiers(Oid oid, const int32_t* mods, int nmods) {
     }
     return NumericTypmod(precision, scale);
   }
+  if (Oid elem = ElementTypeOf(oid); elem != kInvalidOid) return TypmodFromModifiers(elem, mods, nmods);
   if (oid == kTimestampOid || oid == kTimestampTzOid) {
     // Fractional-second precision is accepted and ignored (always µs).
     return kNoTypmod;

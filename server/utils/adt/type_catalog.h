@@ -26,6 +26,7 @@ enum class TypeCategory : char {
   kUnknown = 'X',
   kPseudo = 'P',
   kUser = 'U',
+  kArray = 'A',
 };
 
 // How a Value of the type stores its payload (see value.h).
@@ -39,6 +40,7 @@ struct TypeInfo {
   TypeCategory category;
   bool preferred;        // pg_type.typispreferred
   Storage storage;
+  Oid elem = kInvalidOid;  // pg_type.typelem of an array type; 0 otherwise
 };
 
 // Every built-in type, in a fixed order (pg_type's rows).
@@ -56,6 +58,13 @@ const TypeInfo* LookupTypeByName(std::string_view name);
 // format_type(oid, typmod): "integer", "character varying(5)",
 // "numeric(10,2)". Unknown OIDs print as "???".
 std::string FormatType(Oid oid, int32_t typmod = kNoTypmod);
+
+// pg_type.typarray of a base type (int4 → _int4 = 1007); 0 if it has none.
+Oid ArrayTypeOf(Oid elem);
+// pg_type.typelem of an array type (_int4 → int4); 0 for non-array types.
+// A switch over constants: cheap enough for comparison and hashing paths.
+Oid ElementTypeOf(Oid array_type);
+inline bool IsArrayType(Oid t) { return ElementTypeOf(t) != kInvalidOid; }
 
 // Storage class of the type; kNone for unknown OIDs and pseudo-types.
 Storage StorageOf(Oid oid);

@@ -41,6 +41,13 @@ inline constexpr Oid kRecordOid = 2249;
 inline constexpr Oid kPgLsnOid = 3220;
 inline constexpr Oid kRegnamespaceOid = 4089;
 
+// Array types Hearth refers to by name (the full list, one per base type,
+// is the type catalog's; ArrayTypeOf/ElementTypeOf in type_catalog.h).
+inline constexpr Oid kInt2ArrayOid = 1005;
+inline constexpr Oid kInt4ArrayOid = 1007;
+inline constexpr Oid kTextArrayOid = 1009;
+inline constexpr Oid kOidArrayOid = 1028;
+
 // The oid alias types (regclass, regtype, regproc, regnamespace): an oid
 // whose text form is the object's name.
 inline constexpr bool IsRegType(Oid t) {
@@ -50,6 +57,18 @@ inline constexpr bool IsRegType(Oid t) {
 // Pseudo-types used only in function signatures.
 inline constexpr Oid kAnyOid = 2276;          // "any": accepts every type as is
 inline constexpr Oid kAnyNonArrayOid = 2776;  // polymorphic; unknown resolves to text
+// Array polymorphism (array_length, ||, array_agg, ...): anyarray binds an
+// array type, anyelement its element type; the anycompatible pair also
+// promotes the arguments to a common element type (array_append(int[], numeric)).
+inline constexpr Oid kAnyArrayOid = 2277;
+inline constexpr Oid kAnyElementOid = 2283;
+inline constexpr Oid kAnyCompatibleOid = 5077;
+inline constexpr Oid kAnyCompatibleArrayOid = 5078;
+
+inline constexpr bool IsArrayPolyType(Oid t) {
+  return t == kAnyArrayOid || t == kAnyElementOid || t == kAnyCompatibleOid ||
+         t == kAnyCompatibleArrayOid;
+}
 
 // typmod of a type without modifiers (PostgreSQL's -1).
 inline constexpr int32_t kNoTypmod = -1;
