@@ -287,6 +287,7 @@ struct FuncCallExpr : Expr {
   bool distinct = false;  // f(DISTINCT ...)
   bool variadic = false;  // f(VARIADIC arr)
   std::vector<SortBy> agg_order;  // string_agg(x, ',' ORDER BY y)
+  bool within_group = false;      // agg_order came from WITHIN GROUP (ORDER BY ...)
   ExprPtr filter;                 // FILTER (WHERE ...), null if none
   std::unique_ptr<WindowSpec> over;  // OVER (...), null if none
 };

@@ -164,6 +164,11 @@ class QueryPlanner {
   void BindGrouping(SelectParts& p);
   const parser::Expr* GroupByExpr(const parser::ExprPtr& g, const SelectParts& p);
   void SetUpGroupedContext(SelectParts& p);
+  // PostgreSQL groups sorted input when an aggregate is DISTINCT or ordered:
+  // its groups then come out in key order, so a Sort on the keys is added.
+  ExecNodePtr SortGroupsIfOrdered(std::unique_ptr<executor::AggregateNode> agg);
+  // ORDER BY / WITHIN GROUP of an aggregate call into spec (select_agg_order.cpp).
+  void BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx, SelectParts& p);
   // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP
   // BY key → a reference to that key; else null.
   BoundExprPtr MatchGroupKey(const parser::Expr& e, SelectParts& p);

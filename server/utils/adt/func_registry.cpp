@@ -39,6 +39,7 @@ const Registry& GetRegistry() {
     internal::AddByteaBuiltins(&r->table);
     internal::AddDatetimeBuiltins(&r->table);
     internal::AddToCharBuiltins(&r->table);
+    internal::AddAggregateBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
