@@ -604,6 +604,7 @@ struct SelectStmt : Statement {
   std::vector<SortBy> order_by;
   ExprPtr limit;   // null when absent or LIMIT ALL; FETCH FIRST n ROWS ONLY too
   ExprPtr offset;  // null when absent
+  bool limit_with_ties = false;  // FETCH FIRST n ROWS WITH TIES
   std::vector<LockingClause> locking;
   std::unique_ptr<IntoClause> into;  // SELECT ... INTO t (top level; set ops: on the top node)
 };

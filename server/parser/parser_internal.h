@@ -59,6 +59,7 @@ class Parser {
   [[noreturn]] void SyntaxError() const;  // at the current token
   [[noreturn]] void SyntaxErrorAt(const Token& t) const;
   [[noreturn]] void ErrorAt(const char* sqlstate, const std::string& msg, int offset) const;
+  static void CheckWithTies(const SelectStmt& s);
   KeywordCategory Category(const Token& t) const;
   std::string SourceText(int begin, int end) const;
 

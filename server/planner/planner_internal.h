@@ -106,6 +106,9 @@ struct PlannerState {
 struct PlannedQuery {
   ExecNodePtr node;
   std::vector<OutputColumn> columns;
+  // ORDER BY keys as columns of node's rows (FETCH ... WITH TIES compares
+  // them); node's rows may carry hidden key columns after `columns`.
+  std::vector<int> sort_columns;
 };
 
 // Row locking (locking.cpp). A locked table's scan emits its RowId as one
@@ -178,7 +181,8 @@ class QueryPlanner {
   BoundExprPtr KeepBound(BoundExprPtr e);
   void BindSelectList(SelectParts& p);
   void BindOrderBy(SelectParts& p);
-  int OrderByColumn(const parser::SortBy& sb, SelectParts& p);
+  // clause names it in errors ("ORDER BY", "DISTINCT ON").
+  int OrderByColumn(const parser::Expr& e, SelectParts& p, const char* clause);
   // Drops the Sort when the chosen index scan already delivers the order.
   void UseIndexOrder(SelectParts& p);
   // [Aggregate → HAVING] → Project → [Distinct] → [Sort] → [LockRows] → [Limit].
@@ -187,6 +191,15 @@ class QueryPlanner {
   PlannedQuery PlanSetOp(const parser::SelectStmt& s);
   void ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s);
   void ApplyLimit(PlannedQuery& q, const parser::SelectStmt& s);
+  // ---- DISTINCT ON and FETCH ... WITH TIES (select_distinct_on.cpp)
+  // DISTINCT ON items → projection columns, checked against ORDER BY
+  // (42P10) and appended to the sort keys when missing there.
+  void BindDistinctOn(SelectParts& p);
+  // The LimitTiesNode over q (42601 without ORDER BY or with SKIP LOCKED).
+  ExecNodePtr MakeLimitWithTies(ExecNodePtr node, PlanExpr limit, PlanExpr offset, const PlannedQuery& q,
+                                const parser::SelectStmt& s);
+  // Sort → [Unique on DISTINCT ON keys]; keeps hidden key columns for WITH TIES.
+  ExecNodePtr AddSortAndDistinctOn(ExecNodePtr node, SelectParts& p, PlannedQuery* q);
 
   struct FromResult {
     ExecNodePtr node;
@@ -268,6 +281,8 @@ bool IsOrdinalConst(const parser::Expr& e);
 bool SameExpr(const BoundExpr& a, const BoundExpr& b);
 bool ContainsSublink(const parser::Expr& e);
 bool ContainsSublinkOrAggregate(const parser::Expr& e);
+// Where PostgreSQL points at an expression (exprLocation): its leftmost token.
+int LeftmostLocation(const parser::Expr& e);
 
 // A WHERE/ON conjunct with the slots it reads.
 struct Conjunct {
@@ -355,6 +370,7 @@ struct SelectParts {
   int lock_width = 0;
   PlanExpr having;
   std::vector<executor::SortKey> keys;
+  std::vector<int> distinct_on;  // DISTINCT ON items as projection columns
 };
 
 }  // namespace hearth::planner

@@ -15,9 +15,7 @@
 #include "planner/planner_internal.h"
 
 namespace hearth::planner {
-namespace {
 
-// Where PostgreSQL points at an expression (exprLocation): its leftmost token.
 int LeftmostLocation(const parser::Expr& e) {
   int loc = e.location;
   ForEachChild(e, [&loc](const parser::Expr& c) {
@@ -26,8 +24,6 @@ int LeftmostLocation(const parser::Expr& e) {
   });
   return loc;
 }
-
-}  // namespace
 
 void QueryPlanner::BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx,
                                       SelectParts& p) {
