@@ -592,6 +592,12 @@ struct SelectStmt : Statement {
   std::vector<FromItemPtr> from;       // comma-separated items
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY with GROUPING SETS / ROLLUP / CUBE / (): every grouping set
+  // as indexes into group_by (expanded, in PostgreSQL's order; an
+  // expression may appear in group_by more than once). Empty with
+  // has_grouping_sets false for a plain GROUP BY list.
+  std::vector<std::vector<int>> grouping_sets;
+  bool has_grouping_sets = false;
   ExprPtr having;
 
   std::vector<std::vector<ExprPtr>> values_lists;

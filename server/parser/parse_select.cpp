@@ -170,7 +170,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSimpleSelect() {
     Advance();
     Advance();
     if (!AcceptKw("all")) AcceptKw("distinct");
-    s->group_by = ParseExprList();
+    ParseGroupByList(*s);
   }
   if (AcceptKw("having")) s->having = ParseExpr();
   return s;

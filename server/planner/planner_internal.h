@@ -170,6 +170,13 @@ class QueryPlanner {
   // PostgreSQL groups sorted input when an aggregate is DISTINCT or ordered:
   // its groups then come out in key order, so a Sort on the keys is added.
   ExecNodePtr SortGroupsIfOrdered(std::unique_ptr<executor::AggregateNode> agg);
+  // ---- Grouping sets and GROUPING() (select_grouping_sets.cpp)
+  // Merges equal GROUP BY keys and maps the parsed sets onto them.
+  void MergeGroupingKeys(SelectParts& p);
+  BoundExprPtr BindGroupingCall(const parser::FuncCallExpr& f, std::vector<BoundExprPtr> args,
+                                const types::ResolvedFunc& rf, SelectParts& p);
+  // One Aggregate per set, projected to [keys..., aggregates...] and appended.
+  ExecNodePtr PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols);
   // ORDER BY / WITHIN GROUP of an aggregate call into spec (select_agg_order.cpp).
   void BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx, SelectParts& p);
   // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP
@@ -371,6 +378,8 @@ struct SelectParts {
   PlanExpr having;
   std::vector<executor::SortKey> keys;
   std::vector<int> distinct_on;  // DISTINCT ON items as projection columns
+  std::vector<std::vector<int>> grouping_sets;  // GROUPING SETS as indexes into group_keys
+  bool uses_grouping_func = false;              // GROUPING(...) appears
 };
 
 }  // namespace hearth::planner

@@ -100,6 +100,7 @@ void QueryPlanner::BindGrouping(SelectParts& p) {
       BoundExprPtr b = Bind(*ge, ctx);
       p.group_keys.push_back(PlanExpr{std::move(b), Deparse(*ge, p.scope.Namer())});
     }
+    MergeGroupingKeys(p);
     p.agg_base = static_cast<int>(p.group_keys.size());
     SetUpGroupedContext(p);
   } else {
@@ -130,6 +131,7 @@ void QueryPlanner::SetUpGroupedContext(SelectParts& p) {
   };
   p.out_ctx.bind_aggregate = [this, &p](const parser::FuncCallExpr& f, std::vector<BoundExprPtr> args,
                                         const types::ResolvedFunc& rf, BindContext& ctx) -> BoundExprPtr {
+    if (std::string_view(rf.sig->name) == "grouping") return BindGroupingCall(f, std::move(args), rf, p);
     executor::AggSpec spec;
     spec.sig = rf.sig;
     spec.distinct = f.distinct;

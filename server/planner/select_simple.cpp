@@ -139,9 +139,13 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
     std::vector<OutputColumn> agg_cols;
     for (const PlanExpr& k : p.group_keys) agg_cols.push_back(Describe(k.text, *k.expr));
     for (const executor::AggSpec& a : p.aggs) agg_cols.push_back(OutputColumn{a.sig->name, a.result_type, types::kNoTypmod});
-    auto agg = std::make_unique<executor::AggregateNode>(std::move(node), std::move(p.group_keys), std::move(p.aggs),
-                                                         std::move(agg_cols));
-    node = SortGroupsIfOrdered(std::move(agg));
+    if (p.s.has_grouping_sets || p.uses_grouping_func) {
+      node = PlanGroupingSets(std::move(node), p, std::move(agg_cols));
+    } else {
+      auto agg = std::make_unique<executor::AggregateNode>(std::move(node), std::move(p.group_keys),
+                                                           std::move(p.aggs), std::move(agg_cols));
+      node = SortGroupsIfOrdered(std::move(agg));
+    }
     if (p.having.expr) {
       std::vector<PlanExpr> h;
       h.push_back(std::move(p.having));

@@ -435,21 +435,24 @@ std::string SetOpNode::ExplainName() const {
   return s;
 }
 
+AggSpec CloneAggSpec(const AggSpec& a) {
+  AggSpec c;
+  c.sig = a.sig;
+  c.args = ClonePlanExprs(a.args);
+  c.distinct = a.distinct;
+  c.filter = ClonePlanExpr(a.filter);
+  c.result_type = a.result_type;
+  c.order_exprs = ClonePlanExprs(a.order_exprs);
+  c.order = a.order;
+  c.direct_args = a.direct_args;
+  c.grouping_keys = a.grouping_keys;
+  return c;
+}
+
 ExecNodePtr AggregateNode::Clone() const {
   std::vector<AggSpec> aggs;
   aggs.reserve(aggs_.size());
-  for (const AggSpec& a : aggs_) {
-    AggSpec c;
-    c.sig = a.sig;
-    c.args = ClonePlanExprs(a.args);
-    c.distinct = a.distinct;
-    c.filter = ClonePlanExpr(a.filter);
-    c.result_type = a.result_type;
-    c.order_exprs = ClonePlanExprs(a.order_exprs);
-    c.order = a.order;
-    c.direct_args = a.direct_args;
-    aggs.push_back(std::move(c));
-  }
+  for (const AggSpec& a : aggs_) aggs.push_back(CloneAggSpec(a));
   return std::make_unique<AggregateNode>(CloneNode(child_), ClonePlanExprs(keys_), std::move(aggs), columns_);
 }
 

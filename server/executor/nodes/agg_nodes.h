@@ -40,9 +40,16 @@ struct AggSpec {
   // direct arguments, the rest the sorted ones. -1 for other aggregates.
   int direct_args = -1;
 
+  // GROUPING(args): the group keys its arguments are (see the planner's
+  // grouping sets); never given to an AggregateNode.
+  std::vector<int> grouping_keys;
+
   bool ordered() const { return !order.empty(); }
   size_t OrderedWidth() const { return args.size() + order_exprs.size(); }
 };
+
+// A deep copy of a (plan-time) spec.
+AggSpec CloneAggSpec(const AggSpec& a);
 
 // HashAggregate spills as PostgreSQL 13+ does: while the table fits in
 // hash_mem new groups are created; once it is full no new group is, and a

@@ -30,6 +30,9 @@ void AddAggregateBuiltins(std::vector<FuncSignature>* t) {
   }
   t->push_back(Row("min", kAgg, {kPgLsnOid}, kPgLsnOid, nullptr));
   t->push_back(Row("max", kAgg, {kPgLsnOid}, kPgLsnOid, nullptr));
+  // GROUPING(a, b, ...): planned per grouping set (a bit mask of the
+  // arguments a set does not group), never accumulated.
+  t->push_back(Row("grouping", kAgg, {kAnyOid}, I4, nullptr, false, /*variadic=*/true));
   // Ordered-set aggregates.
   t->push_back(Row("percentile_cont", kAgg, {F8, F8}, F8, nullptr, false));
   t->push_back(Row("percentile_disc", kAgg, {F8, kAnyNonArrayOid}, kAnyNonArrayOid, nullptr, false));
