@@ -177,6 +177,11 @@ class QueryPlanner {
                                 const types::ResolvedFunc& rf, SelectParts& p);
   // One Aggregate per set, projected to [keys..., aggregates...] and appended.
   ExecNodePtr PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols);
+  // A copy of e whose hidden parameters are fixed up with the original's.
+  PlanExpr CloneWithHiddenParams(const PlanExpr& e);
+  void RegisterClonedHidden(const BoundExpr& original, BoundExpr& copy);
+  executor::AggSpec CloneAggWithHiddenParams(const executor::AggSpec& a);
+  void ForgetHiddenParams(const SelectParts& p);
   // ORDER BY / WITHIN GROUP of an aggregate call into spec (select_agg_order.cpp).
   void BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx, SelectParts& p);
   // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP
@@ -380,6 +385,9 @@ struct SelectParts {
   std::vector<int> distinct_on;  // DISTINCT ON items as projection columns
   std::vector<std::vector<int>> grouping_sets;  // GROUPING SETS as indexes into group_keys
   bool uses_grouping_func = false;              // GROUPING(...) appears
+  // st_.hidden's size before and after FROM/WHERE were planned: the input
+  // holds hidden parameters when they differ (grouping sets cannot clone it).
+  size_t hidden_before_from = 0, hidden_after_from = 0;
 };
 
 }  // namespace hearth::planner

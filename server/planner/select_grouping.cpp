@@ -44,7 +44,7 @@ int FindSameAggregate(const std::vector<executor::AggSpec>& aggs, const executor
 
 void QueryPlanner::FindAggregates(SelectParts& p) {
   p.targets = ExpandTargets(p.s.targets, p.scope);
-  p.has_agg = !p.s.group_by.empty() || p.s.having != nullptr;
+  p.has_agg = !p.s.group_by.empty() || p.s.has_grouping_sets || p.s.having != nullptr;
   std::function<void(const parser::Expr&, bool)> scan = [&](const parser::Expr& e, bool inside) {
     if (e.kind == parser::ExprKind::kFuncCall && IsAggregateCall(e.As<parser::FuncCallExpr>())) {
       if (inside) ThrowAt(DbError(sqlstate::kGroupingError, "aggregate function calls cannot be nested"), e.location);

@@ -10,7 +10,10 @@
 // as a constant. An Append of the sets feeds HAVING and the select list.
 // A query using GROUPING() without grouping sets is one set of all keys.
 #include <algorithm>
+#include <functional>
 #include <string>
+#include <unordered_set>
+
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
@@ -88,11 +91,59 @@ BoundExprPtr QueryPlanner::BindGroupingCall(const parser::FuncCallExpr& f, std::
   return ref;
 }
 
+void QueryPlanner::RegisterClonedHidden(const BoundExpr& original, BoundExpr& copy) {
+  if (original.kind == BoundKind::kParam && original.index == kUnsetParamIndex) {
+    for (size_t i = 0, n = st_.hidden.size(); i < n; ++i) {
+      if (st_.hidden[i].first == &original) st_.hidden.emplace_back(&copy, st_.hidden[i].second);
+    }
+  }
+  for (size_t c = 0; c < original.children.size() && c < copy.children.size(); ++c) {
+    RegisterClonedHidden(*original.children[c], *copy.children[c]);
+  }
+}
+
+PlanExpr QueryPlanner::CloneWithHiddenParams(const PlanExpr& e) {
+  PlanExpr c = executor::ClonePlanExpr(e);
+  if (e.expr) RegisterClonedHidden(*e.expr, *c.expr);
+  return c;
+}
+
+executor::AggSpec QueryPlanner::CloneAggWithHiddenParams(const executor::AggSpec& a) {
+  executor::AggSpec c = executor::CloneAggSpec(a);
+  for (size_t i = 0; i < a.args.size(); ++i) RegisterClonedHidden(*a.args[i].expr, *c.args[i].expr);
+  for (size_t i = 0; i < a.order_exprs.size(); ++i) RegisterClonedHidden(*a.order_exprs[i].expr, *c.order_exprs[i].expr);
+  if (a.filter.expr) RegisterClonedHidden(*a.filter.expr, *c.filter.expr);
+  return c;
+}
+
+// The keys' and aggregates' originals are dropped (every set has copies):
+// their hidden parameters must not be fixed up through dangling pointers.
+void QueryPlanner::ForgetHiddenParams(const SelectParts& p) {
+  std::unordered_set<const BoundExpr*> dropped;
+  std::function<void(const BoundExpr&)> collect = [&](const BoundExpr& e) {
+    if (e.kind == BoundKind::kParam) dropped.insert(&e);
+    for (const BoundExprPtr& c : e.children) collect(*c);
+  };
+  for (const PlanExpr& k : p.group_keys) collect(*k.expr);
+  for (const executor::AggSpec& a : p.aggs) {
+    for (const PlanExpr& e : a.args) collect(*e.expr);
+    for (const PlanExpr& e : a.order_exprs) collect(*e.expr);
+    if (a.filter.expr) collect(*a.filter.expr);
+  }
+  std::erase_if(st_.hidden, [&](const auto& h) { return dropped.count(h.first) > 0; });
+}
+
 ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols) {
   std::vector<std::vector<int>> sets = p.grouping_sets;
   if (!p.s.has_grouping_sets) {
     sets.emplace_back();
     for (size_t k = 0; k < p.group_keys.size(); ++k) sets.back().push_back(static_cast<int>(k));
+  }
+  // Each set reads its own copy of the input; a copy of a plan holding
+  // hidden parameters (subqueries, outer references) is not fixed up.
+  if (sets.size() > 1 && p.hidden_after_from != p.hidden_before_from) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "grouping sets over FROM/WHERE with subqueries or outer references are not supported yet");
   }
   const size_t nkeys = p.group_keys.size();
   std::vector<ExecNodePtr> arms;
@@ -101,7 +152,7 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
     std::vector<PlanExpr> keys;
     std::vector<OutputColumn> agg_cols;
     for (int k : set) {
-      keys.push_back(executor::ClonePlanExpr(p.group_keys[static_cast<size_t>(k)]));
+      keys.push_back(CloneWithHiddenParams(p.group_keys[static_cast<size_t>(k)]));
       agg_cols.push_back(cols[static_cast<size_t>(k)]);
     }
     std::vector<executor::AggSpec> aggs;
@@ -124,7 +175,7 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
       proj.push_back(PlanExpr{MakeColumn(static_cast<int>(set.size() + aggs.size()), spec.result_type, types::kNoTypmod),
                               spec.sig->name});
       agg_cols.push_back(cols[nkeys + a]);
-      aggs.push_back(executor::CloneAggSpec(spec));
+      aggs.push_back(CloneAggWithHiddenParams(spec));
     }
     ExecNodePtr in = si + 1 == sets.size() ? std::move(input) : input->Clone();
     auto agg = std::make_unique<executor::AggregateNode>(std::move(in), std::move(keys), std::move(aggs),
@@ -132,6 +183,7 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
     ExecNodePtr sorted = SortGroupsIfOrdered(std::move(agg));
     arms.push_back(std::make_unique<executor::ProjectNode>(std::move(sorted), std::move(proj), cols));
   }
+  ForgetHiddenParams(p);
   if (arms.size() == 1) return std::move(arms.front());
   return std::make_unique<executor::AppendNode>(std::move(arms), std::move(cols));
 }

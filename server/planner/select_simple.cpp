@@ -20,8 +20,10 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   SelectParts p(s);
   std::vector<ExecNodePtr> items;
   std::vector<std::pair<int, int>> ranges;
+  p.hidden_before_from = st_.hidden.size();
   PlanFromClause(p, &items, &ranges);
   JoinFromItems(p, std::move(items), ranges);
+  p.hidden_after_from = st_.hidden.size();
   FindAggregates(p);
   BindGrouping(p);
   BindSelectList(p);

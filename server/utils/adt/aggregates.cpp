@@ -12,7 +12,6 @@
 #include "utils/adt/int_adt.h"
 
 namespace hearth::types {
-namespace {
 
 Numeric FromInt128(__int128 v) {
   bool neg = v < 0;
@@ -24,6 +23,8 @@ Numeric FromInt128(__int128 v) {
   }
   return Numeric::FromParts(neg, digits, 0);
 }
+
+namespace {
 
 bool IsIntType(Oid t) { return t == kInt2Oid || t == kInt4Oid || t == kInt8Oid; }
 bool IsFloatType(Oid t) { return t == kFloat4Oid || t == kFloat8Oid; }

@@ -20,6 +20,9 @@
 
 namespace hearth::types {
 
+// An exact 128-bit integer sum as numeric.
+Numeric FromInt128(__int128 v);
+
 class AggregateState {
  public:
   // REQUIRES: agg is a FuncKind::kAggregate row (from ResolveFunction with

@@ -17,17 +17,6 @@
 namespace hearth::types {
 namespace {
 
-Numeric FromInt128(__int128 v) {
-  bool neg = v < 0;
-  unsigned __int128 mag = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string digits;
-  while (mag > 0) {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(mag % 10)));
-    mag /= 10;
-  }
-  return Numeric::FromParts(neg, digits, 0);
-}
-
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
