@@ -305,6 +305,7 @@ struct FuncCallExpr : Expr {
   bool distinct = false;  // f(DISTINCT ...)
   bool variadic = false;  // f(VARIADIC arr)
   std::vector<SortBy> agg_order;  // string_agg(x, ',' ORDER BY y)
+  bool within_group = false;      // agg_order came from WITHIN GROUP (ORDER BY ...)
   ExprPtr filter;                 // FILTER (WHERE ...), null if none
   std::unique_ptr<WindowSpec> over;  // OVER (...), null if none
 };
@@ -614,6 +615,12 @@ struct SelectStmt : Statement {
   std::vector<FromItemPtr> from;       // comma-separated items
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY with GROUPING SETS / ROLLUP / CUBE / (): every grouping set
+  // as indexes into group_by (expanded, in PostgreSQL's order; an
+  // expression may appear in group_by more than once). Empty with
+  // has_grouping_sets false for a plain GROUP BY list.
+  std::vector<std::vector<int>> grouping_sets;
+  bool has_grouping_sets = false;
   ExprPtr having;
   std::vector<std::unique_ptr<WindowSpec>> windows;  // WINDOW w AS (...), ...
 
@@ -627,6 +634,7 @@ struct SelectStmt : Statement {
   std::vector<SortBy> order_by;
   ExprPtr limit;   // null when absent or LIMIT ALL; FETCH FIRST n ROWS ONLY too
   ExprPtr offset;  // null when absent
+  bool limit_with_ties = false;  // FETCH FIRST n ROWS WITH TIES
   std::vector<LockingClause> locking;
   std::unique_ptr<IntoClause> into;  // SELECT ... INTO t (top level; set ops: on the top node)
 };

@@ -785,7 +785,10 @@ ExprPtr Parser::ParseFuncCall(std::vector<std::string> name, int location) {
     ExpectOp("(");
     ExpectKw("order");
     ExpectKw("by");
+    if (!f->agg_order.empty()) ErrorAt(sqlstate::kSyntaxError, "cannot use multiple ORDER BY clauses with WITHIN GROUP", Loc());
+    if (f->distinct) ErrorAt(sqlstate::kSyntaxError, "cannot use DISTINCT with WITHIN GROUP", Loc());
     ParseSortList(f->agg_order);
+    f->within_group = true;
     ExpectOp(")");
   }
   if (IsKw("filter") && IsOpTok(Peek(1), "(")) {

@@ -170,7 +170,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSimpleSelect() {
     Advance();
     Advance();
     if (!AcceptKw("all")) AcceptKw("distinct");
-    s->group_by = ParseExprList();
+    ParseGroupByList(*s);
   }
   if (AcceptKw("having")) s->having = ParseExpr();
   if (AcceptKw("window")) ParseWindowClause(*s);
@@ -243,7 +243,13 @@ void Parser::ParseSelectTail(SelectStmt& s) {
         s.limit = ParseUnary();
       }
       if (!AcceptKw("row")) ExpectKw("rows");
-      ExpectKw("only");
+      if (IsKw("with") && PeekKw(1, "ties")) {
+        Advance();
+        Advance();
+        s.limit_with_ties = true;
+      } else {
+        ExpectKw("only");
+      }
     } else if (IsKw("for")) {
       Advance();
       LockingClause lc;
@@ -269,7 +275,19 @@ void Parser::ParseSelectTail(SelectStmt& s) {
       }
       s.locking.push_back(std::move(lc));
     } else {
+      CheckWithTies(s);
       return;
+    }
+  }
+}
+
+// PostgreSQL's grammar checks (42601, no position).
+void Parser::CheckWithTies(const SelectStmt& s) {
+  if (!s.limit_with_ties) return;
+  if (s.order_by.empty()) throw DbError(sqlstate::kSyntaxError, "WITH TIES cannot be specified without ORDER BY clause");
+  for (const LockingClause& lc : s.locking) {
+    if (lc.wait == LockWaitPolicy::kSkipLocked) {
+      throw DbError(sqlstate::kSyntaxError, "SKIP LOCKED and WITH TIES options cannot be used together");
     }
   }
 }

@@ -60,6 +60,13 @@ class Parser {
   [[noreturn]] void SyntaxError() const;  // at the current token
   [[noreturn]] void SyntaxErrorAt(const Token& t) const;
   [[noreturn]] void ErrorAt(const char* sqlstate, const std::string& msg, int offset) const;
+  static void CheckWithTies(const SelectStmt& s);
+  // GROUP BY items, with GROUPING SETS / ROLLUP / CUBE / () (parse_grouping.cpp).
+  using GroupingSets = std::vector<std::vector<int>>;
+  void ParseGroupByList(SelectStmt& s);
+  GroupingSets ParseGroupingItem(SelectStmt& s, bool* special);
+  // ROLLUP/CUBE element: an expression or a parenthesized list of them.
+  std::vector<int> ParseGroupingElement(SelectStmt& s);
   KeywordCategory Category(const Token& t) const;
   std::string SourceText(int begin, int end) const;
 

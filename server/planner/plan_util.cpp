@@ -84,12 +84,14 @@ ExecNodePtr MakeJoin(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr righ
 }
 
 SortKey MakeSortKey(int column, const parser::SortBy& sb, const std::string& text) {
-  if (!sb.using_op.empty()) {
+  // USING < / > are the types' own orderings: ASC / DESC (with their NULLS defaults).
+  const bool using_op = !sb.using_op.empty();
+  if (using_op && !(sb.using_op.back() == "<" || sb.using_op.back() == ">")) {
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ORDER BY ... USING is not supported yet"), sb.location);
   }
   SortKey k;
   k.column = column;
-  k.descending = sb.dir == parser::SortDir::kDesc;
+  k.descending = using_op ? sb.using_op.back() == ">" : sb.dir == parser::SortDir::kDesc;
   k.nulls_first = sb.nulls == parser::NullsOrder::kDefault ? k.descending : sb.nulls == parser::NullsOrder::kFirst;
   k.text = text;
   if (k.descending) k.text += " DESC";

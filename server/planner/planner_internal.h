@@ -124,6 +124,9 @@ struct PlannerState {
 struct PlannedQuery {
   ExecNodePtr node;
   std::vector<OutputColumn> columns;
+  // ORDER BY keys as columns of node's rows (FETCH ... WITH TIES compares
+  // them); node's rows may carry hidden key columns after `columns`.
+  std::vector<int> sort_columns;
 };
 
 // Row locking (locking.cpp). A locked table's scan emits its RowId as one
@@ -199,6 +202,22 @@ class QueryPlanner {
   void BindGrouping(SelectParts& p);
   const parser::Expr* GroupByExpr(const parser::ExprPtr& g, const SelectParts& p);
   void SetUpGroupedContext(SelectParts& p);
+  // PostgreSQL groups sorted input when an aggregate is DISTINCT or ordered:
+  // its groups then come out in key order, so a Sort on the keys is added.
+  ExecNodePtr SortGroupsIfOrdered(std::unique_ptr<executor::AggregateNode> agg);
+  // ---- Grouping sets and GROUPING() (select_grouping_sets.cpp)
+  // Merges equal GROUP BY keys and maps the parsed sets onto them.
+  void MergeGroupingKeys(SelectParts& p);
+  BoundExprPtr BindGroupingCall(const parser::FuncCallExpr& f, std::vector<BoundExprPtr> args,
+                                const types::ResolvedFunc& rf, SelectParts& p);
+  // One Aggregate per set, projected to [keys..., aggregates...] and appended.
+  ExecNodePtr PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols);
+  // A copy of e whose hidden parameters are fixed up with the original's.
+  PlanExpr CloneWithHiddenParams(const PlanExpr& e);
+  executor::AggSpec CloneAggWithHiddenParams(const executor::AggSpec& a);
+  void ForgetHiddenParams(const SelectParts& p);
+  // ORDER BY / WITHIN GROUP of an aggregate call into spec (select_agg_order.cpp).
+  void BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx, SelectParts& p);
   // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP
   // BY key → a reference to that key; else null.
   BoundExprPtr MatchGroupKey(const parser::Expr& e, SelectParts& p);
@@ -208,7 +227,8 @@ class QueryPlanner {
   BoundExprPtr KeepBound(BoundExprPtr e);
   void BindSelectList(SelectParts& p);
   void BindOrderBy(SelectParts& p);
-  int OrderByColumn(const parser::SortBy& sb, SelectParts& p);
+  // clause names it in errors ("ORDER BY", "DISTINCT ON").
+  int OrderByColumn(const parser::Expr& e, SelectParts& p, const char* clause);
   // Drops the Sort when the chosen index scan already delivers the order.
   void UseIndexOrder(SelectParts& p);
   // [Aggregate → HAVING] → Project → [Distinct] → [Sort] → [LockRows] → [Limit].
@@ -230,6 +250,15 @@ class QueryPlanner {
   PlannedQuery PlanSetOp(const parser::SelectStmt& s);
   void ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s);
   void ApplyLimit(PlannedQuery& q, const parser::SelectStmt& s);
+  // ---- DISTINCT ON and FETCH ... WITH TIES (select_distinct_on.cpp)
+  // DISTINCT ON items → projection columns, checked against ORDER BY
+  // (42P10) and appended to the sort keys when missing there.
+  void BindDistinctOn(SelectParts& p);
+  // The LimitTiesNode over q (42601 without ORDER BY or with SKIP LOCKED).
+  ExecNodePtr MakeLimitWithTies(ExecNodePtr node, PlanExpr limit, PlanExpr offset, const PlannedQuery& q,
+                                const parser::SelectStmt& s);
+  // Sort → [Unique on DISTINCT ON keys]; keeps hidden key columns for WITH TIES.
+  ExecNodePtr AddSortAndDistinctOn(ExecNodePtr node, SelectParts& p, PlannedQuery* q);
 
   struct FromResult {
     ExecNodePtr node;
@@ -334,6 +363,8 @@ bool ContainsSublink(const parser::Expr& e);
 bool IsQuantified(const parser::SubLinkExpr& s);
 bool IsHashedIn(const parser::SubLinkExpr& s, const PlannedQuery& q);
 bool ContainsSublinkOrAggregate(const parser::Expr& e);
+// Where PostgreSQL points at an expression (exprLocation): its leftmost token.
+int LeftmostLocation(const parser::Expr& e);
 
 // A WHERE/ON conjunct with the slots it reads.
 struct Conjunct {
@@ -439,6 +470,9 @@ struct SelectParts {
   PlanExpr having;
   std::vector<executor::SortKey> keys;
   std::shared_ptr<WindowParts> win;  // null without window functions
+  std::vector<int> distinct_on;  // DISTINCT ON items as projection columns
+  std::vector<std::vector<int>> grouping_sets;  // GROUPING SETS as indexes into group_keys
+  bool uses_grouping_func = false;              // GROUPING(...) appears
 };
 
 }  // namespace hearth::planner

@@ -420,6 +420,7 @@ void QueryPlanner::ApplyOutputOrder(PlannedQuery& q, const parser::SelectStmt& s
               sb.expr->location);
     }
     keys.push_back(MakeSortKey(col, sb, q.columns[static_cast<size_t>(col)].name));
+    q.sort_columns.push_back(col);
   }
   q.node = std::make_unique<executor::SortNode>(std::move(q.node), std::move(keys), q.columns.size());
 }
@@ -439,6 +440,10 @@ void QueryPlanner::ApplyLimit(PlannedQuery& q, const parser::SelectStmt& s) {
   };
   PlanExpr limit = bind_count(s.limit, "LIMIT");
   PlanExpr offset = bind_count(s.offset, "OFFSET");
+  if (s.limit_with_ties) {
+    q.node = MakeLimitWithTies(std::move(q.node), std::move(limit), std::move(offset), q, s);
+    return;
+  }
   q.node = std::make_unique<executor::LimitNode>(std::move(q.node), std::move(limit), std::move(offset));
 }
 

@@ -28,7 +28,8 @@ bool HasOuterRef(const BoundExpr& e) {
 int FindSameAggregate(const std::vector<executor::AggSpec>& aggs, const executor::AggSpec& spec) {
   for (size_t i = 0; i < aggs.size(); ++i) {
     const executor::AggSpec& a = aggs[i];
-    if (a.sig != spec.sig || a.distinct != spec.distinct || a.args.size() != spec.args.size() ||
+    if (a.sig != spec.sig || a.distinct != spec.distinct || a.args.size() != spec.args.size() || a.ordered() ||
+        spec.ordered() ||
         (a.filter.expr == nullptr) != (spec.filter.expr == nullptr)) {
       continue;
     }
@@ -43,7 +44,7 @@ int FindSameAggregate(const std::vector<executor::AggSpec>& aggs, const executor
 
 void QueryPlanner::FindAggregates(SelectParts& p) {
   p.targets = ExpandTargets(p.s.targets, p.scope);
-  p.has_agg = !p.s.group_by.empty() || p.s.having != nullptr;
+  p.has_agg = !p.s.group_by.empty() || p.s.has_grouping_sets || p.s.having != nullptr;
   std::function<void(const parser::Expr&, bool)> scan = [&](const parser::Expr& e, bool inside) {
     if (e.kind == parser::ExprKind::kFuncCall && IsAggregateCall(e.As<parser::FuncCallExpr>())) {
       if (inside) ThrowAt(DbError(sqlstate::kGroupingError, "aggregate function calls cannot be nested"), e.location);
@@ -52,6 +53,9 @@ void QueryPlanner::FindAggregates(SelectParts& p) {
     }
     if (inside && e.kind == parser::ExprKind::kColumnRef) p.in_agg.insert(&e);
     ForEachChild(e, [&](const parser::Expr& c) { scan(c, inside); });
+    if (e.kind == parser::ExprKind::kFuncCall) {
+      for (const parser::SortBy& sb : e.As<parser::FuncCallExpr>().agg_order) scan(*sb.expr, inside);
+    }
   };
   for (const TargetSpec& t : p.targets) scan(*t.expr, false);
   if (p.s.having) scan(*p.s.having, false);
@@ -96,6 +100,7 @@ void QueryPlanner::BindGrouping(SelectParts& p) {
       BoundExprPtr b = Bind(*ge, ctx);
       p.group_keys.push_back(PlanExpr{std::move(b), Deparse(*ge, p.scope.Namer())});
     }
+    MergeGroupingKeys(p);
     p.agg_base = static_cast<int>(p.group_keys.size());
     SetUpGroupedContext(p);
   } else {
@@ -125,7 +130,8 @@ void QueryPlanner::SetUpGroupedContext(SelectParts& p) {
                                                 "\" must appear in the GROUP BY clause or be used in an aggregate function");
   };
   p.out_ctx.bind_aggregate = [this, &p](const parser::FuncCallExpr& f, std::vector<BoundExprPtr> args,
-                                        const types::ResolvedFunc& rf, BindContext&) -> BoundExprPtr {
+                                        const types::ResolvedFunc& rf, BindContext& ctx) -> BoundExprPtr {
+    if (std::string_view(rf.sig->name) == "grouping") return BindGroupingCall(f, std::move(args), rf, p);
     executor::AggSpec spec;
     spec.sig = rf.sig;
     spec.distinct = f.distinct;
@@ -142,12 +148,15 @@ void QueryPlanner::SetUpGroupedContext(SelectParts& p) {
       st_.params = fctx.param_types;
       outer = outer || HasOuterRef(*spec.filter.expr);
     }
+    BindAggregateOrder(f, spec, ctx, p);
+    for (const PlanExpr& o : spec.order_exprs) outer = outer || HasOuterRef(*o.expr);
     // Outer references become hidden parameters registered by address, so
     // only a spec that is kept may have them converted.
     int index = outer ? -1 : FindSameAggregate(p.aggs, spec);
     if (index < 0) {
       for (PlanExpr& a : spec.args) ConvertOuterRefs(*a.expr);
       if (spec.filter.expr) ConvertOuterRefs(*spec.filter.expr);
+      for (PlanExpr& o : spec.order_exprs) ConvertOuterRefs(*o.expr);
       p.aggs.push_back(std::move(spec));
       index = static_cast<int>(p.aggs.size() - 1);
     }

@@ -16,9 +16,6 @@
 namespace hearth::planner {
 
 PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
-  if (!s.distinct_on.empty()) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "SELECT DISTINCT ON is not supported yet"), s.location);
-  }
   SetUpLocking(s);
   SelectParts p(s);
   std::vector<ExecNodePtr> items;
@@ -30,6 +27,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   SetUpWindows(p);
   BindSelectList(p);
   BindOrderBy(p);
+  BindDistinctOn(p);
   UseIndexOrder(p);
   return AssembleSelect(p);
 }
@@ -75,14 +73,13 @@ void QueryPlanner::BindSelectList(SelectParts& p) {
 // ORDER BY item → its column in the projection: an ordinal or output name,
 // else a select-list entry structurally equal to it, else a new hidden
 // ("junk") column the Sort drops.
-int QueryPlanner::OrderByColumn(const parser::SortBy& sb, SelectParts& p) {
-  const parser::Expr& e = *sb.expr;
+int QueryPlanner::OrderByColumn(const parser::Expr& e, SelectParts& p, const char* clause) {
   const auto ntargets = static_cast<int>(p.targets.size());
   if (IsOrdinalConst(e)) {
     int n = Ordinal(e);
     if (n < 1 || n > ntargets) {
       ThrowAt(DbError(sqlstate::kInvalidColumnReference,
-                      "ORDER BY position " + e.As<parser::ConstExpr>().value + " is not in select list"),
+                      std::string(clause) + " position " + e.As<parser::ConstExpr>().value + " is not in select list"),
               e.location);
     }
     return n - 1;
@@ -93,7 +90,7 @@ int QueryPlanner::OrderByColumn(const parser::SortBy& sb, SelectParts& p) {
     for (int i = 0; i < ntargets; ++i) {
       if (p.targets[static_cast<size_t>(i)].name != name) continue;
       if (col >= 0 && !SameExpr(*p.exprs[static_cast<size_t>(col)].expr, *p.exprs[static_cast<size_t>(i)].expr)) {
-        ThrowAt(DbError(sqlstate::kAmbiguousColumn, "ORDER BY \"" + name + "\" is ambiguous"), e.location);
+        ThrowAt(DbError(sqlstate::kAmbiguousColumn, std::string(clause) + " \"" + name + "\" is ambiguous"), e.location);
       }
       if (col < 0) col = i;
     }
@@ -105,7 +102,7 @@ int QueryPlanner::OrderByColumn(const parser::SortBy& sb, SelectParts& p) {
   for (int i = 0; b && i < ntargets; ++i) {
     if (SameExpr(*b, *p.exprs[static_cast<size_t>(i)].expr)) return i;
   }
-  if (p.s.distinct) {
+  if (p.s.distinct && p.s.distinct_on.empty()) {
     ThrowAt(DbError(sqlstate::kInvalidColumnReference,
                     "for SELECT DISTINCT, ORDER BY expressions must appear in select list"),
             e.location);
@@ -117,7 +114,7 @@ int QueryPlanner::OrderByColumn(const parser::SortBy& sb, SelectParts& p) {
 
 void QueryPlanner::BindOrderBy(SelectParts& p) {
   for (const parser::SortBy& sb : p.s.order_by) {
-    int col = OrderByColumn(sb, p);
+    int col = OrderByColumn(*sb.expr, p, "ORDER BY");
     p.keys.push_back(MakeSortKey(col, sb, p.exprs[static_cast<size_t>(col)].text));
   }
 }
@@ -125,7 +122,7 @@ void QueryPlanner::BindOrderBy(SelectParts& p) {
 // An index scan already delivers this order: no Sort (only when every key
 // is the plain table column the index order was chosen for).
 void QueryPlanner::UseIndexOrder(SelectParts& p) {
-  if (!p.index_ordered || p.has_agg || p.s.distinct || p.keys.size() != p.wanted_order.columns.size()) return;
+  if (!p.index_ordered || p.has_agg || p.s.distinct || p.s.limit_with_ties || p.keys.size() != p.wanted_order.columns.size()) return;
   for (size_t k = 0; k < p.keys.size(); ++k) {
     const BoundExpr& e = *p.exprs[static_cast<size_t>(p.keys[k].column)].expr;
     if (e.kind != BoundKind::kColumn || e.index != p.wanted_order.columns[k] ||
@@ -143,8 +140,13 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
     std::vector<OutputColumn> agg_cols;
     for (const PlanExpr& k : p.group_keys) agg_cols.push_back(Describe(k.text, *k.expr));
     for (const executor::AggSpec& a : p.aggs) agg_cols.push_back(OutputColumn{a.sig->name, a.result_type, types::kNoTypmod});
-    node = std::make_unique<executor::AggregateNode>(std::move(node), std::move(p.group_keys), std::move(p.aggs),
-                                                     std::move(agg_cols));
+    if (p.s.has_grouping_sets || p.uses_grouping_func) {
+      node = PlanGroupingSets(std::move(node), p, std::move(agg_cols));
+    } else {
+      auto agg = std::make_unique<executor::AggregateNode>(std::move(node), std::move(p.group_keys),
+                                                           std::move(p.aggs), std::move(agg_cols));
+      node = SortGroupsIfOrdered(std::move(agg));
+    }
     if (p.having.expr) {
       std::vector<PlanExpr> h;
       h.push_back(std::move(p.having));
@@ -155,13 +157,10 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
   std::vector<OutputColumn> proj_cols = p.columns;
   for (size_t i = p.columns.size(); i < p.exprs.size(); ++i) proj_cols.push_back(Describe("?sort?", *p.exprs[i].expr));
   node = std::make_unique<executor::ProjectNode>(std::move(node), std::move(p.exprs), proj_cols, p.agg_base);
-  if (p.s.distinct) node = std::make_unique<executor::DistinctNode>(std::move(node));
-  if (!p.keys.empty()) {
-    node = std::make_unique<executor::SortNode>(std::move(node), std::move(p.keys),
-                                                p.columns.size() + static_cast<size_t>(p.lock_width));
-  }
-  node = AddLockRows(std::move(node), p.s, p.scope, p.targets, p.columns, p.lock_width);
+  if (p.s.distinct && p.s.distinct_on.empty()) node = std::make_unique<executor::DistinctNode>(std::move(node));
   PlannedQuery q;
+  node = AddSortAndDistinctOn(std::move(node), p, &q);
+  node = AddLockRows(std::move(node), p.s, p.scope, p.targets, p.columns, p.lock_width);
   q.node = std::move(node);
   q.columns = std::move(p.columns);
   ApplyLimit(q, p.s);

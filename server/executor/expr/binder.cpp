@@ -18,6 +18,7 @@
 #include "executor/expr/in_list_set.h"
 #include "executor/expr/row_compare.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/ordered_set_aggs.h"
 #include "utils/adt/text_io.h"
 
 namespace hearth::executor {
@@ -38,6 +39,21 @@ BoundExprPtr MakeConst(Value v, int location) {
 }
 
 bool IsUnknownParamType(Oid t) { return t == types::kInvalidOid || t == types::kUnknownOid; }
+
+// WITHIN GROUP exactly on ordered-set aggregates (42809 as PostgreSQL).
+void CheckOrderedSetCall(const parser::FuncCallExpr& f) {
+  const std::string& name = f.name.back();
+  const bool ordered_set = types::IsOrderedSetAggregate(name);
+  if (ordered_set && !f.within_group) {
+    ThrowAt(DbError(sqlstate::kWrongObjectType, "WITHIN GROUP is required for ordered-set aggregate " + name),
+            f.location);
+  }
+  if (!ordered_set && f.within_group) {
+    ThrowAt(DbError(sqlstate::kWrongObjectType,
+                    name + " is not an ordered-set aggregate, so it cannot have WITHIN GROUP"),
+            f.location);
+  }
+}
 
 class Binder {
  public:
@@ -490,6 +506,13 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
     args.push_back(Bind(*a));
     ts.push_back(args.back()->type);
   }
+  if (f.within_group) {
+    // Ordered-set aggregates resolve over direct + WITHIN GROUP arguments.
+    for (const auto& sb : f.agg_order) {
+      args.push_back(Bind(*sb.expr));
+      ts.push_back(args.back()->type);
+    }
+  }
   types::ResolvedFunc r = AtLocation(f.location, [&] {
     return types::ResolveFunction(name, ts, is_agg ? types::FuncKind::kAggregate : types::FuncKind::kFunction);
   });
@@ -497,6 +520,7 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
     args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
   }
   if (is_agg) {
+    CheckOrderedSetCall(f);
     if (ctx_.bind_aggregate) return ctx_.bind_aggregate(f, std::move(args), r, ctx_);
     ThrowAt(DbError(sqlstate::kFeatureNotSupported, "aggregate functions are not supported yet"),
             f.location);

@@ -17,17 +17,22 @@ AggregateNode::AggregateNode(ExecNodePtr child, std::vector<PlanExpr> group_keys
   for (const AggSpec& a : aggs_) {
     fresh_states_.emplace_back(a.sig, a.result_type);
     distinct_slot_.push_back(a.distinct ? static_cast<int>(ndistinct_++) : -1);
+    ordered_slot_.push_back(a.ordered() ? static_cast<int>(nordered_++) : -1);
   }
 }
 
+bool AggregateNode::NeedsSortedGroups() const {
+  return ndistinct_ > 0 || nordered_ > 0;
+}
+
 size_t AggregateNode::TableBytes() const {
-  return CapacityBytes(group_keys_) + CapacityBytes(agg_states_) + CapacityBytes(seen_) +
+  return CapacityBytes(group_keys_) + CapacityBytes(agg_states_) + CapacityBytes(seen_) + CapacityBytes(ordered_) +
          index_.bucket_count() * sizeof(void*) + heap_bytes_;
 }
 
 size_t AggregateNode::BytesWithOneMoreGroup() const {
   return GrownBytes(group_keys_, keys_.size()) + GrownBytes(agg_states_, aggs_.size()) +
-         GrownBytes(seen_, ndistinct_) + GrownBucketBytes(index_) + heap_bytes_ + kHashNodeBytes +
+         GrownBytes(seen_, ndistinct_) + GrownBytes(ordered_, nordered_) + GrownBucketBytes(index_) + heap_bytes_ + kHashNodeBytes +
          StringHeapBytes(key_);
 }
 
@@ -38,6 +43,7 @@ void AggregateNode::AddGroup(const Row& keyvals) {
   }
   agg_states_.insert(agg_states_.end(), fresh_states_.begin(), fresh_states_.end());
   seen_.resize(seen_.size() + ndistinct_);
+  ordered_.resize(ordered_.size() + nordered_);
   ++ngroups_;
 }
 
@@ -78,11 +84,23 @@ void AggregateNode::Accumulate(size_t group, EvalContext& eval) {
       if (!seen.insert(distinct_key_).second) continue;
       heap_bytes_ += kHashNodeBytes + StringHeapBytes(distinct_key_) + (seen.bucket_count() - buckets) * sizeof(void*);
     }
+    if (spec.ordered()) {
+      BufferOrdered(group, a, eval);
+      continue;
+    }
     types::AggregateState& st = states[a];
     const size_t before = st.HeapBytes();
     st.Accumulate(args_.data(), static_cast<int>(args_.size()));
     heap_bytes_ = heap_bytes_ + st.HeapBytes() - before;
   }
+}
+
+void AggregateNode::BufferOrdered(size_t group, size_t a, EvalContext& eval) {
+  const AggSpec& spec = aggs_[a];
+  order_vals_.resize(spec.order_exprs.size());
+  for (size_t i = 0; i < spec.order_exprs.size(); ++i) order_vals_[i] = Eval(*spec.order_exprs[i].expr, eval);
+  OrderedAggInput& in = ordered_[group * nordered_ + static_cast<size_t>(ordered_slot_[a])];
+  heap_bytes_ += AppendOrderedRow(in, args_, order_vals_);
 }
 
 template <typename NextRow>
@@ -122,6 +140,7 @@ void AggregateNode::ClearTable() {
   group_keys_.clear();
   agg_states_.clear();
   seen_.clear();
+  ordered_.clear();
   index_.clear();
   ngroups_ = 0;
   heap_bytes_ = 0;
@@ -158,7 +177,14 @@ bool AggregateNode::Next(Row& row) {
   const size_t g = pos_++;
   row.resize(keys_.size() + aggs_.size());
   for (size_t k = 0; k < keys_.size(); ++k) row[k] = group_keys_[g * keys_.size() + k];
-  for (size_t a = 0; a < aggs_.size(); ++a) row[keys_.size() + a] = agg_states_[g * aggs_.size() + a].Finish();
+  EvalContext eval = ctx_->MakeEval();  // direct arguments of ordered-set aggregates over no rows
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    const types::AggregateState& st = agg_states_[g * aggs_.size() + a];
+    row[keys_.size() + a] =
+        aggs_[a].ordered()
+            ? FinishOrderedAggregate(aggs_[a], st, ordered_[g * nordered_ + static_cast<size_t>(ordered_slot_[a])], eval)
+            : st.Finish();
+  }
   return true;
 }
 
@@ -169,6 +195,7 @@ void AggregateNode::Close() {
   std::vector<types::Value>().swap(group_keys_);
   std::vector<types::AggregateState>().swap(agg_states_);
   std::vector<std::unordered_set<std::string>>().swap(seen_);
+  std::vector<OrderedAggInput>().swap(ordered_);
   std::unordered_map<std::string, size_t>().swap(index_);
   pending_.clear();
   spill_ = SpillPartitions();  // deletes its files
@@ -408,18 +435,24 @@ std::string SetOpNode::ExplainName() const {
   return s;
 }
 
+AggSpec CloneAggSpec(const AggSpec& a) {
+  AggSpec c;
+  c.sig = a.sig;
+  c.args = ClonePlanExprs(a.args);
+  c.distinct = a.distinct;
+  c.filter = ClonePlanExpr(a.filter);
+  c.result_type = a.result_type;
+  c.order_exprs = ClonePlanExprs(a.order_exprs);
+  c.order = a.order;
+  c.direct_args = a.direct_args;
+  c.grouping_keys = a.grouping_keys;
+  return c;
+}
+
 ExecNodePtr AggregateNode::Clone() const {
   std::vector<AggSpec> aggs;
   aggs.reserve(aggs_.size());
-  for (const AggSpec& a : aggs_) {
-    AggSpec c;
-    c.sig = a.sig;
-    c.args = ClonePlanExprs(a.args);
-    c.distinct = a.distinct;
-    c.filter = ClonePlanExpr(a.filter);
-    c.result_type = a.result_type;
-    aggs.push_back(std::move(c));
-  }
+  for (const AggSpec& a : aggs_) aggs.push_back(CloneAggSpec(a));
   return std::make_unique<AggregateNode>(CloneNode(child_), ClonePlanExprs(keys_), std::move(aggs), columns_);
 }
 

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "executor/exec_node.h"
+#include "executor/nodes/agg_ordered.h"
+#include "executor/nodes/sort_node.h"
 #include "executor/spill_partitions.h"
 #include "utils/adt/aggregates.h"
 
@@ -29,7 +31,25 @@ struct AggSpec {
   bool distinct = false;       // agg(DISTINCT x)
   PlanExpr filter;             // agg(...) FILTER (WHERE ...), may be null
   types::Oid result_type = types::kInvalidOid;
+  // agg(x ORDER BY y) / WITHIN GROUP: the input is sorted by `order`, whose
+  // columns index [args..., order_exprs...]; order_exprs are the ORDER BY
+  // expressions that are not arguments. Empty: input order does not matter.
+  std::vector<PlanExpr> order_exprs;
+  std::vector<SortKey> order;
+  // Ordered-set aggregate (WITHIN GROUP): args[0 .. direct_args) are the
+  // direct arguments, the rest the sorted ones. -1 for other aggregates.
+  int direct_args = -1;
+
+  // GROUPING(args): the group keys its arguments are (see the planner's
+  // grouping sets); never given to an AggregateNode.
+  std::vector<int> grouping_keys;
+
+  bool ordered() const { return !order.empty(); }
+  size_t OrderedWidth() const { return args.size() + order_exprs.size(); }
 };
+
+// A deep copy of a (plan-time) spec.
+AggSpec CloneAggSpec(const AggSpec& a);
 
 // HashAggregate spills as PostgreSQL 13+ does: while the table fits in
 // hash_mem new groups are created; once it is full no new group is, and a
@@ -53,6 +73,11 @@ class AggregateNode : public ExecNode {
 
   // Partitions written by the last execution (tests, EXPLAIN ANALYZE).
   size_t partitions_spilled() const { return partitions_spilled_; }
+  // True when some aggregate sorts its input (ORDER BY, WITHIN GROUP) or
+  // is DISTINCT: PostgreSQL then groups sorted input, so the planner
+  // emits the groups in key order.
+  bool NeedsSortedGroups() const;
+  size_t aggregate_count() const { return aggs_.size(); }
 
  protected:
   std::string ExplainName() const override { return keys_.empty() ? "Aggregate" : "HashAggregate"; }
@@ -75,6 +100,8 @@ class AggregateNode : public ExecNode {
   size_t FindOrAddGroup(const Row& keyvals);
   void AddGroup(const Row& keyvals);
   void Accumulate(size_t group, EvalContext& eval);
+  // Buffers args_ (plus the aggregate's extra ORDER BY values) for ordered aggregate a.
+  void BufferOrdered(size_t group, size_t a, EvalContext& eval);
   // Bytes the table holds, and would hold after one more group.
   size_t TableBytes() const;
   size_t BytesWithOneMoreGroup() const;
@@ -88,6 +115,8 @@ class AggregateNode : public ExecNode {
   std::vector<types::AggregateState> fresh_states_;  // one per aggregate, before any row
   std::vector<int> distinct_slot_;  // per aggregate: its index among DISTINCT ones, or -1
   size_t ndistinct_ = 0;
+  std::vector<int> ordered_slot_;  // per aggregate: its index among ordered ones, or -1
+  size_t nordered_ = 0;
 
   // Per execution. Groups live flat, in first-seen order: group g's keys
   // are group_keys_[g*nkeys ..], its states agg_states_[g*naggs ..], its
@@ -96,6 +125,7 @@ class AggregateNode : public ExecNode {
   std::vector<types::Value> group_keys_;
   std::vector<types::AggregateState> agg_states_;
   std::vector<std::unordered_set<std::string>> seen_;
+  std::vector<OrderedAggInput> ordered_;  // g*nordered_ + slot: buffered input of ordered aggregates
   std::unordered_map<std::string, size_t> index_;
   size_t ngroups_ = 0;
   size_t heap_bytes_ = 0;  // strings and set nodes outside the flat arrays
@@ -108,6 +138,7 @@ class AggregateNode : public ExecNode {
   size_t partitions_spilled_ = 0;
   size_t pos_ = 0;
   std::vector<types::Value> args_;
+  std::vector<types::Value> order_vals_;
   std::string key_;
   std::string distinct_key_;
   std::string spill_buf_;

@@ -73,8 +73,6 @@ LimitNode::LimitNode(ExecNodePtr child, PlanExpr limit, PlanExpr offset)
   columns_ = child_->columns();
 }
 
-namespace {
-// Evaluates a LIMIT/OFFSET expression to int8; absent or NULL → nullopt.
 std::optional<int64_t> EvalCount(const PlanExpr& e, ExecContext& ctx) {
   if (!e.expr) return std::nullopt;
   EvalContext ev = ctx.MakeEval();
@@ -84,7 +82,6 @@ std::optional<int64_t> EvalCount(const PlanExpr& e, ExecContext& ctx) {
                                                       types::CoercionContext::kAssignment);
   return v.i;
 }
-}  // namespace
 
 void LimitNode::Open(ExecContext& ctx) {
   std::optional<int64_t> limit = EvalCount(limit_, ctx);

@@ -11,6 +11,7 @@
 // Immutable plan, one execution at a time.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "executor/exec_node.h"
@@ -63,6 +64,9 @@ class ProjectNode : public ExecNode {
   Row in_;
   EvalContext eval_;
 };
+
+// Evaluates a LIMIT/OFFSET expression to int8; absent or NULL → nullopt.
+std::optional<int64_t> EvalCount(const PlanExpr& e, ExecContext& ctx);
 
 class LimitNode : public ExecNode {
  public:

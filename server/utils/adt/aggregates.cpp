@@ -13,7 +13,6 @@
 #include "utils/adt/int_adt.h"
 
 namespace hearth::types {
-namespace {
 
 Numeric FromInt128(__int128 v) {
   bool neg = v < 0;
@@ -26,6 +25,8 @@ Numeric FromInt128(__int128 v) {
   return Numeric::FromParts(neg, digits, 0);
 }
 
+namespace {
+
 bool IsIntType(Oid t) { return t == kInt2Oid || t == kInt4Oid || t == kInt8Oid; }
 bool IsFloatType(Oid t) { return t == kFloat4Oid || t == kFloat8Oid; }
 
@@ -33,23 +34,40 @@ bool IsFloatType(Oid t) { return t == kFloat4Oid || t == kFloat8Oid; }
 
 AggregateState::AggregateState(const FuncSignature* agg, Oid result_type)
     : agg_(agg), result_type_(result_type != kInvalidOid ? result_type : agg->result) {
-  const char* n = agg->name;
-  if (std::strcmp(n, "count") == 0) op_ = Op::kCount;
-  else if (std::strcmp(n, "sum") == 0) op_ = Op::kSum;
-  else if (std::strcmp(n, "avg") == 0) op_ = Op::kAvg;
-  else if (std::strcmp(n, "min") == 0) op_ = Op::kMin;
-  else if (std::strcmp(n, "max") == 0) op_ = Op::kMax;
-  else if (std::strcmp(n, "bool_or") == 0) op_ = Op::kBoolOr;
-  else if (std::strcmp(n, "array_agg") == 0) op_ = Op::kArrayAgg;
-  else op_ = Op::kBoolAnd;  // bool_and, every
+  op_ = OpOf(agg->name);
   Reset();
 }
+
+AggregateState::Op AggregateState::OpOf(const char* name) {
+  static const struct {
+    const char* name;
+    Op op;
+  } kOps[] = {
+      {"count", Op::kCount}, {"array_agg", Op::kArrayAgg}, {"sum", Op::kSum}, {"avg", Op::kAvg}, {"min", Op::kMin}, {"max", Op::kMax},
+      {"bool_or", Op::kBoolOr}, {"bool_and", Op::kBoolAnd}, {"every", Op::kBoolAnd},
+      {"string_agg", Op::kStringAgg}, {"bit_and", Op::kBitAnd}, {"bit_or", Op::kBitOr}, {"bit_xor", Op::kBitXor},
+      {"var_pop", Op::kVarPop}, {"var_samp", Op::kVarSamp}, {"variance", Op::kVarSamp},
+      {"stddev_pop", Op::kStddevPop}, {"stddev_samp", Op::kStddevSamp}, {"stddev", Op::kStddevSamp},
+      {"regr_count", Op::kRegrCount}, {"regr_sxx", Op::kRegrSxx}, {"regr_syy", Op::kRegrSyy},
+      {"regr_sxy", Op::kRegrSxy}, {"regr_avgx", Op::kRegrAvgX}, {"regr_avgy", Op::kRegrAvgY},
+      {"regr_r2", Op::kRegrR2}, {"regr_slope", Op::kRegrSlope}, {"regr_intercept", Op::kRegrIntercept},
+      {"covar_pop", Op::kCovarPop}, {"covar_samp", Op::kCovarSamp}, {"corr", Op::kCorr},
+  };
+  for (const auto& o : kOps) {
+    if (std::strcmp(name, o.name) == 0) return o.op;
+  }
+  return Op::kOrderedSet;  // percentile_cont, percentile_disc, mode, hypothetical rank...
+}
+
 
 void AggregateState::Reset() {
   count_ = 0;
   int_sum_ = 0;
+  int_sum2_ = 0;
   float_sum_ = 0;
+  for (double& m : m_) m = 0;
   numeric_sum_ = Numeric();
+  numeric_sum2_ = Numeric();
   best_ = Value::Null(agg_->result);
   items_.clear();
   items_bytes_ = 0;
@@ -58,12 +76,17 @@ void AggregateState::Reset() {
 size_t AggregateState::HeapBytes() const {
   // Short strings live inside std::string itself (small-string buffer).
   auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-  return heap(numeric_sum_.digits()) + heap(best_.str) + items_.capacity() * sizeof(Value) + items_bytes_;
+  return heap(numeric_sum_.digits()) + heap(numeric_sum2_.digits()) + heap(best_.str) +
+         items_.capacity() * sizeof(Value) + items_bytes_;
 }
 
 void AggregateState::Accumulate(const Value* args, int nargs) {
   if (op_ == Op::kCount) {
     if (nargs == 0 || !args[0].is_null) ++count_;
+    return;
+  }
+  if (op_ >= Op::kRegrCount && op_ <= Op::kCorr) {
+    if (!args[0].is_null && !args[1].is_null) AccumulateRegression(args[0].f, args[1].f);
     return;
   }
   const Value& v = args[0];
@@ -106,18 +129,44 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
     case Op::kBoolOr:
       best_ = Value::Bool(best_.is_null ? v.b : (best_.b || v.b));
       return;
+    case Op::kStringAgg:
+      // The delimiter goes before every value but the first; a NULL one is empty.
+      if (count_ == 1) {
+        best_ = v;
+      } else if (!args[1].is_null) {
+        best_.str += args[1].str;
+      }
+      if (count_ > 1) best_.str += v.str;
+      return;
+    case Op::kBitAnd:
+      best_ = count_ == 1 ? v : Value::Int(in, best_.i & v.i);
+      return;
+    case Op::kBitOr:
+      best_ = count_ == 1 ? v : Value::Int(in, best_.i | v.i);
+      return;
+    case Op::kBitXor:
+      best_ = count_ == 1 ? v : Value::Int(in, best_.i ^ v.i);
+      return;
+    case Op::kVarPop:
+    case Op::kVarSamp:
+    case Op::kStddevPop:
+    case Op::kStddevSamp:
+      AccumulateMoments(v);
+      return;
     default:
       return;
   }
 }
 
 Value AggregateState::Finish() const {
-  if (op_ == Op::kCount) return Value::Int8(count_);
+  if (op_ == Op::kCount || op_ == Op::kRegrCount) return Value::Int8(count_);
   if (op_ == Op::kArrayAgg) {
     if (items_.empty()) return Value::Null(result_type_);
     return ArrayAggResult(result_type_, agg_->args[0] == kAnyArrayOid, items_);
   }
   if (count_ == 0) return Value::Null(agg_->result);
+  if (op_ >= Op::kVarPop && op_ <= Op::kStddevSamp) return FinishMoments();
+  if (op_ >= Op::kRegrSxx && op_ <= Op::kCorr) return FinishRegression();
   Oid in = agg_->args[0];
   switch (op_) {
     case Op::kSum:

@@ -20,6 +20,7 @@ void AddByteaBuiltins(std::vector<FuncSignature>* table);
 void AddDatetimeBuiltins(std::vector<FuncSignature>* table);
 void AddIntervalBuiltins(std::vector<FuncSignature>* table);
 void AddToCharBuiltins(std::vector<FuncSignature>* table);
+void AddAggregateBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)
 // before clipping to the value's length: from = max(start, 1), end =

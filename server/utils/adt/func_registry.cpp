@@ -40,6 +40,7 @@ const Registry& GetRegistry() {
     internal::AddDatetimeBuiltins(&r->table);
     internal::AddIntervalBuiltins(&r->table);
     internal::AddToCharBuiltins(&r->table);
+    internal::AddAggregateBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);

@@ -497,7 +497,14 @@ Numeric Numeric::Sqrt() const {
   int w = 0, f = 0;
   NbaseLead(digits_, scale_, &w, &f);
   int sweight = (w + 1) * 4 / 2 - 1;
-  int rscale = std::min(std::max({kMinSigDigits - sweight, scale_, 0}), kMaxDisplayScale);
+  return SqrtScale(std::min(std::max({kMinSigDigits - sweight, scale_, 0}), kMaxDisplayScale));
+}
+
+Numeric Numeric::SqrtScale(int rscale) const {
+  if (nan_) return *this;
+  if (neg_) {
+    throw DbError(kInvalidParam, "cannot take square root of a negative number");
+  }
   if (is_zero()) return FromInt64(0).Round(rscale);
   // floor(sqrt(A * 10^(2(r+1) - sa))) has scale r+1; round it to r.
   std::string n = Shift(digits_, 2 * (rscale + 1) - scale_);

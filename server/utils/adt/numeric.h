@@ -69,6 +69,8 @@ class Numeric {
   Numeric Power(const Numeric& e) const;
   // Throws 2201F for negative input. Scale per PostgreSQL's numeric_sqrt.
   Numeric Sqrt() const;
+  // Square root rounded to exactly `rscale` digits (stddev's scale).
+  Numeric SqrtScale(int rscale) const;
   bool IsInteger() const;
 
   // Total order used by comparisons and sorting: NaN equals NaN and sorts
