@@ -384,6 +384,7 @@ FromItemPtr Parser::ParseFromItem() {
 FromItemPtr Parser::ParseFromPrimary() {
   int loc = Loc();
   bool lateral = AcceptKw("lateral");
+  if (IsKw("rows") && PeekKw(1, "from")) return ParseRowsFrom(loc, lateral);
   if (IsOp("(")) {
     size_t k = 1;
     while (IsOpTok(Peek(k), "(")) ++k;
@@ -433,6 +434,39 @@ FromItemPtr Parser::ParseFromPrimary() {
   AcceptOp("*");
   ParseAlias(t->alias, false);
   return t;
+}
+
+FromItemPtr Parser::ParseRowsFrom(int location, bool lateral) {
+  Advance();  // ROWS
+  Advance();  // FROM
+  auto f = std::make_unique<FunctionRef>();
+  f->location = location;
+  f->lateral = lateral;
+  f->rows_from = true;
+  ExpectOp("(");
+  do {
+    if (!IsColId(Cur()) && !IsTypeFuncName(Cur())) SyntaxError();
+    const int at = Cur().offset;
+    std::vector<std::string> names;
+    names.push_back(Cur().text);
+    Advance();
+    while (AcceptOp(".")) names.push_back(ParseColLabel());
+    if (!IsOp("(")) SyntaxError();
+    ExprPtr call = ParseFuncCall(std::move(names), at);
+    if (!f->call) {
+      f->call = std::move(call);
+    } else {
+      f->more_calls.push_back(std::move(call));
+    }
+  } while (AcceptOp(","));
+  ExpectOp(")");
+  if (IsKw("with") && PeekKw(1, "ordinality")) {
+    Advance();
+    Advance();
+    f->with_ordinality = true;
+  }
+  ParseAlias(f->alias, false);
+  return f;
 }
 
 void Parser::ParseAlias(Alias& alias, bool /*require_for_subquery*/) {

@@ -152,6 +152,8 @@ class Parser {
   std::vector<FromItemPtr> ParseFromList();
   FromItemPtr ParseFromItem();
   FromItemPtr ParseFromPrimary();
+  // ROWS FROM (f(...), g(...)) [WITH ORDINALITY] [alias] (after LATERAL).
+  FromItemPtr ParseRowsFrom(int location, bool lateral);
   void ParseAlias(Alias& alias, bool require_for_subquery);
   std::vector<ResTarget> ParseReturning();
 

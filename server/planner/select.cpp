@@ -45,6 +45,11 @@ BindContext QueryPlanner::Context(const Scope* scope, const char* agg_clause) {
   };
   if (agg_clause) {
     std::string what = agg_clause;
+    ctx.bind_srf = [what](const parser::FuncCallExpr& f, std::vector<BoundExprPtr>, const types::ResolvedFunc&,
+                          BindContext&) -> BoundExprPtr {
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in " + what),
+              f.location);
+    };
     ctx.bind_aggregate = [what](const parser::FuncCallExpr& f, std::vector<BoundExprPtr>, const types::ResolvedFunc&,
                                 BindContext&) -> BoundExprPtr {
       ThrowAt(DbError(sqlstate::kGroupingError, "aggregate functions are not allowed in " + what), f.location);
@@ -235,6 +240,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
       auto ref = std::make_unique<parser::ColumnRefExpr>();
       if (!e.alias.empty()) ref->fields.push_back(e.alias);
       ref->fields.push_back(e.names[static_cast<size_t>(i)]);
+      ref->star_column = i;
       ref->location = location;
       out.push_back(TargetSpec{ref.get(), e.names[static_cast<size_t>(i)]});
       st_.synthetic.push_back(std::move(ref));

@@ -27,6 +27,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   JoinFromItems(p, std::move(items), ranges);
   FindAggregates(p);
   BindGrouping(p);
+  SetUpSrfTargets(p);
   BindSelectList(p);
   BindOrderBy(p);
   UseIndexOrder(p);
@@ -152,6 +153,7 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
   }
   std::vector<OutputColumn> proj_cols = p.columns;
   for (size_t i = p.columns.size(); i < p.exprs.size(); ++i) proj_cols.push_back(Describe("?sort?", *p.exprs[i].expr));
+  node = AddProjectSet(std::move(node), p);
   node = std::make_unique<executor::ProjectNode>(std::move(node), std::move(p.exprs), proj_cols, p.agg_base);
   if (p.s.distinct) node = std::make_unique<executor::DistinctNode>(std::move(node));
   if (!p.keys.empty()) {

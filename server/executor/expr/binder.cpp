@@ -77,6 +77,7 @@ class Binder {
   BoundExprPtr BindCast(const parser::CastExpr& c);
   BoundExprPtr BindFunc(const parser::FuncCallExpr& f);
   BoundExprPtr BindSpecialFunc(const std::string& name, const parser::FuncCallExpr& f);
+  BoundExprPtr BindSetReturning(const std::string& name, const parser::FuncCallExpr& f);
   BoundExprPtr BindSqlValue(const parser::SqlValueFunctionExpr& s);
   BoundExprPtr Bool2(BoundKind k, BoundExprPtr l, BoundExprPtr r, int location);
   // Coerces every expression in `v` to their common type; returns it.
@@ -483,6 +484,7 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
     return BindSpecialFunc(name, f);
   }
+  if (types::FunctionNameExists(name, types::FuncKind::kSetReturning)) return BindSetReturning(name, f);
   bool is_agg = types::FunctionNameExists(name, types::FuncKind::kAggregate);
   if (!is_agg && (f.star || f.distinct || f.filter || !f.agg_order.empty())) {
     std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
@@ -511,6 +513,32 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   e->func = r.sig;
   e->children = std::move(args);
   return e;
+}
+
+// A set-returning function: arguments bound and coerced here, the call
+// itself is the context's to place (ProjectSet, FunctionScan) or reject.
+BoundExprPtr Binder::BindSetReturning(const std::string& name, const parser::FuncCallExpr& f) {
+  if (f.star || f.distinct || f.filter || !f.agg_order.empty()) {
+    std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
+    ThrowAt(DbError(sqlstate::kWrongObjectType, what + " specified, but " + name + " is not an aggregate function"),
+            f.location);
+  }
+  std::vector<BoundExprPtr> args;
+  std::vector<Oid> ts;
+  for (const auto& a : f.args) {
+    args.push_back(Bind(*a));
+    ts.push_back(args.back()->type);
+  }
+  types::ResolvedFunc r =
+      AtLocation(f.location, [&] { return types::ResolveFunction(name, ts, types::FuncKind::kSetReturning); });
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
+  }
+  if (!ctx_.bind_srf) {
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in this context"),
+            f.location);
+  }
+  return ctx_.bind_srf(f, std::move(args), r, ctx_);
 }
 
 BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
