@@ -174,6 +174,11 @@ BoundExprPtr QueryPlanner::BindCorrelated(const parser::SubLinkExpr& s, BindCont
   // The outer values, bound in the context where the subquery appears.
   for (const parser::ColumnRefExpr* ref : corr.refs) {
     std::optional<ColumnBinding> b;
+    if (!ctx.resolve_column) {  // a clause without columns (LIMIT, VALUES at top level)
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "correlated references to a query other than the immediately "
+                                                      "enclosing one are not supported yet"),
+              ref->location);
+    }
     try {
       b = ctx.resolve_column(*ref);
     } catch (DbError& e) {
@@ -303,8 +308,13 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
               list.empty() ? s.location : list[0]->location);
     }
     std::vector<BoundExprPtr> row;
+    // No columns of its own; names of an enclosing (e.g. LATERAL) query are
+    // correlated references.
+    Scope none;
+    none.parent = outer_;
+    none.corr = corr_;
     for (const auto& e : list) {
-      BindContext ctx = Context(nullptr, "VALUES");
+      BindContext ctx = Context(&none, "VALUES");
       row.push_back(Bind(*e, ctx));
     }
     rows.push_back(std::move(row));

@@ -187,6 +187,7 @@ void QueryPlanner::PlanFromClause(SelectParts& p, std::vector<ExecNodePtr>* item
                                   std::vector<std::pair<int, int>>* ranges) {
   p.scope.parent = outer_;
   p.scope.corr = corr_;
+  from_lateral_.clear();
   for (const parser::FromItemPtr& fi : p.s.from) {
     lateral_scope_ = &p.scope;  // the items so far: LATERAL may refer to them
     FromResult r = PlanFromItem(*fi);
