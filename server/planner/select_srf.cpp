@@ -5,9 +5,11 @@
 // call of a ProjectSetNode under the projection, all running in lockstep
 // per input row; the projection reads each call's current value as a
 // trailing column of the ProjectSet row. Identical calls share one slot
-// (`SELECT generate_series(1,3) ... ORDER BY generate_series(1,3)`). As in
+// (`SELECT generate_series(1,3) ... ORDER BY generate_series(1,3)`); an SRF
+// in another's arguments runs in a ProjectSet one level up. As in
 // PostgreSQL, an SRF inside CASE, COALESCE or an aggregate's arguments, and
 // in HAVING, is rejected with 0A000.
+#include <algorithm>
 #include <functional>
 
 #include "common/error/db_error.h"
@@ -65,28 +67,30 @@ const parser::Expr* FindSrf(const parser::Expr& e) {
   return found;
 }
 
-bool HasSrfRef(const BoundExpr& e) {
-  if (e.kind == BoundKind::kColumn && e.index >= kSrfRefBase && e.index < kOuterRefBase) return true;
-  for (const BoundExprPtr& c : e.children) {
-    if (HasSrfRef(*c)) return true;
+// The deepest nesting level of the SRF placeholders in e; -1 if none.
+int MaxSrfLevel(const BoundExpr& e, const std::vector<executor::SrfSpec>& srfs) {
+  if (e.kind == BoundKind::kColumn && e.index >= kSrfRefBase && e.index < kOuterRefBase) {
+    return srfs[static_cast<size_t>(e.index - kSrfRefBase)].level;
   }
-  return false;
+  int level = -1;
+  for (const BoundExprPtr& c : e.children) level = std::max(level, MaxSrfLevel(*c, srfs));
+  return level;
 }
 
-// Placeholder → the ProjectSet row: a plain row's trailing columns, or,
-// above an aggregate, values after the aggregate results (kAggRef).
-void ResolveSrfRefs(BoundExpr& e, int width, int agg_base) {
+// Placeholder k → its column of the ProjectSet rows, pos[k]: a plain row's
+// slot, or, above an aggregate, a value after the group keys (kAggRef).
+void ResolveSrfRefs(BoundExpr& e, const std::vector<int>& pos, int agg_base) {
   if (e.kind == BoundKind::kColumn && e.index >= kSrfRefBase && e.index < kOuterRefBase) {
-    const int k = e.index - kSrfRefBase;
+    const int at = pos[static_cast<size_t>(e.index - kSrfRefBase)];
     if (agg_base >= 0) {
       e.kind = BoundKind::kAggRef;
-      e.index = width - agg_base + k;
+      e.index = at - agg_base;
     } else {
-      e.index = width + k;
+      e.index = at;
     }
     return;
   }
-  for (BoundExprPtr& c : e.children) ResolveSrfRefs(*c, width, agg_base);
+  for (BoundExprPtr& c : e.children) ResolveSrfRefs(*c, pos, agg_base);
 }
 
 }  // namespace
@@ -106,10 +110,7 @@ void QueryPlanner::SetUpSrfTargets(SelectParts& p) {
     spec.srf = &types::LookupSrf(r.sig);
     spec.type = r.result_type;
     for (BoundExprPtr& a : args) {
-      if (HasSrfRef(*a)) {
-        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "nested set-returning functions are not supported yet"),
-                f.location);
-      }
+      spec.level = std::max(spec.level, MaxSrfLevel(*a, p.srfs) + 1);
       spec.args.push_back(PlanExpr{std::move(a), ""});
     }
     size_t k = 0;
@@ -131,9 +132,28 @@ void QueryPlanner::SetUpSrfTargets(SelectParts& p) {
 
 ExecNodePtr QueryPlanner::AddProjectSet(ExecNodePtr node, SelectParts& p) {
   if (p.srfs.empty()) return node;
-  const int width = static_cast<int>(node->columns().size());
-  for (PlanExpr& e : p.exprs) ResolveSrfRefs(*e.expr, width, p.agg_base);
-  return std::make_unique<executor::ProjectSetNode>(std::move(node), std::move(p.srfs), p.agg_base);
+  // Level by level, each ProjectSet appends its SRFs' columns to the row.
+  int top = 0;
+  for (const executor::SrfSpec& s : p.srfs) top = std::max(top, s.level);
+  std::vector<int> pos(p.srfs.size());
+  int next = static_cast<int>(node->columns().size());
+  for (int level = 0; level <= top; ++level) {
+    for (size_t k = 0; k < p.srfs.size(); ++k) {
+      if (p.srfs[k].level == level) pos[k] = next++;
+    }
+  }
+  for (executor::SrfSpec& s : p.srfs) {
+    for (PlanExpr& a : s.args) ResolveSrfRefs(*a.expr, pos, p.agg_base);
+  }
+  for (PlanExpr& e : p.exprs) ResolveSrfRefs(*e.expr, pos, p.agg_base);
+  for (int level = 0; level <= top; ++level) {
+    std::vector<executor::SrfSpec> at_level;
+    for (executor::SrfSpec& s : p.srfs) {
+      if (s.level == level) at_level.push_back(std::move(s));
+    }
+    node = std::make_unique<executor::ProjectSetNode>(std::move(node), std::move(at_level), p.agg_base);
+  }
+  return node;
 }
 
 }  // namespace hearth::planner

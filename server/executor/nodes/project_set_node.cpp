@@ -16,7 +16,7 @@ ProjectSetNode::ProjectSetNode(ExecNodePtr child, std::vector<SrfSpec> srfs, int
 
 ExecNodePtr ProjectSetNode::Clone() const {
   std::vector<SrfSpec> srfs;
-  for (const SrfSpec& s : srfs_) srfs.push_back(SrfSpec{s.srf, ClonePlanExprs(s.args), s.type});
+  for (const SrfSpec& s : srfs_) srfs.push_back(SrfSpec{s.srf, ClonePlanExprs(s.args), s.type, s.level});
   return std::make_unique<ProjectSetNode>(CloneNode(child_), std::move(srfs), agg_base_);
 }
 

@@ -7,6 +7,8 @@
 // not as a cross product). An input row whose calls all return the empty
 // set emits nothing. The Project above reads the SRF values as the
 // trailing columns. agg_base: as basic_nodes.h (above an aggregate).
+// Nested SRFs (`generate_series(1, generate_series(1, 3))`) take one
+// ProjectSet per nesting level, each over the one below.
 #pragma once
 
 #include <memory>
@@ -21,6 +23,7 @@ struct SrfSpec {
   const types::SrfDef* srf = nullptr;
   std::vector<PlanExpr> args;  // bound on the input row
   types::Oid type = types::kInvalidOid;
+  int level = 0;  // planner only: nesting depth (an SRF in an SRF's arguments is one deeper)
 };
 
 class ProjectSetNode : public ExecNode {

@@ -67,6 +67,9 @@ select generate_series(1, 3) as g, 'x' as c;
 select generate_series(1, 3), generate_series(1, 2);
 select generate_series(1, 2), generate_series(1, 0);
 select generate_series(1, 3) + 1 as plus;
+select generate_series(1, generate_series(1, 3));
+select generate_series(1, generate_series(1, 3)), generate_series(2, 4);
+select count(*), generate_series(1, generate_series(1, 2)) from (values (1), (2)) v(x);
 select generate_series(1, 3) as g order by g desc;
 select generate_series(1, 3) order by generate_series(1, 3) desc;
 create table srf_u (a int, n int);
@@ -101,6 +104,8 @@ select * from srf_u u, lateral (select count(*) as c from srf_v v where v.a = u.
 select * from srf_u u, lateral (select b from srf_v v where v.a = u.a order by b desc limit 1) s order by 1;
 select * from srf_u, lateral (select * from srf_v where srf_v.a = srf_u.a) s where s.b <> 'x' order by 1, 4;
 select * from lateral (select 1 as one) s;
+select * from generate_series(1, 3) s(i), lateral (values (s.i * 10), (s.i + 100)) as v(x) order by 1, 2;
+select * from generate_series(1, 3) g, generate_series(1, g) h order by 1, 2;
 select * from srf_u where a in (select g from generate_series(1, srf_u.n) g) order by 1;
 select (select sum(g) from generate_series(1, srf_u.n) g) as s from srf_u order by 1;
 explain (costs off) select * from srf_u, generate_series(1, srf_u.n) g;
