@@ -416,12 +416,7 @@ FromItemPtr Parser::ParseFromPrimary() {
     f->location = loc;
     f->lateral = lateral;
     f->call = ParseFuncCall(std::move(names), toks_[first].offset);
-    if (IsKw("with") && PeekKw(1, "ordinality")) {
-      Advance();
-      Advance();
-      f->with_ordinality = true;
-    }
-    ParseAlias(f->alias, false);
+    ParseFunctionTail(*f);
     return f;
   }
   if (lateral || !IsColId(toks_[first])) SyntaxErrorAt(toks_[first]);
@@ -445,14 +440,7 @@ FromItemPtr Parser::ParseRowsFrom(int location, bool lateral) {
   f->rows_from = true;
   ExpectOp("(");
   do {
-    if (!IsColId(Cur()) && !IsTypeFuncName(Cur())) SyntaxError();
-    const int at = Cur().offset;
-    std::vector<std::string> names;
-    names.push_back(Cur().text);
-    Advance();
-    while (AcceptOp(".")) names.push_back(ParseColLabel());
-    if (!IsOp("(")) SyntaxError();
-    ExprPtr call = ParseFuncCall(std::move(names), at);
+    ExprPtr call = ParseFromFunctionCall();
     if (!f->call) {
       f->call = std::move(call);
     } else {
@@ -460,13 +448,28 @@ FromItemPtr Parser::ParseRowsFrom(int location, bool lateral) {
     }
   } while (AcceptOp(","));
   ExpectOp(")");
+  ParseFunctionTail(*f);
+  return f;
+}
+
+ExprPtr Parser::ParseFromFunctionCall() {
+  if (!IsColId(Cur()) && !IsTypeFuncName(Cur())) SyntaxError();
+  const int at = Cur().offset;
+  std::vector<std::string> names;
+  names.push_back(Cur().text);
+  Advance();
+  while (AcceptOp(".")) names.push_back(ParseColLabel());
+  if (!IsOp("(")) SyntaxError();
+  return ParseFuncCall(std::move(names), at);
+}
+
+void Parser::ParseFunctionTail(FunctionRef& f) {
   if (IsKw("with") && PeekKw(1, "ordinality")) {
     Advance();
     Advance();
-    f->with_ordinality = true;
+    f.with_ordinality = true;
   }
-  ParseAlias(f->alias, false);
-  return f;
+  ParseAlias(f.alias, false);
 }
 
 void Parser::ParseAlias(Alias& alias, bool /*require_for_subquery*/) {

@@ -77,7 +77,6 @@ class Binder {
   BoundExprPtr BindCast(const parser::CastExpr& c);
   BoundExprPtr BindFunc(const parser::FuncCallExpr& f);
   BoundExprPtr BindSpecialFunc(const std::string& name, const parser::FuncCallExpr& f);
-  BoundExprPtr BindSetReturning(const std::string& name, const parser::FuncCallExpr& f);
   BoundExprPtr BindSqlValue(const parser::SqlValueFunctionExpr& s);
   BoundExprPtr Bool2(BoundKind k, BoundExprPtr l, BoundExprPtr r, int location);
   // Coerces every expression in `v` to their common type; returns it.
@@ -484,8 +483,10 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
     return BindSpecialFunc(name, f);
   }
-  if (types::FunctionNameExists(name, types::FuncKind::kSetReturning)) return BindSetReturning(name, f);
-  bool is_agg = types::FunctionNameExists(name, types::FuncKind::kAggregate);
+  // A set-returning function's call is the context's to place (ProjectSet,
+  // FunctionScan) or reject.
+  const bool is_srf = types::FunctionNameExists(name, types::FuncKind::kSetReturning);
+  bool is_agg = !is_srf && types::FunctionNameExists(name, types::FuncKind::kAggregate);
   if (!is_agg && (f.star || f.distinct || f.filter || !f.agg_order.empty())) {
     std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
     ThrowAt(DbError(sqlstate::kWrongObjectType,
@@ -499,10 +500,18 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
     ts.push_back(args.back()->type);
   }
   types::ResolvedFunc r = AtLocation(f.location, [&] {
-    return types::ResolveFunction(name, ts, is_agg ? types::FuncKind::kAggregate : types::FuncKind::kFunction);
+    return types::ResolveFunction(name, ts,
+                                  is_srf   ? types::FuncKind::kSetReturning
+                                  : is_agg ? types::FuncKind::kAggregate
+                                           : types::FuncKind::kFunction);
   });
   for (size_t i = 0; i < args.size(); ++i) {
     args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
+  }
+  if (is_srf) {
+    if (ctx_.bind_srf) return ctx_.bind_srf(f, std::move(args), r, ctx_);
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in this context"),
+            f.location);
   }
   if (is_agg) {
     if (ctx_.bind_aggregate) return ctx_.bind_aggregate(f, std::move(args), r, ctx_);
@@ -513,32 +522,6 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   e->func = r.sig;
   e->children = std::move(args);
   return e;
-}
-
-// A set-returning function: arguments bound and coerced here, the call
-// itself is the context's to place (ProjectSet, FunctionScan) or reject.
-BoundExprPtr Binder::BindSetReturning(const std::string& name, const parser::FuncCallExpr& f) {
-  if (f.star || f.distinct || f.filter || !f.agg_order.empty()) {
-    std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
-    ThrowAt(DbError(sqlstate::kWrongObjectType, what + " specified, but " + name + " is not an aggregate function"),
-            f.location);
-  }
-  std::vector<BoundExprPtr> args;
-  std::vector<Oid> ts;
-  for (const auto& a : f.args) {
-    args.push_back(Bind(*a));
-    ts.push_back(args.back()->type);
-  }
-  types::ResolvedFunc r =
-      AtLocation(f.location, [&] { return types::ResolveFunction(name, ts, types::FuncKind::kSetReturning); });
-  for (size_t i = 0; i < args.size(); ++i) {
-    args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
-  }
-  if (!ctx_.bind_srf) {
-    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in this context"),
-            f.location);
-  }
-  return ctx_.bind_srf(f, std::move(args), r, ctx_);
 }
 
 BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
