@@ -267,6 +267,12 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
       for (const RangeEntry& re : scope.entries) {
         if (re.alias == qual) found = &re;
       }
+      // 'outer.*' in a correlated or LATERAL subquery: the enclosing entry's columns.
+      for (size_t k = 0; found == nullptr && scope.corr != nullptr && scope.parent != nullptr &&
+                         k < scope.parent->entries.size();
+           ++k) {
+        if (scope.parent->entries[k].alias == qual) found = &scope.parent->entries[k];
+      }
       if (!found) {
         ThrowAt(DbError(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + qual + "\""),
                 e.location);
@@ -352,7 +358,9 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
 }
 
 PlannedQuery QueryPlanner::PlanSetOp(const parser::SelectStmt& s) {
-  QueryPlanner lp(st_, outer_), rp(st_, outer_);
+  // Both arms see the enclosing query as this level does (correlated or
+  // LATERAL references are recorded in the same Correlation).
+  QueryPlanner lp(st_, outer_, corr_), rp(st_, outer_, corr_);
   lp.set_op_arm_ = rp.set_op_arm_ = true;
   PlannedQuery l = lp.PlanSelect(*s.larg);
   PlannedQuery r = rp.PlanSelect(*s.rarg);

@@ -104,6 +104,10 @@ select * from srf_u u, lateral (select count(*) as c from srf_v v where v.a = u.
 select * from srf_u u, lateral (select b from srf_v v where v.a = u.a order by b desc limit 1) s order by 1;
 select * from srf_u, lateral (select * from srf_v where srf_v.a = srf_u.a) s where s.b <> 'x' order by 1, 4;
 select * from lateral (select 1 as one) s;
+select * from srf_u u, lateral (select u.a union all select u.n) s(x) order by 1, 3;
+select * from srf_u u, lateral (select u.* from srf_v limit 1) s order by 1;
+select * from (values (1)) x(lb), lateral (values (lb)) y(lbcopy);
+select a from srf_u u where exists (select 1 where u.a = 1 union all select 1 where u.n = 3) order by 1;
 select * from generate_series(1, 3) s(i), lateral (values (s.i * 10), (s.i + 100)) as v(x) order by 1, 2;
 select * from generate_series(1, 3) g, generate_series(1, g) h order by 1, 2;
 select * from srf_u where a in (select g from generate_series(1, srf_u.n) g) order by 1;
