@@ -133,6 +133,9 @@ struct ColumnRefExpr : Expr {
   ColumnRefExpr() : Expr(kKind) {}
   std::vector<std::string> fields;  // never contains "*"
   bool star = false;                // the reference ends with .*
+  // Planner-made references of a '*' expansion: the column's position in
+  // its FROM entry (names may repeat there: ROWS FROM (f(), f())).
+  int star_column = -1;
 };
 
 // $n, n >= 1.
@@ -479,7 +482,8 @@ struct SubqueryRef : FromItem {
   bool lateral = false;
 };
 
-// [LATERAL] func(args) [WITH ORDINALITY] [[AS] alias [(cols)]]
+// [LATERAL] func(args) [WITH ORDINALITY] [[AS] alias [(cols)]], or
+// [LATERAL] ROWS FROM (func(args), ...) [WITH ORDINALITY] [[AS] alias [(cols)]]
 struct FunctionRef : FromItem {
   static constexpr FromKind kKind = FromKind::kFunction;
   FunctionRef() : FromItem(kKind) {}
@@ -487,6 +491,9 @@ struct FunctionRef : FromItem {
   Alias alias;
   bool lateral = false;
   bool with_ordinality = false;
+  // ROWS FROM (f(...), g(...)): the calls after the first (`call`).
+  bool rows_from = false;
+  std::vector<ExprPtr> more_calls;
 };
 
 enum class JoinType { kInner, kLeft, kRight, kFull, kCross };

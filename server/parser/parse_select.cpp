@@ -404,6 +404,7 @@ FromItemPtr Parser::ParseFromItem() {
 FromItemPtr Parser::ParseFromPrimary() {
   int loc = Loc();
   bool lateral = AcceptKw("lateral");
+  if (IsKw("rows") && PeekKw(1, "from")) return ParseRowsFrom(loc, lateral);
   if (IsOp("(")) {
     size_t k = 1;
     while (IsOpTok(Peek(k), "(")) ++k;
@@ -435,12 +436,7 @@ FromItemPtr Parser::ParseFromPrimary() {
     f->location = loc;
     f->lateral = lateral;
     f->call = ParseFuncCall(std::move(names), toks_[first].offset);
-    if (IsKw("with") && PeekKw(1, "ordinality")) {
-      Advance();
-      Advance();
-      f->with_ordinality = true;
-    }
-    ParseAlias(f->alias, false);
+    ParseFunctionTail(*f);
     return f;
   }
   if (lateral || !IsColId(toks_[first])) SyntaxErrorAt(toks_[first]);
@@ -453,6 +449,47 @@ FromItemPtr Parser::ParseFromPrimary() {
   AcceptOp("*");
   ParseAlias(t->alias, false);
   return t;
+}
+
+FromItemPtr Parser::ParseRowsFrom(int location, bool lateral) {
+  Advance();  // ROWS
+  Advance();  // FROM
+  auto f = std::make_unique<FunctionRef>();
+  f->location = location;
+  f->lateral = lateral;
+  f->rows_from = true;
+  ExpectOp("(");
+  do {
+    ExprPtr call = ParseFromFunctionCall();
+    if (!f->call) {
+      f->call = std::move(call);
+    } else {
+      f->more_calls.push_back(std::move(call));
+    }
+  } while (AcceptOp(","));
+  ExpectOp(")");
+  ParseFunctionTail(*f);
+  return f;
+}
+
+ExprPtr Parser::ParseFromFunctionCall() {
+  if (!IsColId(Cur()) && !IsTypeFuncName(Cur())) SyntaxError();
+  const int at = Cur().offset;
+  std::vector<std::string> names;
+  names.push_back(Cur().text);
+  Advance();
+  while (AcceptOp(".")) names.push_back(ParseColLabel());
+  if (!IsOp("(")) SyntaxError();
+  return ParseFuncCall(std::move(names), at);
+}
+
+void Parser::ParseFunctionTail(FunctionRef& f) {
+  if (IsKw("with") && PeekKw(1, "ordinality")) {
+    Advance();
+    Advance();
+    f.with_ordinality = true;
+  }
+  ParseAlias(f.alias, false);
 }
 
 void Parser::ParseAlias(Alias& alias, bool /*require_for_subquery*/) {

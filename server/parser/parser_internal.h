@@ -167,6 +167,12 @@ class Parser {
   std::vector<FromItemPtr> ParseFromList();
   FromItemPtr ParseFromItem();
   FromItemPtr ParseFromPrimary();
+  // ROWS FROM (f(...), g(...)) [WITH ORDINALITY] [alias] (after LATERAL).
+  FromItemPtr ParseRowsFrom(int location, bool lateral);
+  // A function call in FROM from its first name token on, and its
+  // [WITH ORDINALITY] [alias] tail.
+  ExprPtr ParseFromFunctionCall();
+  void ParseFunctionTail(FunctionRef& f);
   void ParseAlias(Alias& alias, bool require_for_subquery);
   std::vector<ResTarget> ParseReturning();
 

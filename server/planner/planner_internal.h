@@ -17,7 +17,9 @@
 #include "executor/expr/bind_context.h"
 #include "executor/nodes/agg_nodes.h"
 #include "executor/nodes/join_nodes.h"
+#include "executor/nodes/function_scan_node.h"
 #include "executor/nodes/lock_rows_node.h"
+#include "executor/nodes/project_set_node.h"
 #include "executor/nodes/sort_node.h"
 #include "executor/planned_statement.h"
 #include "executor/table_access.h"
@@ -260,9 +262,21 @@ class QueryPlanner {
   // Sort → [Unique on DISTINCT ON keys]; keeps hidden key columns for WITH TIES.
   ExecNodePtr AddSortAndDistinctOn(ExecNodePtr node, SelectParts& p, PlannedQuery* q);
 
+  // What a LATERAL item (or a function in FROM) reads from the items to
+  // its left: `values` bound on their row, passed to the item's plan
+  // through the hidden parameters `slots` (select_lateral.cpp).
+  struct LateralRefs {
+    std::vector<PlanExpr> values;
+    std::vector<BoundExprPtr> slots;
+    std::vector<int> slot_numbers;  // hidden parameter slot of each value
+    std::string first_table;  // for PostgreSQL's errors: the first reference
+    int first_location = -1;
+    bool empty() const { return values.empty(); }
+  };
   struct FromResult {
     ExecNodePtr node;
     std::vector<RangeEntry> entries;  // offsets relative to node's row
+    LateralRefs lateral;
   };
   FromResult PlanFromItem(const parser::FromItem& item);
   // Appends a planned FROM item to p.scope (42712 for a repeated alias).
@@ -279,6 +293,28 @@ class QueryPlanner {
   void MaterializeCte(CteEnv& env, CteDef& d);
   const parser::SelectStmt* with_planned_ = nullptr;  // PlanWith in progress for it
   FromResult PlanJoin(const parser::JoinRef& j);
+
+  // ---- Functions in FROM (select_function.cpp), LATERAL
+  // (select_lateral.cpp), SRFs in the select list (select_srf.cpp).
+  FromResult PlanFunctionItem(const parser::FunctionRef& f);
+  executor::ScanFunction BindScanFunction(const parser::Expr& call, LateralRefs* lateral);
+  FromResult PlanSubqueryItem(const parser::SubqueryRef& sq);
+  // A FROM item at `lateral_scope_`'s level: the left row joined to `right`
+  // per outer row (LateralJoinNode); `conds` bound on the combined row.
+  ExecNodePtr JoinLateral(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr right, LateralRefs refs,
+                          std::vector<PlanExpr> conds);
+  // 42P01/42703 with PostgreSQL's hint when a non-LATERAL subquery referred
+  // to an item to its left; returns if `e` is another error.
+  void RethrowSiblingReference(const DbError& e) const;
+  // SRF placement errors (CASE, COALESCE, aggregates, HAVING) and the
+  // select-list binding of SRF calls into p.srfs.
+  void SetUpSrfTargets(SelectParts& p);
+  // ProjectSet under the projection when the select list has SRFs.
+  ExecNodePtr AddProjectSet(ExecNodePtr node, SelectParts& p);
+  // The FROM entries left of the item being planned (lateral references
+  // allowed); null where none are (the left side of a JOIN).
+  const Scope* lateral_scope_ = nullptr;
+  std::vector<LateralRefs> from_lateral_;  // per top-level FROM item
 
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
   // Plans the subquery of s one level below `scope`, recording in *corr the
@@ -473,6 +509,7 @@ struct SelectParts {
   std::vector<int> distinct_on;  // DISTINCT ON items as projection columns
   std::vector<std::vector<int>> grouping_sets;  // GROUPING SETS as indexes into group_keys
   bool uses_grouping_func = false;              // GROUPING(...) appears
+  std::vector<executor::SrfSpec> srfs;  // SRF calls of the select list (ProjectSet)
 };
 
 }  // namespace hearth::planner

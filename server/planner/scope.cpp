@@ -42,6 +42,7 @@ std::optional<std::pair<const RangeEntry*, int>> Scope::TryFind(const parser::Co
   const std::string& qual = f[f.size() - 2];
   for (const RangeEntry& e : entries) {
     if (e.alias != qual) continue;
+    if (c.star_column >= 0 && c.star_column < e.width()) return std::make_pair(&e, c.star_column);
     for (int i = 0; i < e.width(); ++i) {
       if (e.names[static_cast<size_t>(i)] == col) return std::make_pair(&e, i);
     }

@@ -66,6 +66,11 @@ BindContext QueryPlanner::Context(const Scope* scope, const char* agg_clause) {
   if (agg_clause) {
     ctx.window_clause = agg_clause;  // a string literal at every call
     std::string what = agg_clause;
+    ctx.bind_srf = [what](const parser::FuncCallExpr& f, std::vector<BoundExprPtr>, const types::ResolvedFunc&,
+                          BindContext&) -> BoundExprPtr {
+      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in " + what),
+              f.location);
+    };
     ctx.bind_aggregate = [what](const parser::FuncCallExpr& f, std::vector<BoundExprPtr>, const types::ResolvedFunc&,
                                 BindContext&) -> BoundExprPtr {
       ThrowAt(DbError(sqlstate::kGroupingError, "aggregate functions are not allowed in " + what), f.location);
@@ -229,6 +234,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
       auto ref = std::make_unique<parser::ColumnRefExpr>();
       if (!e.alias.empty()) ref->fields.push_back(e.alias);
       ref->fields.push_back(e.names[static_cast<size_t>(i)]);
+      ref->star_column = i;
       ref->location = location;
       out.push_back(TargetSpec{ref.get(), e.names[static_cast<size_t>(i)]});
       st_.synthetic.push_back(std::move(ref));
@@ -249,6 +255,12 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
       const RangeEntry* found = nullptr;
       for (const RangeEntry& re : scope.entries) {
         if (re.alias == qual) found = &re;
+      }
+      // 'outer.*' in a correlated or LATERAL subquery: the enclosing entry's columns.
+      for (size_t k = 0; found == nullptr && scope.corr != nullptr && scope.parent != nullptr &&
+                         k < scope.parent->entries.size();
+           ++k) {
+        if (scope.parent->entries[k].alias == qual) found = &scope.parent->entries[k];
       }
       if (!found) {
         ThrowAt(DbError(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + qual + "\""),
@@ -289,8 +301,13 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
               list.empty() ? s.location : list[0]->location);
     }
     std::vector<BoundExprPtr> row;
+    // No columns of its own; names of an enclosing (e.g. LATERAL) query are
+    // correlated references.
+    Scope none;
+    none.parent = outer_;
+    none.corr = corr_;
     for (const auto& e : list) {
-      BindContext ctx = Context(nullptr, "VALUES");
+      BindContext ctx = Context(&none, "VALUES");
       row.push_back(Bind(*e, ctx));
     }
     rows.push_back(std::move(row));
@@ -328,6 +345,8 @@ PlannedQuery QueryPlanner::PlanValues(const parser::SelectStmt& s) {
 }
 
 PlannedQuery QueryPlanner::PlanSetOp(const parser::SelectStmt& s) {
+  // Both arms see the enclosing query as this level does (correlated or
+  // LATERAL references are recorded in the same Correlation).
   QueryPlanner lp(st_, outer_, corr_), rp(st_, outer_, corr_);
   lp.set_op_arm_ = rp.set_op_arm_ = true;
   PlannedQuery l = lp.PlanSelect(*s.larg);

@@ -58,47 +58,30 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
       r.entries.push_back(std::move(e));
       return r;
     }
-    case parser::FromKind::kSubquery: {
-      const auto& sq = item.As<parser::SubqueryRef>();
-      if (sq.alias.name.empty()) {
-        ThrowAt(DbError(sqlstate::kSyntaxError, "subquery in FROM must have an alias")
-                    .WithHint("For example, FROM (SELECT ...) [AS] foo."),
-                item.location);
-      }
-      if (lock_all_) {
-        // PostgreSQL locks the subquery's tables; never leave them unlocked silently.
-        ThrowAt(DbError(sqlstate::kFeatureNotSupported, "FOR UPDATE/SHARE of a subquery in FROM is not supported yet"),
-                item.location);
-      }
-      // References to enclosing queries (not to sibling FROM items) are
-      // parameters of this query level's correlation.
-      QueryPlanner sub(st_, outer_, corr_);
-      PlannedQuery q = sub.PlanSelect(*sq.subquery);
-      RangeEntry e;
-      e.alias = sq.alias.name;
-      std::vector<OutputColumn> cols = q.columns;
-      for (size_t i = 0; i < cols.size(); ++i) {
-        if (i < sq.alias.columns.size()) cols[i].name = sq.alias.columns[i];
-        e.names.push_back(cols[i].name);
-        e.types.push_back(cols[i].type);
-        e.typmods.push_back(cols[i].typmod);
-        e.hidden.push_back(false);
-      }
-      r.node = std::make_unique<executor::SubqueryScanNode>(std::move(q.node), sq.alias.name, cols);
-      r.entries.push_back(std::move(e));
-      return r;
-    }
+    case parser::FromKind::kSubquery:
+      return PlanSubqueryItem(item.As<parser::SubqueryRef>());
     case parser::FromKind::kJoin:
       return PlanJoin(item.As<parser::JoinRef>());
     case parser::FromKind::kFunction:
-      break;
+      return PlanFunctionItem(item.As<parser::FunctionRef>());
   }
-  ThrowAt(DbError(sqlstate::kFeatureNotSupported, "functions in FROM are not supported yet"), item.location);
+  ThrowAt(DbError(sqlstate::kInternalError, "unknown FROM item"), item.location);
 }
 
 QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
+  // LATERAL: the right side may refer to the left side (only).
+  struct RestoreLateral {
+    const Scope*& slot;
+    const Scope* saved;
+    ~RestoreLateral() { slot = saved; }
+  } restore{lateral_scope_, lateral_scope_};
+  lateral_scope_ = nullptr;
   FromResult l = PlanFromItem(*j.left);
+  Scope left_scope;
+  left_scope.entries = l.entries;
+  lateral_scope_ = &left_scope;
   FromResult r = PlanFromItem(*j.right);
+  lateral_scope_ = restore.saved;
   CheckNullableSideUnlocked(j.join_type, l.entries, r.entries);
   int split = 0;
   for (const RangeEntry& e : l.entries) split = std::max(split, e.offset + e.width());
@@ -180,7 +163,10 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
     default: break;
   }
   FromResult out;
-  out.node = MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds), st_.options.enable_hashjoin);
+  out.node = r.lateral.empty()
+                 ? MakeJoin(kind, std::move(l.node), std::move(r.node), split, std::move(conds),
+                            st_.options.enable_hashjoin)
+                 : JoinLateral(kind, std::move(l.node), std::move(r.node), std::move(r.lateral), std::move(conds));
   out.entries = std::move(local.entries);
   MergeUsingColumns(kind, using_merged, &out.node, &out.entries);
   if (!j.alias.name.empty()) {
@@ -210,7 +196,14 @@ void QueryPlanner::PlanFromClause(SelectParts& p, std::vector<ExecNodePtr>* item
                                   std::vector<std::pair<int, int>>* ranges) {
   p.scope.parent = outer_;
   p.scope.corr = corr_;
-  for (const parser::FromItemPtr& fi : p.s.from) AddFromItem(p, PlanFromItem(*fi), fi->location, items, ranges);
+  from_lateral_.clear();
+  for (const parser::FromItemPtr& fi : p.s.from) {
+    lateral_scope_ = &p.scope;  // the items so far: LATERAL may refer to them
+    FromResult r = PlanFromItem(*fi);
+    lateral_scope_ = nullptr;
+    from_lateral_.push_back(std::move(r.lateral));
+    AddFromItem(p, std::move(r), fi->location, items, ranges);
+  }
   CheckLockTargetsFound(p.s, p.scope);
 }
 
@@ -299,8 +292,11 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
       continue;
     }
     std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0, false);
-    node = MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds),
-                    st_.options.enable_hashjoin);
+    node = from_lateral_[k].empty()
+               ? MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds),
+                          st_.options.enable_hashjoin)
+               : JoinLateral(executor::JoinKind::kInner, std::move(node), std::move(item), std::move(from_lateral_[k]),
+                             std::move(conds));
   }
   std::vector<PlanExpr> rest;
   for (Conjunct& c : conjs) {

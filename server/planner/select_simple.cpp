@@ -25,6 +25,7 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   FindAggregates(p);
   BindGrouping(p);
   SetUpWindows(p);
+  SetUpSrfTargets(p);
   BindSelectList(p);
   BindOrderBy(p);
   BindDistinctOn(p);
@@ -156,6 +157,7 @@ PlannedQuery QueryPlanner::AssembleSelect(SelectParts& p) {
   node = AddWindowAggs(std::move(node), p);
   std::vector<OutputColumn> proj_cols = p.columns;
   for (size_t i = p.columns.size(); i < p.exprs.size(); ++i) proj_cols.push_back(Describe("?sort?", *p.exprs[i].expr));
+  node = AddProjectSet(std::move(node), p);
   node = std::make_unique<executor::ProjectNode>(std::move(node), std::move(p.exprs), proj_cols, p.agg_base);
   if (p.s.distinct && p.s.distinct_on.empty()) node = std::make_unique<executor::DistinctNode>(std::move(node));
   PlannedQuery q;

@@ -49,6 +49,13 @@ struct BindContext {
   // <window_clause>" (or "... here" when window_clause is null).
   std::function<BoundExprPtr(const parser::FuncCallExpr&, BindContext&)> bind_window;
   const char* window_clause = nullptr;
+  // Set-returning function calls (types::srf_registry.h), with their bound,
+  // coerced arguments and the resolved kSetReturning row; returns the node
+  // that stands for the current value. Unset → 0A000
+  // "set-returning functions are not allowed in this context".
+  std::function<BoundExprPtr(const parser::FuncCallExpr&, std::vector<BoundExprPtr>,
+                             const types::ResolvedFunc&, BindContext&)>
+      bind_srf;
 
   // Subqueries in expressions. Unset → 0A000 "subqueries are not supported yet".
   std::function<BoundExprPtr(const parser::SubLinkExpr&, BindContext&)> bind_sublink;

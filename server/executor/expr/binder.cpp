@@ -493,7 +493,10 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
     return BindSpecialFunc(name, f);
   }
-  bool is_agg = types::FunctionNameExists(name, types::FuncKind::kAggregate);
+  // A set-returning function's call is the context's to place (ProjectSet,
+  // FunctionScan) or reject.
+  const bool is_srf = types::FunctionNameExists(name, types::FuncKind::kSetReturning);
+  bool is_agg = !is_srf && types::FunctionNameExists(name, types::FuncKind::kAggregate);
   if (!is_agg && (f.star || f.distinct || f.filter || !f.agg_order.empty())) {
     std::string what = f.star ? name + "(*)" : (f.distinct ? "DISTINCT" : (f.filter ? "FILTER" : "ORDER BY"));
     ThrowAt(DbError(sqlstate::kWrongObjectType,
@@ -514,10 +517,18 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
     }
   }
   types::ResolvedFunc r = AtLocation(f.location, [&] {
-    return types::ResolveFunction(name, ts, is_agg ? types::FuncKind::kAggregate : types::FuncKind::kFunction);
+    return types::ResolveFunction(name, ts,
+                                  is_srf   ? types::FuncKind::kSetReturning
+                                  : is_agg ? types::FuncKind::kAggregate
+                                           : types::FuncKind::kFunction);
   });
   for (size_t i = 0; i < args.size(); ++i) {
     args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
+  }
+  if (is_srf) {
+    if (ctx_.bind_srf) return ctx_.bind_srf(f, std::move(args), r, ctx_);
+    ThrowAt(DbError(sqlstate::kFeatureNotSupported, "set-returning functions are not allowed in this context"),
+            f.location);
   }
   if (is_agg) {
     CheckOrderedSetCall(f);

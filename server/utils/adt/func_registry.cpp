@@ -11,6 +11,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/cast.h"
+#include "utils/adt/srf_registry.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::types {
@@ -46,6 +47,7 @@ const Registry& GetRegistry() {
     internal::AddSequenceBuiltins(&r->table);
     internal::AddCatalogBuiltins(&r->table);
     internal::AddArrayBuiltins(&r->table);
+    internal::AddSetReturningBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();

@@ -30,7 +30,8 @@
 
 namespace hearth::types {
 
-enum class FuncKind : uint8_t { kFunction, kOperator, kAggregate };
+// kSetReturning: a set-returning function (srf_registry.h); fn is null.
+enum class FuncKind : uint8_t { kFunction, kOperator, kAggregate, kSetReturning };
 
 // A built-in's implementation. `args` holds nargs values already coerced to
 // the resolved argument types; for strict functions none is NULL.

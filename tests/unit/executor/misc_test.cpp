@@ -55,7 +55,6 @@ TEST_CASE("misc: unsupported constructs report 0A000", "[planner][misc]") {
   Db db;
   Fill(db);
   for (const char* sql : {"WITH RECURSIVE q(n) AS (SELECT 1 UNION ALL SELECT n FROM q ORDER BY 1) SELECT * FROM q",
-                          "SELECT * FROM generate_series(1, 3)",
                           "INSERT INTO a VALUES (1) ON CONFLICT DO NOTHING",
                           "EXPLAIN ANALYZE SELECT 1", "CREATE TABLE z (i int)"}) {
     INFO(sql);
