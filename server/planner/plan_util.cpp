@@ -116,7 +116,8 @@ bool SameExpr(const BoundExpr& a, const BoundExpr& b) {
   if (a.kind != b.kind || a.type != b.type || a.typmod != b.typmod || a.index != b.index || a.func != b.func ||
       a.children.size() != b.children.size() || a.negated != b.negated || a.cast_context != b.cast_context ||
       a.case_insensitive != b.case_insensitive || a.has_operand != b.has_operand || a.has_else != b.has_else ||
-      a.is_greatest != b.is_greatest || a.bool_test != b.bool_test) {
+      a.is_greatest != b.is_greatest || a.bool_test != b.bool_test || a.is_all != b.is_all ||
+      a.subscript_flags != b.subscript_flags) {
     return false;
   }
   if (a.kind == BoundKind::kConst &&

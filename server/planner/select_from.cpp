@@ -292,7 +292,9 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
       continue;
     }
     std::vector<PlanExpr> conds = take([&](const Conjunct& c) { return c.max < end; }, 0, false);
-    node = from_lateral_[k].empty()
+    // (UPDATE … FROM plans its items without PlanFromClause: none lateral.)
+    const bool lateral = k < from_lateral_.size() && !from_lateral_[k].empty();
+    node = !lateral
                ? MakeJoin(executor::JoinKind::kInner, std::move(node), std::move(item), off, std::move(conds),
                           st_.options.enable_hashjoin)
                : JoinLateral(executor::JoinKind::kInner, std::move(node), std::move(item), std::move(from_lateral_[k]),

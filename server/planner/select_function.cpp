@@ -97,8 +97,7 @@ executor::ScanFunction QueryPlanner::BindScanFunction(const parser::Expr& call, 
     if (e.kind == BoundKind::kColumn && e.index >= kLateralRefBase && e.index < kOuterRefBase) {
       const int slot = e.index - kLateralRefBase;
       e.kind = BoundKind::kParam;
-      e.index = kUnsetParamIndex;
-      st_.hidden.emplace_back(&e, slot);
+      e.index = executor::kHiddenParamBase + slot;
       return;
     }
     for (BoundExprPtr& c : e.children) to_params(*c);

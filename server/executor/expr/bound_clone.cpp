@@ -23,6 +23,8 @@ BoundExprPtr CloneBound(const BoundExpr& e) {
   c->has_else = e.has_else;
   c->is_greatest = e.is_greatest;
   c->bool_test = e.bool_test;
+  c->is_all = e.is_all;
+  c->subscript_flags = e.subscript_flags;
   c->in_set = e.in_set;
   return c;
 }

@@ -61,6 +61,8 @@ struct BoundExpr;
 struct InListSet;  // in_list_set.h
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
+// Adding a field: copy it in CloneBound (bound_clone.cpp) and compare it in
+// the planner's SameExpr (planner/plan_util.cpp).
 struct BoundExpr {
   explicit BoundExpr(BoundKind k, types::Oid t) : kind(k), type(t) {}
   BoundExpr(const BoundExpr&) = delete;

@@ -34,8 +34,16 @@ void LateralJoinNode::Open(ExecContext& ctx) {
   ctx_ = &ctx;
   inner_ctx_ = ctx;
   params_.assign(ctx.params, ctx.params + ctx.nparams);
+  // The slots are hidden parameters (kHiddenParamBase + slot), stored after
+  // the user's $n.
+  slot_index_.clear();
+  for (const BoundExprPtr& s : slots_) {
+    const size_t at = s->index >= kHiddenParamBase ? ctx.nuser + static_cast<size_t>(s->index - kHiddenParamBase)
+                                                   : static_cast<size_t>(s->index);
+    slot_index_.push_back(at);
+  }
   size_t need = params_.size();
-  for (const BoundExprPtr& s : slots_) need = std::max(need, static_cast<size_t>(s->index) + 1);
+  for (size_t at : slot_index_) need = std::max(need, at + 1);
   params_.resize(need);
   inner_ctx_.params = params_.data();
   inner_ctx_.nparams = params_.size();
@@ -47,7 +55,7 @@ void LateralJoinNode::Open(ExecContext& ctx) {
 void LateralJoinNode::Rescan() {
   SetEvalRow(eval_, outer_row_, -1);
   for (size_t k = 0; k < slots_.size(); ++k) {
-    params_[static_cast<size_t>(slots_[k]->index)] = Eval(*outer_values_[k].expr, eval_);
+    params_[slot_index_[k]] = Eval(*outer_values_[k].expr, eval_);
   }
   if (inner_open_) inner_->Close();
   inner_open_ = false;

@@ -51,6 +51,7 @@ class LateralJoinNode : public ExecNode {
   ExecContext* ctx_ = nullptr;
   ExecContext inner_ctx_;
   std::vector<types::Value> params_;  // inner_ctx_'s parameters
+  std::vector<size_t> slot_index_;     // where each outer value goes in params_
   EvalContext eval_;
   Row outer_row_, inner_row_;
   bool outer_active_ = false;
