@@ -18,6 +18,7 @@ const std::vector<SrfDef>& AllSrfs() {
   static const std::vector<SrfDef>* defs = [] {
     auto* d = new std::vector<SrfDef>;
     internal::AddSeriesSrfs(d);
+    internal::AddArraySrfs(d);
     return d;
   }();
   return *defs;

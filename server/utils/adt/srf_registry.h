@@ -59,6 +59,7 @@ namespace internal {
 void AddSetReturningBuiltins(std::vector<FuncSignature>* table);
 // Per-family definitions (one file each).
 void AddSeriesSrfs(std::vector<SrfDef>* defs);  // generate_series
+void AddArraySrfs(std::vector<SrfDef>* defs);   // unnest
 }  // namespace internal
 
 }  // namespace hearth::types

@@ -5,12 +5,14 @@
 // direction, 22023 for a zero (or NaN) step, and an integer series ends
 // quietly instead of overflowing past the type's range. Each call keeps
 // only its current value, so a series of any length streams.
-// (timestamp series need the interval type: a row here once it exists.)
+// timestamp and timestamptz series step by an interval (months, days and
+// microseconds added as timestamp + interval does).
 #include <memory>
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "utils/adt/builtins.h"
+#include "utils/adt/interval.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/srf_registry.h"
 
@@ -79,6 +81,35 @@ std::unique_ptr<SrfCall> StartNumericSeries(const Value* args, int nargs, FuncCa
   return std::make_unique<NumericSeries>(std::move(start), std::move(stop), std::move(step));
 }
 
+class TimestampSeries : public SrfCall {
+ public:
+  TimestampSeries(Oid type, int64_t start, int64_t stop, Interval step, bool up)
+      : type_(type), cur_(start), stop_(stop), step_(step), up_(up) {}
+  bool Next(Value* out) override {
+    if (done_ || (up_ ? cur_ > stop_ : cur_ < stop_)) return false;
+    *out = Value::Int(type_, cur_);
+    const int64_t next = TimestampPlusInterval(cur_, step_);
+    if (next == cur_) done_ = true;  // an infinite bound: one row, as PostgreSQL ends
+    cur_ = next;
+    return true;
+  }
+
+ private:
+  Oid type_;
+  int64_t cur_, stop_;
+  Interval step_;
+  bool up_;
+  bool done_ = false;
+};
+
+template <Oid kType>
+std::unique_ptr<SrfCall> StartTimestampSeries(const Value* args, int, FuncCallContext&) {
+  const Interval step = DecodeInterval(args[2].str);
+  const __int128 span = IntervalSpan(step);
+  if (span == 0) throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+  return std::make_unique<TimestampSeries>(kType, args[0].i, args[1].i, step, span > 0);
+}
+
 SrfDef Def(const char* name, std::initializer_list<Oid> args, Oid result, SrfStartFn start) {
   return SrfDef{internal::Row(name, FuncKind::kSetReturning, args, result, nullptr), start};
 }
@@ -95,6 +126,10 @@ void AddSeriesSrfs(std::vector<SrfDef>* defs) {
   defs->push_back(Def("generate_series", {kNumericOid, kNumericOid}, kNumericOid, &StartNumericSeries));
   defs->push_back(
       Def("generate_series", {kNumericOid, kNumericOid, kNumericOid}, kNumericOid, &StartNumericSeries));
+  defs->push_back(Def("generate_series", {kTimestampOid, kTimestampOid, kIntervalOid}, kTimestampOid,
+                      &StartTimestampSeries<kTimestampOid>));
+  defs->push_back(Def("generate_series", {kTimestampTzOid, kTimestampTzOid, kIntervalOid}, kTimestampTzOid,
+                      &StartTimestampSeries<kTimestampTzOid>));
 }
 
 }  // namespace internal
