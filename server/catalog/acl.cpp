@@ -1,8 +1,10 @@
 // catalog/acl.cpp
 //
 // Principal entry points: EffectiveAcl, FormatAcl, ParseAcl, AclMask,
-// AclGrant, AclRevoke.
+// AclGrant, AclNewOwner (revoking: acl_update.cpp).
 #include "catalog/acl.h"
+
+#include <algorithm>
 
 namespace hearth::catalog {
 
@@ -157,13 +159,23 @@ void AclGrant(Acl& acl, Oid grantee, Oid grantor, uint32_t privs, bool with_gran
   acl.push_back(AclItem{grantee, grantor, privs, with_grant_option ? privs : 0});
 }
 
-void AclRevoke(Acl& acl, Oid grantee, uint32_t privs, bool grant_option_only) {
-  for (AclItem& it : acl) {
-    if (it.grantee != grantee) continue;
-    it.grant_options &= ~privs;
-    if (!grant_option_only) it.privs &= ~privs;
+Acl AclNewOwner(const Acl& acl, Oid old_owner, Oid new_owner) {
+  Acl out;
+  for (AclItem it : acl) {
+    if (it.grantee == old_owner) it.grantee = new_owner;
+    if (it.grantor == old_owner) it.grantor = new_owner;
+    auto same = std::find_if(out.begin(), out.end(), [&](const AclItem& o) {
+      return o.grantee == it.grantee && o.grantor == it.grantor;
+    });
+    if (same == out.end()) {
+      out.push_back(it);
+    } else {
+      same->privs |= it.privs;
+      same->grant_options |= it.grant_options;
+    }
   }
-  std::erase_if(acl, [](const AclItem& it) { return it.privs == 0; });
+  std::erase_if(out, [](const AclItem& it) { return it.privs == 0; });
+  return out;
 }
 
 uint32_t TablePrivilegeByName(const std::string& n) {

@@ -51,9 +51,33 @@ std::optional<Acl> ParseAcl(const std::string& text, const std::function<Oid(con
 // or through `has_privs_of(role, grantee)`.
 uint32_t AclMask(const Acl& acl, Oid role, const std::function<bool(Oid member, Oid role)>& has_privs_of);
 
-// Adds / removes privileges of `grantee` granted by `grantor`.
+using HasPrivsOfFn = std::function<bool(Oid member, Oid role)>;
+
+// Adds privileges of `grantee` granted by `grantor`.
 void AclGrant(Acl& acl, Oid grantee, Oid grantor, uint32_t privs, bool with_grant_option);
-void AclRevoke(Acl& acl, Oid grantee, uint32_t privs, bool grant_option_only);
+
+// The grant options `role` holds on an object owned by `owner` (the owner
+// holds them all), directly, through PUBLIC or through roles it has the
+// privileges of.
+uint32_t AclGrantOptionMask(const Acl& acl, Oid role, Oid owner, const HasPrivsOfFn& has_privs_of);
+// The grant options of items naming `role` itself (PostgreSQL's
+// aclmask_direct), all of them for the owner.
+uint32_t AclDirectGrantOptions(const Acl& acl, Oid role, Oid owner);
+// PostgreSQL's check_circularity: 0LP01 `grant options cannot be granted
+// back to your own grantor` when `grantor` holds `goptions` only through
+// grants that depend on `grantee`.
+void AclCheckCircularity(const Acl& acl, Oid grantee, Oid grantor, uint32_t goptions, Oid owner,
+                         const HasPrivsOfFn& has_privs_of);
+// Removes `privs` (or only their grant options) from the item (grantee,
+// grantor); grant options the grantee thereby loses are revoked from what
+// it granted on (cascade), or 2BP01 `dependent privileges exist` without
+// `cascade`.
+void AclRevokeFrom(Acl& acl, Oid grantee, Oid grantor, uint32_t privs, bool grant_option_only, Oid owner,
+                   bool cascade, const HasPrivsOfFn& has_privs_of);
+
+// PostgreSQL's aclnewowner: `old_owner` becomes `new_owner` as grantee and
+// grantor; items that then coincide are merged (first place kept).
+Acl AclNewOwner(const Acl& acl, Oid old_owner, Oid new_owner);
 
 // "SELECT" → kAclSelect, ...; 0 for an unknown name.
 uint32_t TablePrivilegeByName(const std::string& lower_name);

@@ -6,6 +6,7 @@
 #include "catalog/privileges.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "access/transam/xact.h"
@@ -113,6 +114,57 @@ void StoreAcl(const RelationEntry& e, const Acl& acl) {
   access::CommandCounterIncrement();
 }
 
+// PostgreSQL's select_best_grantor: the owner for its members and
+// superusers; else the role the acting role has the privileges of that
+// holds the most of the needed grant options directly.
+struct Grantor {
+  Oid role = 0;
+  uint32_t goptions = 0;
+};
+
+Grantor BestGrantor(const Acl& acl, Oid owner, uint32_t needed) {
+  const Oid user = g_current_user;
+  if (CurrentUserIsSuperuser() || user == owner) return {owner, kAclAllTable};
+  std::vector<Oid> candidates{user};
+  for (const RoleFields& r : ListRoles()) {
+    if (r.oid != user && CachedHasPrivsOf(user, r.oid)) candidates.push_back(r.oid);
+  }
+  Grantor best{user, 0};
+  int best_count = 0;
+  for (Oid c : candidates) {
+    const uint32_t have = AclDirectGrantOptions(acl, c, owner) & needed;
+    if (have == needed) return {c, have};
+    const int count = std::popcount(have);
+    if (count > best_count) {
+      best = {c, have};
+      best_count = count;
+    }
+  }
+  return best;
+}
+
+// PostgreSQL's restrict_and_check_grant: the privileges of `mask` the
+// grantor may grant or revoke, with 01007 / 01006 warnings for the rest;
+// 42501 when the acting role holds nothing at all on the relation.
+uint32_t RestrictToGrantOptions(DdlResult& result, const RelationEntry& e, const Acl& acl, const Grantor& g,
+                                uint32_t mask, bool all, bool is_grant) {
+  if (g.goptions == 0 && AclMask(acl, g.role, CachedHasPrivsOf) == 0 &&
+      AclGrantOptionMask(acl, g.role, e.owner, CachedHasPrivsOf) == 0) {
+    throw DbError(sqlstate::kInsufficientPrivilege,
+                  std::string("permission denied for ") + KindName(e.relkind) + " " + e.info.name);
+  }
+  const uint32_t privs = mask & g.goptions;
+  const std::string what = "\"" + e.info.name + "\"";
+  if (privs == 0) {
+    result.notices.push_back(is_grant ? DdlNotice{"01007", "no privileges were granted for " + what}
+                                      : DdlNotice{"01006", "no privileges could be revoked for " + what});
+  } else if (!all && privs != mask) {
+    result.notices.push_back(is_grant ? DdlNotice{"01007", "not all privileges were granted for " + what}
+                                      : DdlNotice{"01006", "not all privileges could be revoked for " + what});
+  }
+  return privs;
+}
+
 }  // namespace
 
 void SetCurrentUser(Oid role, bool superuser) {
@@ -152,6 +204,7 @@ void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, KindName(e
 DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
   DdlResult result;
   const uint32_t mask = PrivilegeMask(stmt.privileges);
+  const bool all = !stmt.privileges.empty() && stmt.privileges.front() == "all";
   std::vector<Oid> grantees;
   for (const std::string& g : stmt.grantees) grantees.push_back(GranteeOid(g));
   for (const parser::RangeVar& rv : stmt.tables) {
@@ -161,19 +214,18 @@ DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
                         : OpenRelation(rv.schema, name, storage::LockMode::kShareUpdateExclusive);
     if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
     internal::DdlRejectSystemCatalog(*e);
-    // Only the owner (or a superuser) hands out privileges; the owner is
-    // recorded as grantor either way, as PostgreSQL does for superusers.
-    if (!CurrentUserIsSuperuser() && !HasPrivsOfRole(g_current_user, e->owner)) {
-      throw DbError(sqlstate::kInsufficientPrivilege,
-                    std::string("permission denied for ") + KindName(e->relkind) + " " + e->info.name);
-    }
     Acl acl = AclOf(e->acl, e->owner);
+    const Grantor grantor = BestGrantor(acl, e->owner, mask);
+    const uint32_t privs = RestrictToGrantOptions(result, *e, acl, grantor, mask, all, stmt.is_grant);
     for (Oid g : grantees) {
-      if (stmt.is_grant) {
-        AclGrant(acl, g, e->owner, mask, stmt.grant_option);
-      } else {
-        AclRevoke(acl, g, mask, stmt.grant_option);
+      if (!stmt.is_grant) {
+        AclRevokeFrom(acl, g, grantor.role, privs, stmt.grant_option, e->owner, stmt.cascade, CachedHasPrivsOf);
+        continue;
       }
+      if (stmt.grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
+      if (privs == 0) continue;
+      if (stmt.grant_option) AclCheckCircularity(acl, g, grantor.role, privs, e->owner, CachedHasPrivsOf);
+      AclGrant(acl, g, grantor.role, privs, stmt.grant_option);
     }
     StoreAcl(*e, acl);
   }
@@ -213,11 +265,7 @@ bool HasTablePrivilege(Oid role, const std::string& table, const std::string& pr
   if (RoleIsSuperuser(role)) return true;
   const Acl acl = AclOf(e->acl, e->owner);
   if ((AclMask(acl, role, HasPrivsOfRole) & wanted) != 0) return true;
-  uint32_t grantable = 0;
-  for (const AclItem& it : acl) {
-    if (it.grantee == 0 || it.grantee == role || HasPrivsOfRole(role, it.grantee)) grantable |= it.grant_options;
-  }
-  return (grantable & wanted_grant) != 0;
+  return (AclGrantOptionMask(acl, role, e->owner, HasPrivsOfRole) & wanted_grant) != 0;
 }
 
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name) {

@@ -521,6 +521,7 @@ enum class StmtKind {
   kAlterSequence,
   kGrantRole,
   kGrantPriv,
+  kAlterOwner,
 };
 
 struct Statement {
@@ -1060,6 +1061,18 @@ struct GrantPrivStmt : Statement {
   std::vector<RangeVar> tables;
   std::vector<std::string> grantees;
   bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR
+  bool cascade = false;       // REVOKE ... CASCADE
+};
+
+// ALTER {TABLE|SEQUENCE|INDEX|VIEW} [IF EXISTS] [ONLY] name OWNER TO role.
+// new_owner as ParseRoleSpec gives it ("current_user", ... lowercased).
+struct AlterOwnerStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterOwner;
+  AlterOwnerStmt() : Statement(kKind) {}
+  ObjectType object_type = ObjectType::kTable;
+  RangeVar object;
+  bool if_exists = false;
+  std::string new_owner;
 };
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]

@@ -575,7 +575,7 @@ std::vector<std::string> Parser::ParseGrantees(bool is_grant) {
 
 // [WITH <option> OPTION] (GRANT) [GRANTED BY r] [CASCADE | RESTRICT]
 // (REVOKE); true when the WITH clause was there.
-bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* grantor) {
+bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade) {
   bool with = false;
   if (is_grant && AcceptKw("with")) {
     ExpectKw(option);
@@ -586,7 +586,11 @@ bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* gran
     ExpectKw("by");
     *grantor = ParseRoleSpec();
   }
-  if (!is_grant && !AcceptKw("cascade")) AcceptKw("restrict");
+  if (!is_grant) {
+    const bool is_cascade = AcceptKw("cascade");
+    if (!is_cascade) AcceptKw("restrict");
+    if (cascade != nullptr) *cascade = is_cascade;
+  }
   return with;
 }
 
@@ -619,7 +623,7 @@ StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int locat
   s->tables = ParseQualifiedNameList();
   s->grantees = ParseGrantees(is_grant);
   std::string grantor;
-  if (ParseGrantTail(is_grant, "grant", &grantor)) s->grant_option = true;
+  if (ParseGrantTail(is_grant, "grant", &grantor, &s->cascade)) s->grant_option = true;
   return s;
 }
 

@@ -416,6 +416,13 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kAlterSequence: return "ALTER SEQUENCE";
     case StmtKind::kGrantRole: return s.As<GrantRoleStmt>().is_grant ? "GRANT ROLE" : "REVOKE ROLE";
     case StmtKind::kGrantPriv: return s.As<GrantPrivStmt>().is_grant ? "GRANT" : "REVOKE";
+    case StmtKind::kAlterOwner:
+      switch (s.As<AlterOwnerStmt>().object_type) {
+        case ObjectType::kSequence: return "ALTER SEQUENCE";
+        case ObjectType::kIndex: return "ALTER INDEX";
+        case ObjectType::kView: return "ALTER VIEW";
+        default: return "ALTER TABLE";
+      }
   }
   return "UNKNOWN";
 }
