@@ -20,25 +20,6 @@ namespace hearth::catalog {
 
 namespace {
 
-Oid RoleOidOrZero(const std::string& name) {
-  auto t = FindRoleByName(name);
-  return t ? t->role.oid : 0;
-}
-
-std::string RoleNameOf(Oid oid) {
-  auto t = FindRoleByOid(oid);
-  return t ? t->role.name : std::to_string(oid);
-}
-
-// The role OWNER TO names (CURRENT_USER and the like resolved).
-Oid NewOwnerOid(const std::string& spec, Oid session_user) {
-  if (spec == "current_user" || spec == "current_role") return OwnerForNewObject();
-  if (spec == "session_user") return session_user != 0 ? session_user : OwnerForNewObject();
-  const Oid oid = spec == "public" ? 0 : RoleOidOrZero(spec);
-  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + spec + "\" does not exist");
-  return oid;
-}
-
 const char* KindWord(parser::ObjectType t) {
   switch (t) {
     case parser::ObjectType::kSequence: return "a sequence";
@@ -68,7 +49,7 @@ DdlResult AlterIndexOwner(const parser::AlterOwnerStmt& stmt, const internal::Ca
   if (stmt.object_type == parser::ObjectType::kSequence || stmt.object_type == parser::ObjectType::kView) {
     throw DbError("42809", "\"" + name + "\" is not " + KindWord(stmt.object_type));
   }
-  if (NewOwnerOid(stmt.new_owner, session_user) != table->owner) {
+  if (RoleSpecOid(stmt.new_owner, session_user) != table->owner) {
     result.notices.push_back({"01000", "cannot change owner of index \"" + name + "\"",
                               "Change the ownership of the index's table, instead."});
   }
@@ -77,10 +58,18 @@ DdlResult AlterIndexOwner(const parser::AlterOwnerStmt& stmt, const internal::Ca
 
 void CheckMayGiveTo(Oid new_owner) {
   if (CurrentUserIsSuperuser() || IsMemberOfRole(GetCurrentUserId(), new_owner)) return;
-  throw DbError(sqlstate::kInsufficientPrivilege, "must be member of role \"" + RoleNameOf(new_owner) + "\"");
+  throw DbError(sqlstate::kInsufficientPrivilege, "must be member of role \"" + AclRoleName(new_owner) + "\"");
 }
 
 }  // namespace
+
+Oid RoleSpecOid(const std::string& spec, Oid session_user) {
+  if (spec == "current_user" || spec == "current_role") return OwnerForNewObject();
+  if (spec == "session_user") return session_user != 0 ? session_user : OwnerForNewObject();
+  const Oid oid = spec == "public" ? 0 : AclRoleOid(spec);
+  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + spec + "\" does not exist");
+  return oid;
+}
 
 void ChangeRelationOwner(Oid relid, Oid new_owner) {
   auto cls = internal::FindClassByOid(relid);
@@ -90,8 +79,8 @@ void ChangeRelationOwner(Oid relid, Oid new_owner) {
   heap::Row row = cls->row;
   row[kClassRelowner] = types::Value::Int(types::kOidOid, new_owner);
   if (!row[kClassRelacl].is_null) {
-    if (auto acl = ParseAcl(row[kClassRelacl].str, RoleOidOrZero)) {
-      row[kClassRelacl] = types::Value::Text(FormatAcl(AclNewOwner(*acl, old_owner, new_owner), RoleNameOf));
+    if (auto acl = ParseAcl(row[kClassRelacl].str, AclRoleOid)) {
+      row[kClassRelacl] = types::Value::Text(FormatAcl(AclNewOwner(*acl, old_owner, new_owner), AclRoleName));
     }
   }
   MarkCatalogChanged(relid);
@@ -131,7 +120,7 @@ DdlResult AlterRelationOwner(const parser::AlterOwnerStmt& stmt, Oid session_use
   CheckOwnership(*e);
   internal::DdlRejectSystemCatalog(*e);
   RejectWrongKind(stmt.object_type, e->relkind, name);
-  const Oid new_owner = NewOwnerOid(stmt.new_owner, session_user);
+  const Oid new_owner = RoleSpecOid(stmt.new_owner, session_user);
   if (new_owner == e->owner) return result;
   if (e->relkind == 'S' && e->sequence && e->sequence->owner_rel != 0) {
     RelationRef table = LookupRelationByOid(e->sequence->owner_rel);

@@ -20,6 +20,18 @@ namespace hearth::catalog {
 // `session_user` resolves SESSION_USER in the new owner's name.
 DdlResult AlterRelationOwner(const parser::AlterOwnerStmt& stmt, Oid session_user);
 
+// The role a RoleSpec names (CURRENT_USER, CURRENT_ROLE, SESSION_USER
+// resolved); 42704 `role "x" does not exist` (also for PUBLIC).
+Oid RoleSpecOid(const std::string& spec, Oid session_user);
+
+// REASSIGN OWNED BY ... TO ... / DROP OWNED BY ...: every relation the
+// roles own changes owner / is dropped (DROP OWNED also revokes what was
+// granted to them, with CASCADE). 42501 `permission denied to reassign
+// objects` / `... to drop objects` unless the acting role has the
+// privileges of every role named; 2BP01 for the bootstrap superuser.
+DdlResult ReassignOwned(const parser::OwnedStmt& stmt, Oid session_user);
+DdlResult DropOwned(const parser::OwnedStmt& stmt, Oid session_user);
+
 // Makes `new_owner` the owner of relation `relid` (relowner and relacl);
 // no checks. Tables carry their owned sequences along.
 void ChangeRelationOwner(Oid relid, Oid new_owner);

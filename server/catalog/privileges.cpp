@@ -28,19 +28,9 @@ namespace {
 Oid g_current_user = 0;  // 0: never set (tools, bootstrap): no checks
 bool g_current_superuser = true;
 
-Oid RoleOidByName(const std::string& name) {
-  auto t = FindRoleByName(name);
-  return t ? t->role.oid : 0;
-}
-
-std::string RoleNameByOid(Oid oid) {
-  auto t = FindRoleByOid(oid);
-  return t ? t->role.name : std::to_string(oid);
-}
-
 const char* KindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
 
-Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, RoleOidByName); }
+Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, AclRoleOid); }
 
 // Per-backend caches for the checks every execution makes: parsed ACLs
 // (by relacl text and owner) and role-membership answers. Role names and
@@ -98,7 +88,7 @@ uint32_t PrivilegeMask(const std::vector<std::string>& names) {
 Oid GranteeOid(const std::string& name) {
   if (name == "public") return 0;
   if (name == "current_user" || name == "current_role" || name == "session_user") return g_current_user;
-  const Oid oid = RoleOidByName(name);
+  const Oid oid = AclRoleOid(name);
   if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
   return oid;
 }
@@ -107,7 +97,7 @@ void StoreAcl(const RelationEntry& e, const Acl& acl) {
   auto cls = internal::FindClassByOid(e.oid);
   if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e.oid));
   heap::Row row = cls->row;
-  row[kClassRelacl] = types::Value::Text(FormatAcl(acl, RoleNameByOid));
+  row[kClassRelacl] = types::Value::Text(FormatAcl(acl, AclRoleName));
   MarkCatalogChanged(e.oid);
   internal::CatalogUpdate(kHearthClassOid, cls->tid, row, access::GetCurrentTransactionId(),
                           access::GetCurrentCommandId(true));
@@ -166,6 +156,16 @@ uint32_t RestrictToGrantOptions(DdlResult& result, const RelationEntry& e, const
 }
 
 }  // namespace
+
+Oid AclRoleOid(const std::string& name) {
+  auto t = FindRoleByName(name);
+  return t ? t->role.oid : 0;
+}
+
+std::string AclRoleName(Oid oid) {
+  auto t = FindRoleByOid(oid);
+  return t ? t->role.name : std::to_string(oid);
+}
 
 void SetCurrentUser(Oid role, bool superuser) {
   g_current_user = role;
@@ -269,8 +269,8 @@ bool HasTablePrivilege(Oid role, const std::string& table, const std::string& pr
 }
 
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name) {
-  auto resolve = [&](const std::string& n) { return n == old_name ? oid : RoleOidByName(n); };
-  auto name_of = [&](Oid o) { return o == oid ? new_name : RoleNameByOid(o); };
+  auto resolve = [&](const std::string& n) { return n == old_name ? oid : AclRoleOid(n); };
+  auto name_of = [&](Oid o) { return o == oid ? new_name : AclRoleName(o); };
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(0)) {
     if (t.row[kClassRelacl].is_null) continue;
     auto acl = ParseAcl(t.row[kClassRelacl].str, resolve);

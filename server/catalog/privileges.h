@@ -53,6 +53,11 @@ std::optional<std::string> ShownAcl(const RelationEntry& e);
 // 42704 unknown role, 42P01 unknown table, 22023 unknown privilege.
 bool HasTablePrivilege(Oid role, const std::string& table, const std::string& privileges);
 
+// Role name ↔ oid as ParseAcl / FormatAcl want them (0 for an unknown
+// name; the number for an unknown oid).
+Oid AclRoleOid(const std::string& name);
+std::string AclRoleName(Oid oid);
+
 // ACLs name roles: after role `oid` was renamed from `old_name` to
 // `new_name`, rewrites every relacl that mentions it.
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name);

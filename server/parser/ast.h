@@ -522,6 +522,7 @@ enum class StmtKind {
   kGrantRole,
   kGrantPriv,
   kAlterOwner,
+  kOwned,
 };
 
 struct Statement {
@@ -1073,6 +1074,17 @@ struct AlterOwnerStmt : Statement {
   RangeVar object;
   bool if_exists = false;
   std::string new_owner;
+};
+
+// REASSIGN OWNED BY role[, ...] TO role | DROP OWNED BY role[, ...]
+// [CASCADE | RESTRICT]. Role names as ParseRoleSpec gives them.
+struct OwnedStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kOwned;
+  OwnedStmt() : Statement(kKind) {}
+  bool is_drop = false;
+  std::vector<std::string> roles;
+  std::string new_owner;  // REASSIGN
+  bool cascade = false;   // DROP ... CASCADE
 };
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]

@@ -476,6 +476,7 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
 }
 
 StmtPtr Parser::ParseDrop() {
+  if (PeekKw(1, "owned")) return ParseOwned();
   auto s = std::make_unique<DropStmt>();
   s->location = Loc();
   Advance();  // DROP

@@ -1,8 +1,9 @@
 // parser/parse_owner.cpp
 //
-// Principal entry point: TryParseAlterOwner — ALTER {TABLE | SEQUENCE |
-// INDEX | VIEW} [IF EXISTS] [ONLY] name OWNER TO role. Other ALTER forms
-// are left to their own parsers (the position is restored).
+// Principal entry points: TryParseAlterOwner — ALTER {TABLE | SEQUENCE |
+// INDEX | VIEW} [IF EXISTS] [ONLY] name OWNER TO role (other ALTER forms
+// are left to their own parsers: the position is restored); ParseOwned —
+// REASSIGN OWNED / DROP OWNED.
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
 
@@ -44,6 +45,27 @@ StmtPtr Parser::TryParseAlterOwner(int location) {
   if (IsOp(",")) {
     ErrorAt(sqlstate::kFeatureNotSupported, "OWNER TO combined with other ALTER TABLE actions is not supported yet",
             Loc());
+  }
+  return s;
+}
+
+// REASSIGN OWNED BY a, b TO c | DROP OWNED BY a, b [CASCADE | RESTRICT]
+StmtPtr Parser::ParseOwned() {
+  auto s = std::make_unique<OwnedStmt>();
+  s->location = Loc();
+  s->is_drop = IsKw("drop");
+  Advance();
+  ExpectKw("owned");
+  ExpectKw("by");
+  do {
+    s->roles.push_back(ParseRoleSpec());
+  } while (AcceptOp(","));
+  if (s->is_drop) {
+    s->cascade = AcceptKw("cascade");
+    if (!s->cascade) AcceptKw("restrict");
+  } else {
+    ExpectKw("to");
+    s->new_owner = ParseRoleSpec();
   }
   return s;
 }

@@ -283,6 +283,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "create") return ParseCreate();
   if (w == "alter") return ParseAlter();
   if (w == "drop") return ParseDrop();
+  if (w == "reassign") return ParseOwned();
   if (w == "truncate") return ParseTruncate();
   if (w == "copy") return ParseCopy();
   if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" ||
@@ -416,6 +417,7 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kAlterSequence: return "ALTER SEQUENCE";
     case StmtKind::kGrantRole: return s.As<GrantRoleStmt>().is_grant ? "GRANT ROLE" : "REVOKE ROLE";
     case StmtKind::kGrantPriv: return s.As<GrantPrivStmt>().is_grant ? "GRANT" : "REVOKE";
+    case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
     case StmtKind::kAlterOwner:
       switch (s.As<AlterOwnerStmt>().object_type) {
         case ObjectType::kSequence: return "ALTER SEQUENCE";

@@ -220,6 +220,7 @@ class Parser {
   std::vector<std::string> ParseGrantees(bool is_grant);
   bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade = nullptr);
   StmtPtr TryParseAlterOwner(int location);
+  StmtPtr ParseOwned();
 
   std::string_view sql_;
   std::vector<Token> toks_;

@@ -73,6 +73,12 @@ class RolePlan : public Plan {
       case K::kAlterOwner:
         SendRoleNotices(s, catalog::AlterRelationOwner(stmt_.As<parser::AlterOwnerStmt>(), actor.session_user));
         return parser::StatementName(stmt_);
+      case K::kOwned: {
+        const auto& o = stmt_.As<parser::OwnedStmt>();
+        SendRoleNotices(s, o.is_drop ? catalog::DropOwned(o, actor.session_user)
+                                     : catalog::ReassignOwned(o, actor.session_user));
+        return parser::StatementName(stmt_);
+      }
       case K::kGrantRole: {
         const auto& g = stmt_.As<parser::GrantRoleStmt>();
         SendRoleNotices(s, catalog::GrantRevokeRoles(g, actor));
@@ -93,7 +99,7 @@ class RolePlan : public Plan {
 std::unique_ptr<Plan> PlanRoleStmt(const parser::Statement& stmt) {
   using K = parser::StmtKind;
   const bool is_role = stmt.kind == K::kCreateRole || stmt.kind == K::kAlterRole || stmt.kind == K::kGrantRole ||
-                       stmt.kind == K::kGrantPriv || stmt.kind == K::kAlterOwner ||
+                       stmt.kind == K::kGrantPriv || stmt.kind == K::kAlterOwner || stmt.kind == K::kOwned ||
                        (stmt.kind == K::kDrop && stmt.As<parser::DropStmt>().object_type == parser::ObjectType::kRole);
   if (!is_role) return nullptr;
   return std::make_unique<RolePlan>(stmt);
