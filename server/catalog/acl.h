@@ -30,6 +30,8 @@ enum AclPriv : uint32_t {
   kAclTrigger = 1u << 6,
 };
 inline constexpr uint32_t kAclAllTable = 0x7f;
+// The privileges a column can carry: SELECT, INSERT, UPDATE, REFERENCES.
+inline constexpr uint32_t kAclAllColumn = kAclSelect | kAclInsert | kAclUpdate | kAclReferences;
 
 struct AclItem {
   Oid grantee = 0;  // 0: PUBLIC

@@ -12,6 +12,7 @@
 #include "catalog/owner_ddl.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
+#include "catalog/privileges_internal.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "catalog/sequence_ddl.h"
@@ -69,24 +70,32 @@ std::vector<parser::RangeVar> NamesOf(const std::vector<internal::CatalogTuple>&
 
 // Takes every privilege granted to `roles` off every relation (what
 // depended on their grant options goes with them).
-void RevokeFromRoles(const std::vector<Oid>& roles) {
+// Removes every item granting to one of `roles` from `acl` (with what
+// depended on it); true when something was removed.
+bool RevokeAllFrom(Acl& acl, const std::vector<Oid>& roles, Oid owner) {
   auto has_privs_of = [](Oid member, Oid role) { return HasPrivsOfRole(member, role); };
+  bool changed = false;
+  for (;;) {
+    auto it = std::find_if(acl.begin(), acl.end(), [&](const AclItem& i) {
+      return i.grantee != owner && std::find(roles.begin(), roles.end(), i.grantee) != roles.end();
+    });
+    if (it == acl.end()) return changed;
+    AclRevokeFrom(acl, it->grantee, it->grantor, it->privs, /*grant_option_only=*/false, owner, /*cascade=*/true,
+                  has_privs_of);
+    changed = true;
+  }
+}
+
+void RevokeFromRoles(const std::vector<Oid>& roles) {
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(0)) {
+    const Oid owner = internal::RowOid(t.row, kClassRelowner);
+    if (internal::RowOid(t.row, kClassOid) >= kFirstNormalObjectId) {
+      internal::RewriteColumnAcls(internal::RowOid(t.row, kClassOid), AclRoleOid, AclRoleName,
+                                  [&](Acl& acl) { return RevokeAllFrom(acl, roles, owner); });
+    }
     if (t.row[kClassRelacl].is_null) continue;
     auto acl = ParseAcl(t.row[kClassRelacl].str, AclRoleOid);
-    if (!acl) continue;
-    const Oid owner = internal::RowOid(t.row, kClassRelowner);
-    bool changed = false;
-    for (;;) {
-      auto it = std::find_if(acl->begin(), acl->end(), [&](const AclItem& i) {
-        return i.grantee != owner && std::find(roles.begin(), roles.end(), i.grantee) != roles.end();
-      });
-      if (it == acl->end()) break;
-      AclRevokeFrom(*acl, it->grantee, it->grantor, it->privs, /*grant_option_only=*/false, owner, /*cascade=*/true,
-                    has_privs_of);
-      changed = true;
-    }
-    if (!changed) continue;
+    if (!acl || !RevokeAllFrom(*acl, roles, owner)) continue;
     heap::Row row = t.row;
     row[kClassRelacl] = types::Value::Text(FormatAcl(*acl, AclRoleName));
     MarkCatalogChanged(internal::RowOid(t.row, kClassOid));

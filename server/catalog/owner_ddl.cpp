@@ -10,6 +10,7 @@
 #include "catalog/ddl_internal.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
+#include "catalog/privileges_internal.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "catalog/sequence_catalog.h"
@@ -87,6 +88,10 @@ void ChangeRelationOwner(Oid relid, Oid new_owner) {
   internal::CatalogUpdate(kHearthClassOid, cls->tid, row, access::GetCurrentTransactionId(),
                           access::GetCurrentCommandId(true));
   access::CommandCounterIncrement();
+  internal::RewriteColumnAcls(relid, AclRoleOid, AclRoleName, [&](Acl& acl) {
+    acl = AclNewOwner(acl, old_owner, new_owner);
+    return true;
+  });
   const std::string relkind = cls->row[kClassRelkind].str;
   if (relkind == "S") return;
   for (const internal::CatalogTuple& seq : FindSequencesOwnedBy(relid)) {

@@ -1,8 +1,8 @@
 // catalog/privileges.cpp
 //
 // Principal entry points: SetCurrentUser, CheckTablePrivileges,
-// CheckOwnership, GrantRevokeTablePrivileges, HasTablePrivilege,
-// RoleDependencies.
+// CheckOwnership, HasTablePrivilege, RoleDependencies (GRANT / REVOKE:
+// grant_privileges.cpp).
 #include "catalog/privileges.h"
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/pending_delete.h"
+#include "catalog/privileges_internal.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "catalog/sequence.h"
@@ -27,8 +28,6 @@ namespace {
 
 Oid g_current_user = 0;  // 0: never set (tools, bootstrap): no checks
 bool g_current_superuser = true;
-
-const char* KindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
 
 Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, AclRoleOid); }
 
@@ -61,6 +60,12 @@ const Acl& CachedAcl(const RelationEntry& e) {
   return it->second;
 }
 
+}  // namespace
+
+namespace internal {
+
+const char* RelKindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
+
 bool CachedHasPrivsOf(Oid member, Oid role) {
   CheckCache& c = Cache();
   auto key = std::make_pair(member, role);
@@ -69,93 +74,18 @@ bool CachedHasPrivsOf(Oid member, Oid role) {
   return it->second;
 }
 
-// Privilege names of GRANT (lowercase) → mask; 0LP01 for ones tables lack.
-uint32_t PrivilegeMask(const std::vector<std::string>& names) {
-  uint32_t mask = 0;
-  for (const std::string& n : names) {
-    if (n == "all") return kAclAllTable;
-    const uint32_t bit = TablePrivilegeByName(n);
-    if (bit == 0) {
-      std::string upper = n;
-      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      throw DbError("0LP01", "invalid privilege type " + upper + " for table");
-    }
-    mask |= bit;
-  }
-  return mask;
+const Acl& CachedColumnAcl(const std::string& text) {
+  CheckCache& c = Cache();
+  auto key = std::make_pair(text, Oid{0});
+  auto it = c.acls.find(key);
+  if (it == c.acls.end()) it = c.acls.emplace(key, ParseAcl(text, AclRoleOid).value_or(Acl{})).first;
+  return it->second;
 }
 
-Oid GranteeOid(const std::string& name) {
-  if (name == "public") return 0;
-  if (name == "current_user" || name == "current_role" || name == "session_user") return g_current_user;
-  const Oid oid = AclRoleOid(name);
-  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
-  return oid;
-}
+}  // namespace internal
 
-void StoreAcl(const RelationEntry& e, const Acl& acl) {
-  auto cls = internal::FindClassByOid(e.oid);
-  if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e.oid));
-  heap::Row row = cls->row;
-  row[kClassRelacl] = types::Value::Text(FormatAcl(acl, AclRoleName));
-  MarkCatalogChanged(e.oid);
-  internal::CatalogUpdate(kHearthClassOid, cls->tid, row, access::GetCurrentTransactionId(),
-                          access::GetCurrentCommandId(true));
-  access::CommandCounterIncrement();
-}
-
-// PostgreSQL's select_best_grantor: the owner for its members and
-// superusers; else the role the acting role has the privileges of that
-// holds the most of the needed grant options directly.
-struct Grantor {
-  Oid role = 0;
-  uint32_t goptions = 0;
-};
-
-Grantor BestGrantor(const Acl& acl, Oid owner, uint32_t needed) {
-  const Oid user = g_current_user;
-  if (CurrentUserIsSuperuser() || user == owner) return {owner, kAclAllTable};
-  std::vector<Oid> candidates{user};
-  for (const RoleFields& r : ListRoles()) {
-    if (r.oid != user && CachedHasPrivsOf(user, r.oid)) candidates.push_back(r.oid);
-  }
-  Grantor best{user, 0};
-  int best_count = 0;
-  for (Oid c : candidates) {
-    const uint32_t have = AclDirectGrantOptions(acl, c, owner) & needed;
-    if (have == needed) return {c, have};
-    const int count = std::popcount(have);
-    if (count > best_count) {
-      best = {c, have};
-      best_count = count;
-    }
-  }
-  return best;
-}
-
-// PostgreSQL's restrict_and_check_grant: the privileges of `mask` the
-// grantor may grant or revoke, with 01007 / 01006 warnings for the rest;
-// 42501 when the acting role holds nothing at all on the relation.
-uint32_t RestrictToGrantOptions(DdlResult& result, const RelationEntry& e, const Acl& acl, const Grantor& g,
-                                uint32_t mask, bool all, bool is_grant) {
-  if (g.goptions == 0 && AclMask(acl, g.role, CachedHasPrivsOf) == 0 &&
-      AclGrantOptionMask(acl, g.role, e.owner, CachedHasPrivsOf) == 0) {
-    throw DbError(sqlstate::kInsufficientPrivilege,
-                  std::string("permission denied for ") + KindName(e.relkind) + " " + e.info.name);
-  }
-  const uint32_t privs = mask & g.goptions;
-  const std::string what = "\"" + e.info.name + "\"";
-  if (privs == 0) {
-    result.notices.push_back(is_grant ? DdlNotice{"01007", "no privileges were granted for " + what}
-                                      : DdlNotice{"01006", "no privileges could be revoked for " + what});
-  } else if (!all && privs != mask) {
-    result.notices.push_back(is_grant ? DdlNotice{"01007", "not all privileges were granted for " + what}
-                                      : DdlNotice{"01006", "not all privileges could be revoked for " + what});
-  }
-  return privs;
-}
-
-}  // namespace
+using internal::CachedHasPrivsOf;
+using internal::RelKindName;
 
 Oid AclRoleOid(const std::string& name) {
   auto t = FindRoleByName(name);
@@ -190,8 +120,50 @@ void CheckTablePrivileges(const RelationEntry& e, uint32_t mask) {
   if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
   if (MissingTablePrivileges(e, g_current_user, mask) != 0) {
     throw DbError(sqlstate::kInsufficientPrivilege,
-                  std::string("permission denied for ") + KindName(e.relkind) + " " + e.info.name);
+                  std::string("permission denied for ") + RelKindName(e.relkind) + " " + e.info.name);
   }
+}
+
+namespace {
+
+uint32_t ColumnAclMask(const RelationEntry& e, Oid role, int attnum) {
+  const size_t i = static_cast<size_t>(attnum - 1);
+  if (i >= e.column_acls.size() || !e.column_acls[i]) return 0;
+  return AclMask(internal::CachedColumnAcl(*e.column_acls[i]), role, CachedHasPrivsOf);
+}
+
+// Whether `role` holds `priv` on every column of `cols` (any column when empty).
+bool ColumnsGrant(const RelationEntry& e, Oid role, uint32_t priv, const std::vector<int>& cols) {
+  if (cols.empty()) {
+    for (size_t i = 0; i < e.column_acls.size(); ++i) {
+      if ((ColumnAclMask(e, role, static_cast<int>(i) + 1) & priv) != 0) return true;
+    }
+    return false;
+  }
+  return std::all_of(cols.begin(), cols.end(), [&](int a) { return (ColumnAclMask(e, role, a) & priv) != 0; });
+}
+
+}  // namespace
+
+void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::vector<int>& selected,
+                             const std::vector<int>& modified) {
+  if (CurrentUserIsSuperuser() || e.oid < kFirstNormalObjectId) return;
+  if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
+  const uint32_t missing = MissingTablePrivileges(e, g_current_user, mask);
+  if (missing == 0) return;
+  bool ok = (missing & ~(kAclSelect | kAclInsert | kAclUpdate)) == 0;
+  for (uint32_t bit : {kAclSelect, kAclInsert, kAclUpdate}) {
+    if (ok && (missing & bit) != 0) ok = ColumnsGrant(e, g_current_user, bit, bit == kAclSelect ? selected : modified);
+  }
+  if (!ok) {
+    throw DbError(sqlstate::kInsufficientPrivilege,
+                  std::string("permission denied for ") + RelKindName(e.relkind) + " " + e.info.name);
+  }
+}
+
+uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum) {
+  if (RoleIsSuperuser(role)) return kAclAllColumn;
+  return (AclMask(AclOf(e.acl, e.owner), role, HasPrivsOfRole) | ColumnAclMask(e, role, attnum)) & kAclAllColumn;
 }
 
 void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
@@ -199,38 +171,7 @@ void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
   throw DbError(sqlstate::kInsufficientPrivilege, std::string("must be owner of ") + kind + " " + name);
 }
 
-void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, KindName(e.relkind), e.info.name); }
-
-DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
-  DdlResult result;
-  const uint32_t mask = PrivilegeMask(stmt.privileges);
-  const bool all = !stmt.privileges.empty() && stmt.privileges.front() == "all";
-  std::vector<Oid> grantees;
-  for (const std::string& g : stmt.grantees) grantees.push_back(GranteeOid(g));
-  for (const parser::RangeVar& rv : stmt.tables) {
-    const std::string name = internal::DdlTruncateName(rv.name);
-    RelationRef e = NamespaceOid(rv.schema) == types::kInvalidOid
-                        ? nullptr
-                        : OpenRelation(rv.schema, name, storage::LockMode::kShareUpdateExclusive);
-    if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
-    internal::DdlRejectSystemCatalog(*e);
-    Acl acl = AclOf(e->acl, e->owner);
-    const Grantor grantor = BestGrantor(acl, e->owner, mask);
-    const uint32_t privs = RestrictToGrantOptions(result, *e, acl, grantor, mask, all, stmt.is_grant);
-    for (Oid g : grantees) {
-      if (!stmt.is_grant) {
-        AclRevokeFrom(acl, g, grantor.role, privs, stmt.grant_option, e->owner, stmt.cascade, CachedHasPrivsOf);
-        continue;
-      }
-      if (stmt.grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
-      if (privs == 0) continue;
-      if (stmt.grant_option) AclCheckCircularity(acl, g, grantor.role, privs, e->owner, CachedHasPrivsOf);
-      AclGrant(acl, g, grantor.role, privs, stmt.grant_option);
-    }
-    StoreAcl(*e, acl);
-  }
-  return result;
-}
+void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, RelKindName(e.relkind), e.info.name); }
 
 std::optional<std::string> ShownAcl(const RelationEntry& e) { return e.acl; }
 
@@ -271,13 +212,17 @@ bool HasTablePrivilege(Oid role, const std::string& table, const std::string& pr
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name) {
   auto resolve = [&](const std::string& n) { return n == old_name ? oid : AclRoleOid(n); };
   auto name_of = [&](Oid o) { return o == oid ? new_name : AclRoleName(o); };
+  auto mentions_role = [&](Acl& acl) {
+    return std::any_of(acl.begin(), acl.end(), [&](const AclItem& it) { return it.grantee == oid || it.grantor == oid; });
+  };
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(0)) {
+    if (internal::RowOid(t.row, kClassOid) >= kFirstNormalObjectId) {
+      internal::RewriteColumnAcls(internal::RowOid(t.row, kClassOid), resolve, name_of, mentions_role);
+    }
     if (t.row[kClassRelacl].is_null) continue;
     auto acl = ParseAcl(t.row[kClassRelacl].str, resolve);
     if (!acl) continue;
-    const bool mentions = std::any_of(acl->begin(), acl->end(),
-                                      [&](const AclItem& it) { return it.grantee == oid || it.grantor == oid; });
-    if (!mentions) continue;
+    if (!mentions_role(*acl)) continue;
     heap::Row row = t.row;
     row[kClassRelacl] = types::Value::Text(FormatAcl(*acl, name_of));
     const Oid relid = internal::RowOid(t.row, kClassOid);
@@ -294,7 +239,7 @@ std::vector<std::string> RoleDependencies(Oid role) {
     const Oid relid = internal::RowOid(t.row, kClassOid);
     if (relid < kFirstNormalObjectId) continue;
     const std::string name = t.row[kClassRelname].str;
-    const char* kind = KindName(t.row[kClassRelkind].str.empty() ? 'r' : t.row[kClassRelkind].str[0]);
+    const char* kind = RelKindName(t.row[kClassRelkind].str.empty() ? 'r' : t.row[kClassRelkind].str[0]);
     const Oid owner = internal::RowOid(t.row, kClassRelowner);
     if (owner == role) {
       out.push_back(std::string("owner of ") + kind + " " + name);
@@ -306,6 +251,14 @@ std::vector<std::string> RoleDependencies(Oid role) {
           out.push_back(std::string("privileges for ") + kind + " " + name);
           break;
         }
+      }
+    }
+    RelationRef e = LookupRelationByOid(relid);
+    for (size_t i = 0; e != nullptr && i < e->column_acls.size(); ++i) {
+      if (!e->column_acls[i]) continue;
+      const Acl& acl = internal::CachedColumnAcl(*e->column_acls[i]);
+      if (std::any_of(acl.begin(), acl.end(), [&](const AclItem& it) { return it.grantee == role; })) {
+        out.push_back("privileges for column " + e->info.columns[i].name + " of " + kind + " " + name);
       }
     }
   }

@@ -36,6 +36,15 @@ bool CurrentUserIsSuperuser();
 // Throws 42501 unless the acting role holds every privilege in `mask` on
 // relation `e` (its owner holds all unless revoked).
 void CheckTablePrivileges(const RelationEntry& e, uint32_t mask);
+// PostgreSQL's ExecCheckRTEPerms: like CheckTablePrivileges, but SELECT
+// is also met by column privileges on every column in `selected` (on any
+// column when it is empty), INSERT and UPDATE by column privileges on every
+// column in `modified` (1-based attnums).
+void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::vector<int>& selected,
+                             const std::vector<int>& modified);
+// has_column_privilege: what `role` holds on column `attnum` of `e`, table
+// privileges included.
+uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum);
 // The privileges of `mask` role `role` lacks on `e` (0: none lacking).
 uint32_t MissingTablePrivileges(const RelationEntry& e, Oid role, uint32_t mask);
 // Throws 42501 `must be owner of <kind> <name>` unless the acting role has

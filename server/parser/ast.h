@@ -1059,6 +1059,8 @@ struct GrantPrivStmt : Statement {
   GrantPrivStmt() : Statement(kKind) {}
   bool is_grant = true;
   std::vector<std::string> privileges;
+  // Column list of each privilege (same index; empty: the whole table).
+  std::vector<std::vector<std::string>> columns;
   std::vector<RangeVar> tables;
   std::vector<std::string> grantees;
   bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR

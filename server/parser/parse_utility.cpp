@@ -595,21 +595,32 @@ bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* gran
 }
 
 // The privileges form of GRANT/REVOKE, after GRANT / REVOKE [GRANT OPTION
-// FOR]. Only tables (ON [TABLE]); other objects and column lists answer
-// 0A000.
+// FOR]. Only tables (ON [TABLE]), with optional column lists; other
+// objects answer 0A000.
 StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int location) {
   auto s = std::make_unique<GrantPrivStmt>();
   s->location = location;
   s->is_grant = is_grant;
   s->grant_option = grant_option;
+  auto column_list = [&] {
+    std::vector<std::string> cols;
+    if (AcceptOp("(")) {
+      do {
+        cols.push_back(ParseColId());
+      } while (AcceptOp(","));
+      ExpectOp(")");
+    }
+    s->columns.push_back(std::move(cols));
+  };
   if (AcceptKw("all")) {
     AcceptKw("privileges");
     s->privileges.push_back("all");
+    column_list();
   } else {
     do {
       s->privileges.push_back(Cur().text);
       Advance();
-      if (IsOp("(")) ErrorAt(sqlstate::kFeatureNotSupported, "column privileges are not supported yet", Loc());
+      column_list();
     } while (AcceptOp(","));
   }
   ExpectKw("on");

@@ -43,6 +43,7 @@ Scope TableScope(const TableInfo& t, const std::string& alias) {
   Scope s;
   RangeEntry e;
   e.alias = alias.empty() ? t.name : alias;
+  e.origin = OriginsOf(NoteRelationUse(t.oid, /*target=*/true), t.columns.size());
   for (const executor::ColumnInfo& c : t.columns) {
     e.names.push_back(c.name);
     e.types.push_back(c.type);
@@ -216,6 +217,7 @@ class DmlPlanner {
       }
       source = std::make_unique<executor::ProjectNode>(std::move(q.node), std::move(exprs), std::move(cols));
     }
+    for (int i : target) NoteModifiedColumn(t.oid, i + 1);
     PlannedStatement p;
     p.command = CommandType::kInsert;
     std::vector<PlanExpr> ret;
@@ -260,6 +262,7 @@ class DmlPlanner {
                 sc.location);
       }
       CheckIdentityValue(t.columns[static_cast<size_t>(i)], sc.value->kind == parser::ExprKind::kDefault, 0, true);
+      NoteModifiedColumn(t.oid, i + 1);
       BindContext ctx = q_.Context(&scope, "UPDATE");
       row[static_cast<size_t>(i)] = Assign(*sc.value, t.columns[static_cast<size_t>(i)], ctx);
     }

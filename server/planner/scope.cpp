@@ -74,6 +74,7 @@ ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
   if (corr != nullptr && parent != nullptr && !TryFind(c)) {
     if (auto outer = parent->TryFind(c)) {
       auto [oe, oi] = *outer;
+      NoteColumnRead(OriginAt(*oe, oi));
       int index = oe->offset + oi;
       size_t k = 0;
       while (k < corr->outer_index.size() && corr->outer_index[k] != index) ++k;
@@ -87,6 +88,7 @@ ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
     }
   }
   auto [e, i] = Find(c);
+  NoteColumnRead(OriginAt(*e, i));
   ColumnBinding b;
   b.index = e->offset + i;
   b.type = e->types[static_cast<size_t>(i)];

@@ -3,6 +3,8 @@
 // Principal entry points: LookupRecorder, CheckPrivileges, SetActingRole.
 #include "tcop/privilege_checks.h"
 
+#include <set>
+
 #include "catalog/catalog_shared.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -15,34 +17,14 @@ namespace hearth::tcop {
 
 namespace {
 
-struct Target {
-  const parser::RangeVar* table = nullptr;
-  uint32_t privilege = 0;
-  bool reads = false;  // WHERE / RETURNING read the target's rows
-};
-
-Target TargetOf(const parser::Statement& stmt) {
-  Target t;
+// The privilege a statement needs on its target (0: none).
+uint32_t TargetPrivilege(const parser::Statement& stmt) {
   switch (stmt.kind) {
-    case parser::StmtKind::kInsert: {
-      const auto& s = stmt.As<parser::InsertStmt>();
-      t = {&s.table, catalog::kAclInsert, !s.returning.empty()};
-      break;
-    }
-    case parser::StmtKind::kUpdate: {
-      const auto& s = stmt.As<parser::UpdateStmt>();
-      t = {&s.table, catalog::kAclUpdate, s.where != nullptr || !s.returning.empty()};
-      break;
-    }
-    case parser::StmtKind::kDelete: {
-      const auto& s = stmt.As<parser::DeleteStmt>();
-      t = {&s.table, catalog::kAclDelete, s.where != nullptr || !s.returning.empty()};
-      break;
-    }
-    default:
-      break;
+    case parser::StmtKind::kInsert: return catalog::kAclInsert;
+    case parser::StmtKind::kUpdate: return catalog::kAclUpdate;
+    case parser::StmtKind::kDelete: return catalog::kAclDelete;
+    default: return 0;
   }
-  return t;
 }
 
 }  // namespace
@@ -58,27 +40,34 @@ LookupRecorder::~LookupRecorder() {
 }
 
 RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const {
-  const Target target = TargetOf(stmt);
-  std::map<types::Oid, uint32_t> need;
-  bool target_seen = false;
-  for (const executor::TableInfo& t : looked_up_) {
-    if (t.oid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
-    const bool is_target = target.table != nullptr && !target_seen && t.name == target.table->name &&
-                           (target.table->schema.empty() || target.table->schema == t.schema);
-    if (is_target) {
-      target_seen = true;
-      need[t.oid] |= target.privilege | (target.reads ? uint32_t{catalog::kAclSelect} : 0u);
-    } else {
-      need[t.oid] |= catalog::kAclSelect;
+  const uint32_t target_privilege = TargetPrivilege(stmt);
+  RequiredPrivileges need;
+  std::set<types::Oid> covered;
+  for (const planner::RelationUse& u : columns_.uses()) {
+    if (u.relid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
+    covered.insert(u.relid);
+    RelationPrivileges r{u.relid, catalog::kAclSelect, u.read, u.modified};
+    if (u.target && target_privilege != 0) {
+      r.mask = target_privilege | (u.read.empty() ? 0u : uint32_t{catalog::kAclSelect});
     }
+    need.push_back(std::move(r));
   }
-  return RequiredPrivileges(need.begin(), need.end());
+  // Relations looked up but not bound as a reference: SELECT on all of it.
+  for (const executor::TableInfo& t : looked_up_) {
+    if (t.oid < catalog::kFirstNormalObjectId || !covered.insert(t.oid).second) continue;
+    RelationPrivileges r{t.oid, catalog::kAclSelect, {}, {}};
+    for (size_t i = 0; i < t.columns.size(); ++i) r.selected.push_back(static_cast<int>(i) + 1);
+    need.push_back(std::move(r));
+  }
+  return need;
 }
 
 void CheckPrivileges(const RequiredPrivileges& required) {
   if (catalog::CurrentUserIsSuperuser()) return;
-  for (const auto& [oid, mask] : required) {
-    if (catalog::RelationRef e = catalog::LookupRelationByOid(oid)) catalog::CheckTablePrivileges(*e, mask);
+  for (const RelationPrivileges& r : required) {
+    if (catalog::RelationRef e = catalog::LookupRelationByOid(r.relid)) {
+      catalog::CheckRelationPrivileges(*e, r.mask, r.selected, r.modified);
+    }
   }
 }
 
