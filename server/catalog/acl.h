@@ -3,7 +3,8 @@
 // Table privileges as PostgreSQL stores them: an ACL is a list of aclitems,
 // written in PostgreSQL's text form `{grantee=privs/grantor,...}` (grantee
 // empty for PUBLIC; privilege letters a INSERT, r SELECT, w UPDATE,
-// d DELETE, D TRUNCATE, x REFERENCES, t TRIGGER, each followed by `*` when
+// d DELETE, D TRUNCATE, x REFERENCES, t TRIGGER, X EXECUTE, U USAGE,
+// C CREATE, T TEMPORARY, c CONNECT, each followed by `*` when
 // held WITH GRANT OPTION). A relation without an ACL (relacl NULL) has the
 // default: everything for its owner, nothing for anyone else. Pure
 // functions; role names are resolved by the caller's callbacks.
@@ -28,8 +29,15 @@ enum AclPriv : uint32_t {
   kAclTruncate = 1u << 4,
   kAclReferences = 1u << 5,
   kAclTrigger = 1u << 6,
+  kAclExecute = 1u << 7,
+  kAclUsage = 1u << 8,
+  kAclCreate = 1u << 9,
+  kAclTemporary = 1u << 10,
+  kAclConnect = 1u << 11,
 };
 inline constexpr uint32_t kAclAllTable = 0x7f;
+// What a sequence's owner holds by default: SELECT, UPDATE, USAGE (rwU).
+inline constexpr uint32_t kAclAllSequence = kAclSelect | kAclUpdate | kAclUsage;
 // The privileges a column can carry: SELECT, INSERT, UPDATE, REFERENCES.
 inline constexpr uint32_t kAclAllColumn = kAclSelect | kAclInsert | kAclUpdate | kAclReferences;
 
@@ -41,9 +49,9 @@ struct AclItem {
 };
 using Acl = std::vector<AclItem>;
 
-// The ACL in force: `stored` (relacl) or the owner's default.
+// The ACL in force: `stored` (relacl) or the owner's default (`owner_privs`).
 Acl EffectiveAcl(const std::optional<std::string>& stored, Oid owner,
-                 const std::function<Oid(const std::string&)>& role_oid);
+                 const std::function<Oid(const std::string&)>& role_oid, uint32_t owner_privs = kAclAllTable);
 // PostgreSQL's text form; `role_name` of an unknown oid may return its number.
 std::string FormatAcl(const Acl& acl, const std::function<std::string(Oid)>& role_name);
 // Parses the text form; nullopt when malformed or naming an unknown role.

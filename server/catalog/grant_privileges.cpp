@@ -28,22 +28,19 @@ namespace {
 using internal::CachedHasPrivsOf;
 using internal::RelKindName;
 
-Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, AclRoleOid); }
+[[noreturn]] void ThrowInvalidPrivilege(const std::string& name, const char* object) {
+  std::string upper = name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  throw DbError("0LP01", "invalid privilege type " + upper + " for " + object);
+}
 
-// Privilege names of GRANT (lowercase) → mask; 0LP01 for ones tables lack.
-uint32_t PrivilegeMask(const std::vector<std::string>& names) {
-  uint32_t mask = 0;
-  for (const std::string& n : names) {
-    if (n == "all") return kAclAllTable;
-    const uint32_t bit = TablePrivilegeByName(n);
-    if (bit == 0) {
-      std::string upper = n;
-      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      throw DbError("0LP01", "invalid privilege type " + upper + " for table");
-    }
-    mask |= bit;
-  }
-  return mask;
+// A privilege name of GRANT (lowercase, not "all") → bit; 0LP01 for one
+// neither tables nor sequences have (ON SEQUENCE: sequences).
+uint32_t PrivilegeBit(const std::string& name, bool on_sequence) {
+  const uint32_t bit = TablePrivilegeByName(name);
+  const uint32_t allowed = on_sequence ? kAclAllSequence : kAclAllTable | kAclAllSequence;
+  if (bit == 0 || (bit & ~allowed) != 0) ThrowInvalidPrivilege(name, on_sequence ? "sequence" : "table");
+  return bit;
 }
 
 Oid GranteeOid(const std::string& name) {
@@ -75,7 +72,7 @@ struct Grantor {
 
 Grantor BestGrantor(const Acl& acl, Oid owner, uint32_t needed) {
   const Oid user = GetCurrentUserId();
-  if (CurrentUserIsSuperuser() || user == owner) return {owner, kAclAllTable};
+  if (CurrentUserIsSuperuser() || user == owner) return {owner, needed};
   std::vector<Oid> candidates{user};
   for (const RoleFields& r : ListRoles()) {
     if (r.oid != user && CachedHasPrivsOf(user, r.oid)) candidates.push_back(r.oid);
@@ -143,16 +140,15 @@ GrantTargets SplitTargets(const parser::GrantPrivStmt& stmt) {
     const std::string& name = stmt.privileges[i];
     const bool has_cols = i < stmt.columns.size() && !stmt.columns[i].empty();
     if (!has_cols) {
-      t.table_mask |= PrivilegeMask({name});
-      t.table_all |= name == "all";
+      if (name == "all") {
+        t.table_all = true;
+      } else {
+        t.table_mask |= PrivilegeBit(name, stmt.on_sequence);
+      }
       continue;
     }
     const uint32_t bit = name == "all" ? kAclAllColumn : TablePrivilegeByName(name);
-    if (bit == 0 || (bit & ~kAclAllColumn) != 0) {
-      std::string upper = name;
-      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      throw DbError("0LP01", "invalid privilege type " + upper + " for column");
-    }
+    if (bit == 0 || (bit & ~kAclAllColumn) != 0) ThrowInvalidPrivilege(name, "column");
     for (const std::string& col : stmt.columns[i]) {
       auto it = std::find_if(t.columns.begin(), t.columns.end(), [&](const auto& c) { return c.first == col; });
       if (it == t.columns.end()) {
@@ -205,6 +201,25 @@ void GrantRevokeColumn(DdlResult& result, const RelationEntry& e, const Acl& tab
   StoreColumnAcl(e.oid, attnum, acl);
 }
 
+// The table-level privileges of the statement for relation `e`: ALL is
+// what its kind has; a sequence named ON TABLE keeps only its own (with
+// PostgreSQL's warning); a table named ON SEQUENCE is 42809, and USAGE on
+// a table 0LP01.
+uint32_t RelationMask(DdlResult& result, const RelationEntry& e, const GrantTargets& t, bool on_sequence) {
+  const bool is_sequence = e.relkind == 'S';
+  if (on_sequence && !is_sequence) throw DbError("42809", "\"" + e.info.name + "\" is not a sequence");
+  uint32_t mask = t.table_mask | (t.table_all ? (is_sequence ? kAclAllSequence : kAclAllTable) : 0u);
+  if (is_sequence && (mask & ~kAclAllSequence) != 0) {
+    if (!t.table_all) {
+      result.notices.push_back(
+          {"0LP01", "sequence \"" + e.info.name + "\" only supports USAGE, SELECT, and UPDATE privileges"});
+    }
+    mask &= kAclAllSequence;
+  }
+  if (!is_sequence && (mask & ~kAclAllTable) != 0) ThrowInvalidPrivilege("usage", "table");
+  return mask;
+}
+
 int AttnumOf(const RelationEntry& e, const std::string& col) {
   for (size_t i = 0; i < e.info.columns.size(); ++i) {
     if (e.info.columns[i].name == col) return static_cast<int>(i) + 1;
@@ -245,22 +260,23 @@ DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
                         : OpenRelation(rv.schema, name, storage::LockMode::kShareUpdateExclusive);
     if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
     internal::DdlRejectSystemCatalog(*e);
-    Acl acl = AclOf(e->acl, e->owner);
+    Acl acl = internal::RelationAcl(*e);
     for (const auto& [col, mask] : targets.columns) {
       GrantRevokeColumn(result, *e, acl, AttnumOf(*e, col), mask, stmt, grantees, /*implicit=*/false);
     }
-    if (targets.table_mask == 0) continue;
-    const Grantor grantor = BestGrantor(acl, e->owner, targets.table_mask);
+    if (targets.table_mask == 0 && !targets.table_all) continue;
+    const uint32_t mask = RelationMask(result, *e, targets, stmt.on_sequence);
+    const Grantor grantor = BestGrantor(acl, e->owner, mask);
     const uint32_t privs = RestrictToGrantOptions(
         result, "\"" + e->info.name + "\"", std::string("permission denied for ") + RelKindName(e->relkind) + " " + e->info.name,
-        acl, e->owner, grantor, targets.table_mask, targets.table_all, stmt.is_grant);
+        acl, e->owner, grantor, mask, targets.table_all, stmt.is_grant);
     ApplyToAcl(acl, stmt, grantees, grantor.role, privs, e->owner);
     StoreAcl(*e, acl);
     // Revoking a privilege from the table revokes it from every column too.
-    if (!stmt.is_grant && (targets.table_mask & kAclAllColumn) != 0) {
+    if (!stmt.is_grant && e->relkind != 'S' && (mask & kAclAllColumn) != 0) {
       for (size_t i = 0; i < e->column_acls.size(); ++i) {
         if (!e->column_acls[i]) continue;
-        GrantRevokeColumn(result, *e, acl, static_cast<int>(i) + 1, targets.table_mask & kAclAllColumn, stmt,
+        GrantRevokeColumn(result, *e, acl, static_cast<int>(i) + 1, mask & kAclAllColumn, stmt,
                           grantees, /*implicit=*/true);
       }
     }

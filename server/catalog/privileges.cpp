@@ -54,15 +54,20 @@ CheckCache& Cache() {
 
 const Acl& CachedAcl(const RelationEntry& e) {
   CheckCache& c = Cache();
-  auto key = std::make_pair(e.acl.value_or(std::string()), e.owner);
+  // The owner's default differs by kind: the key starts with the relkind.
+  auto key = std::make_pair(std::string(1, e.relkind) + e.acl.value_or(std::string()), e.owner);
   auto it = c.acls.find(key);
-  if (it == c.acls.end()) it = c.acls.emplace(key, AclOf(e.acl, e.owner)).first;
+  if (it == c.acls.end()) it = c.acls.emplace(key, internal::RelationAcl(e)).first;
   return it->second;
 }
 
 }  // namespace
 
 namespace internal {
+
+Acl RelationAcl(const RelationEntry& e) {
+  return EffectiveAcl(e.acl, e.owner, AclRoleOid, e.relkind == 'S' ? kAclAllSequence : kAclAllTable);
+}
 
 const char* RelKindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
 
@@ -161,9 +166,17 @@ void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::v
   }
 }
 
+void CheckSequenceAccess(const RelationEntry& e, uint32_t any_of) {
+  if (CurrentUserIsSuperuser() || e.oid < kFirstNormalObjectId) return;
+  if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
+  if (MissingTablePrivileges(e, g_current_user, any_of) == any_of) {
+    throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for sequence " + e.info.name);
+  }
+}
+
 uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum) {
   if (RoleIsSuperuser(role)) return kAclAllColumn;
-  return (AclMask(AclOf(e.acl, e.owner), role, HasPrivsOfRole) | ColumnAclMask(e, role, attnum)) & kAclAllColumn;
+  return (AclMask(internal::RelationAcl(e), role, HasPrivsOfRole) | ColumnAclMask(e, role, attnum)) & kAclAllColumn;
 }
 
 void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
@@ -199,12 +212,12 @@ bool HasTablePrivilege(Oid role, const std::string& table, const std::string& pr
       lower.resize(lower.size() - kWith.size());
       lower.erase(lower.find_last_not_of(" \t") + 1);
     }
-    const uint32_t bit = TablePrivilegeByName(lower);
+    const uint32_t bit = TablePrivilegeByName(lower) & kAclAllTable;
     if (bit == 0) throw DbError(sqlstate::kInvalidParameterValue, "unrecognized privilege type: \"" + item + "\"");
     (grant_option ? wanted_grant : wanted) |= bit;
   }
   if (RoleIsSuperuser(role)) return true;
-  const Acl acl = AclOf(e->acl, e->owner);
+  const Acl acl = internal::RelationAcl(*e);
   if ((AclMask(acl, role, HasPrivsOfRole) & wanted) != 0) return true;
   return (AclGrantOptionMask(acl, role, e->owner, HasPrivsOfRole) & wanted_grant) != 0;
 }

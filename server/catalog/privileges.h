@@ -42,6 +42,10 @@ void CheckTablePrivileges(const RelationEntry& e, uint32_t mask);
 // column in `modified` (1-based attnums).
 void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::vector<int>& selected,
                              const std::vector<int>& modified);
+// nextval (USAGE or UPDATE), currval / lastval (USAGE or SELECT), setval
+// (UPDATE): 42501 `permission denied for sequence s` unless the acting
+// role holds one of `any_of`.
+void CheckSequenceAccess(const RelationEntry& e, uint32_t any_of);
 // has_column_privilege: what `role` holds on column `attnum` of `e`, table
 // privileges included.
 uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum);

@@ -8,9 +8,12 @@
 #include <string>
 
 #include "catalog/acl.h"
+#include "catalog/relcache.h"
 
 namespace hearth::catalog::internal {
 
+// The relation's ACL in force (the owner's default by kind when relacl is NULL).
+Acl RelationAcl(const RelationEntry& e);
 // "sequence" for relkind 'S', else "table" (as error messages name them).
 const char* RelKindName(char relkind);
 // HasPrivsOfRole, cached until the catalog version moves.

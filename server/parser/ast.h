@@ -1065,6 +1065,7 @@ struct GrantPrivStmt : Statement {
   std::vector<std::string> grantees;
   bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR
   bool cascade = false;       // REVOKE ... CASCADE
+  bool on_sequence = false;   // ON SEQUENCE (else ON [TABLE])
 };
 
 // ALTER {TABLE|SEQUENCE|INDEX|VIEW} [IF EXISTS] [ONLY] name OWNER TO role.

@@ -624,13 +624,14 @@ StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int locat
     } while (AcceptOp(","));
   }
   ExpectKw("on");
-  for (const char* kw : {"schema", "sequence", "database", "function", "procedure", "routine", "language",
+  s->on_sequence = AcceptKw("sequence");
+  for (const char* kw : {"schema", "database", "function", "procedure", "routine", "language",
                          "tablespace", "type", "domain", "foreign", "large", "all"}) {
     if (IsKw(kw)) {
       ErrorAt(sqlstate::kFeatureNotSupported, "GRANT and REVOKE are supported on tables only", Loc());
     }
   }
-  AcceptKw("table");
+  if (!s->on_sequence) AcceptKw("table");
   s->tables = ParseQualifiedNameList();
   s->grantees = ParseGrantees(is_grant);
   std::string grantor;

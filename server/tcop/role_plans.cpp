@@ -21,7 +21,8 @@ namespace {
 
 void SendRoleNotices(Session& s, const catalog::DdlResult& r) {
   for (const auto& n : r.notices) {
-    const Severity severity = n.sqlstate.rfind("01", 0) == 0 ? Severity::kWarning : Severity::kNotice;
+    const bool warning = n.sqlstate.rfind("01", 0) == 0 || n.sqlstate == "0LP01";
+    const Severity severity = warning ? Severity::kWarning : Severity::kNotice;
     if (n.hint.empty()) {
       s.Notice(severity, n.sqlstate, n.message);
     } else {

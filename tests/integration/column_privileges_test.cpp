@@ -8,32 +8,11 @@
 #include <string>
 
 #include "client/client.h"
+#include "role_sessions.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
-using hearth::client::ConnectOptions;
 using hearth::client::Connection;
-
-namespace {
-
-ConnectOptions As(const TestServer& s, const std::string& user) {
-  ConnectOptions o;
-  o.port = static_cast<uint16_t>(s.port());
-  o.user = user;
-  o.database = "hearth";
-  o.password = "pw";
-  return o;
-}
-
-// The SQLSTATE of `sql`'s first error ("" when it succeeded).
-std::string StateOf(Connection& c, const std::string& sql) {
-  for (const auto& r : c.SimpleQuery(sql)) {
-    if (!r.ok()) return r.error->sqlstate;
-  }
-  return "";
-}
-
-}  // namespace
 
 TEST_CASE("column privileges: checked per column for a logged-in role", "[column_privileges_test]") {
   TestServer server;
@@ -41,8 +20,8 @@ TEST_CASE("column privileges: checked per column for a logged-in role", "[column
                        "create role owner_r login password 'pw';"
                        "create role clerk login password 'pw';"})
               .exit_code == 0);
-  Connection owner = Connection::Connect(As(server, "owner_r"));
-  Connection clerk = Connection::Connect(As(server, "clerk"));
+  Connection owner = Connection::Connect(LoginAs(server, "owner_r"));
+  Connection clerk = Connection::Connect(LoginAs(server, "clerk"));
   REQUIRE(StateOf(owner, "create table staff (id int, name text, salary int);"
                          "insert into staff values (1, 'ann', 100);"
                          "grant select (id, name), update (name) on staff to clerk") == "");

@@ -9,30 +9,13 @@
 #include <string>
 
 #include "client/client.h"
+#include "role_sessions.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
-using hearth::client::ConnectOptions;
 using hearth::client::Connection;
 
 namespace {
-
-ConnectOptions As(const TestServer& s, const std::string& user) {
-  ConnectOptions o;
-  o.port = static_cast<uint16_t>(s.port());
-  o.user = user;
-  o.database = "hearth";
-  o.password = "pw";
-  return o;
-}
-
-// The SQLSTATE of `sql`'s first error ("" when it succeeded).
-std::string StateOf(Connection& c, const std::string& sql) {
-  for (const auto& r : c.SimpleQuery(sql)) {
-    if (!r.ok()) return r.error->sqlstate;
-  }
-  return "";
-}
 
 // The first column of the first row of `sql`'s last result.
 std::optional<std::string> ValueOf(Connection& c, const std::string& sql) {
@@ -52,9 +35,9 @@ TEST_CASE("ownership: grant options passed on and revoked with CASCADE", "[owner
                        "create role bob login password 'pw';"
                        "create role carol login password 'pw';"})
               .exit_code == 0);
-  Connection alice = Connection::Connect(As(server, "alice"));
-  Connection bob = Connection::Connect(As(server, "bob"));
-  Connection carol = Connection::Connect(As(server, "carol"));
+  Connection alice = Connection::Connect(LoginAs(server, "alice"));
+  Connection bob = Connection::Connect(LoginAs(server, "bob"));
+  Connection carol = Connection::Connect(LoginAs(server, "carol"));
   REQUIRE(StateOf(alice, "create table t (v int); insert into t values (7)") == "");
 
   // Without a grant option bob can pass nothing on.
@@ -84,8 +67,8 @@ TEST_CASE("ownership: ALTER TABLE ... OWNER TO between logged-in roles", "[owner
                        "create role alice login password 'pw';"
                        "create role bob login password 'pw';"})
               .exit_code == 0);
-  Connection alice = Connection::Connect(As(server, "alice"));
-  Connection bob = Connection::Connect(As(server, "bob"));
+  Connection alice = Connection::Connect(LoginAs(server, "alice"));
+  Connection bob = Connection::Connect(LoginAs(server, "bob"));
   REQUIRE(StateOf(alice, "create table t (id serial, v int); insert into t (v) values (7)") == "");
 
   // alice may not give it to a role she is not a member of; bob may not take it.
