@@ -1,8 +1,8 @@
 // catalog/privileges.cpp
 //
 // Principal entry points: SetCurrentUser, CheckTablePrivileges,
-// CheckOwnership, HasTablePrivilege, RoleDependencies (GRANT / REVOKE:
-// grant_privileges.cpp).
+// CheckOwnership, RoleDependencies (GRANT / REVOKE: grant_privileges.cpp;
+// has_*_privilege: has_privilege.cpp).
 #include "catalog/privileges.h"
 
 #include <algorithm>
@@ -187,40 +187,6 @@ void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
 void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, RelKindName(e.relkind), e.info.name); }
 
 std::optional<std::string> ShownAcl(const RelationEntry& e) { return e.acl; }
-
-bool HasTablePrivilege(Oid role, const std::string& table, const std::string& privileges) {
-  if (role == 0 || !FindRoleByOid(role)) throw DbError(sqlstate::kUndefinedObject, "role with OID " + std::to_string(role) + " does not exist");
-  auto [schema, name] = SplitQualifiedName(table);
-  RelationRef e = LookupRelation(schema, name);
-  if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + table + "\" does not exist");
-  uint32_t wanted = 0;
-  uint32_t wanted_grant = 0;
-  size_t pos = 0;
-  while (pos <= privileges.size()) {
-    size_t end = privileges.find(',', pos);
-    if (end == std::string::npos) end = privileges.size();
-    std::string item = privileges.substr(pos, end - pos);
-    pos = end + 1;
-    std::string lower;
-    for (char c : item) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    lower.erase(0, lower.find_first_not_of(" \t"));
-    lower.erase(lower.find_last_not_of(" \t") + 1);
-    bool grant_option = false;
-    constexpr std::string_view kWith = " with grant option";
-    if (lower.size() > kWith.size() && lower.compare(lower.size() - kWith.size(), kWith.size(), kWith) == 0) {
-      grant_option = true;
-      lower.resize(lower.size() - kWith.size());
-      lower.erase(lower.find_last_not_of(" \t") + 1);
-    }
-    const uint32_t bit = TablePrivilegeByName(lower) & kAclAllTable;
-    if (bit == 0) throw DbError(sqlstate::kInvalidParameterValue, "unrecognized privilege type: \"" + item + "\"");
-    (grant_option ? wanted_grant : wanted) |= bit;
-  }
-  if (RoleIsSuperuser(role)) return true;
-  const Acl acl = internal::RelationAcl(*e);
-  if ((AclMask(acl, role, HasPrivsOfRole) & wanted) != 0) return true;
-  return (AclGrantOptionMask(acl, role, e->owner, HasPrivsOfRole) & wanted_grant) != 0;
-}
 
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name) {
   auto resolve = [&](const std::string& n) { return n == old_name ? oid : AclRoleOid(n); };

@@ -65,6 +65,12 @@ std::optional<std::string> ShownAcl(const RelationEntry& e);
 // has_table_privilege(role, table, 'SELECT, INSERT WITH GRANT OPTION'):
 // 42704 unknown role, 42P01 unknown table, 22023 unknown privilege.
 bool HasTablePrivilege(Oid role, const std::string& table, const std::string& privileges);
+// has_sequence_privilege (USAGE, SELECT, UPDATE; 42809 for a table).
+bool HasSequencePrivilege(Oid role, const std::string& sequence, const std::string& privileges);
+// has_column_privilege (SELECT, INSERT, UPDATE, REFERENCES; table
+// privileges count; 42703 unknown column).
+bool HasColumnPrivilege(Oid role, const std::string& table, const std::string& column,
+                        const std::string& privileges);
 
 // Role name ↔ oid as ParseAcl / FormatAcl want them (0 for an unknown
 // name; the number for an unknown oid).

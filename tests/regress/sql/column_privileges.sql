@@ -10,6 +10,14 @@ grant insert (a, c) on c_t to c_w;
 grant references (a) on c_t to c_w with grant option;
 select attname, attacl from pg_attribute where attrelid = 'c_t'::regclass and attnum > 0 order by attnum;
 select relacl from pg_class where relname = 'c_t';
+select has_column_privilege('c_r', 'c_t', 'a', 'select') as r_a,
+       has_column_privilege('c_r', 'c_t', 'c', 'select') as r_c,
+       has_column_privilege('c_r', 'c_t', 'c', 'update') as r_upd_c,
+       has_column_privilege('c_w', 'c_t', 'a', 'references with grant option') as w_ref_go,
+       has_column_privilege('c_own', 'c_t', 'b', 'insert') as own,
+       has_column_privilege('c_t', 'b', 'update') as mine;
+select has_column_privilege('c_r', 'c_t', 'nosuch', 'select');
+select has_column_privilege('c_r', 'c_t', 'a', 'delete');
 reset role;
 set role c_r;
 select * from c_t;

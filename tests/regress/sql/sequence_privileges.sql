@@ -37,6 +37,16 @@ set role s_u;
 select currval('s_s');
 select last_value from s_s;
 reset role;
+select has_sequence_privilege('s_u', 's_s', 'usage') as u_usage,
+       has_sequence_privilege('s_u', 's_s', 'update') as u_update,
+       has_sequence_privilege('s_r', 's_s', 'select, usage') as r_any,
+       has_sequence_privilege('s_own', 's_s', 'update with grant option') as own_go;
+set role s_u;
+select has_sequence_privilege('s_s', 'select') as mine;
+reset role;
+select has_sequence_privilege('s_u', 's_t', 'usage');
+select has_sequence_privilege('s_u', 's_s', 'insert');
+select has_sequence_privilege('s_u', 's_nosuch', 'usage');
 drop table s_t;
 drop sequence s_s;
 drop role s_own, s_u, s_r;
