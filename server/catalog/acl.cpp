@@ -1,14 +1,17 @@
 // catalog/acl.cpp
 //
 // Principal entry points: EffectiveAcl, FormatAcl, ParseAcl, AclMask,
-// AclGrant, AclRevoke.
+// AclGrant, AclNewOwner (revoking: acl_update.cpp).
 #include "catalog/acl.h"
+
+#include <algorithm>
 
 namespace hearth::catalog {
 
 namespace {
 
-constexpr char kLetters[] = "arwdDxt";  // bit i ↔ kLetters[i]
+constexpr char kLetters[] = "arwdDxtXUCTc";  // bit i ↔ kLetters[i]
+constexpr int kNumLetters = 12;
 
 // A role name as aclitem text shows it: double-quoted when it is not a
 // plain lower-case identifier.
@@ -47,11 +50,11 @@ std::optional<std::string> ReadName(const std::string& s, size_t& pos, const cha
 }  // namespace
 
 Acl EffectiveAcl(const std::optional<std::string>& stored, Oid owner,
-                 const std::function<Oid(const std::string&)>& role_oid) {
+                 const std::function<Oid(const std::string&)>& role_oid, uint32_t owner_privs) {
   if (stored) {
     if (auto acl = ParseAcl(*stored, role_oid)) return *acl;
   }
-  return Acl{AclItem{owner, owner, kAclAllTable, 0}};
+  return Acl{AclItem{owner, owner, owner_privs, 0}};
 }
 
 std::string FormatAcl(const Acl& acl, const std::function<std::string(Oid)>& role_name) {
@@ -61,7 +64,7 @@ std::string FormatAcl(const Acl& acl, const std::function<std::string(Oid)>& rol
     if (i > 0) out += ',';
     std::string item = it.grantee == 0 ? "" : QuoteName(role_name(it.grantee));
     item += '=';
-    for (int b = 0; b < 7; ++b) {
+    for (int b = 0; b < kNumLetters; ++b) {
       if (it.privs & (1u << b)) {
         item += kLetters[b];
         if (it.grant_options & (1u << b)) item += '*';
@@ -111,7 +114,7 @@ std::optional<Acl> ParseAcl(const std::string& text, const std::function<Oid(con
       if (it.grantee == 0) return std::nullopt;
     }
     while (p < item.size() && item[p] != '/') {
-      const char* at = std::char_traits<char>::find(kLetters, 7, item[p]);
+      const char* at = std::char_traits<char>::find(kLetters, kNumLetters, item[p]);
       if (at == nullptr) return std::nullopt;
       const uint32_t bit = 1u << (at - kLetters);
       it.privs |= bit;
@@ -157,13 +160,23 @@ void AclGrant(Acl& acl, Oid grantee, Oid grantor, uint32_t privs, bool with_gran
   acl.push_back(AclItem{grantee, grantor, privs, with_grant_option ? privs : 0});
 }
 
-void AclRevoke(Acl& acl, Oid grantee, uint32_t privs, bool grant_option_only) {
-  for (AclItem& it : acl) {
-    if (it.grantee != grantee) continue;
-    it.grant_options &= ~privs;
-    if (!grant_option_only) it.privs &= ~privs;
+Acl AclNewOwner(const Acl& acl, Oid old_owner, Oid new_owner) {
+  Acl out;
+  for (AclItem it : acl) {
+    if (it.grantee == old_owner) it.grantee = new_owner;
+    if (it.grantor == old_owner) it.grantor = new_owner;
+    auto same = std::find_if(out.begin(), out.end(), [&](const AclItem& o) {
+      return o.grantee == it.grantee && o.grantor == it.grantor;
+    });
+    if (same == out.end()) {
+      out.push_back(it);
+    } else {
+      same->privs |= it.privs;
+      same->grant_options |= it.grant_options;
+    }
   }
-  std::erase_if(acl, [](const AclItem& it) { return it.privs == 0; });
+  std::erase_if(out, [](const AclItem& it) { return it.privs == 0; });
+  return out;
 }
 
 uint32_t TablePrivilegeByName(const std::string& n) {
@@ -174,6 +187,7 @@ uint32_t TablePrivilegeByName(const std::string& n) {
   if (n == "truncate") return kAclTruncate;
   if (n == "references") return kAclReferences;
   if (n == "trigger") return kAclTrigger;
+  if (n == "usage") return kAclUsage;
   return 0;
 }
 
@@ -186,6 +200,7 @@ const char* TablePrivilegeName(uint32_t priv) {
     case kAclTruncate: return "TRUNCATE";
     case kAclReferences: return "REFERENCES";
     case kAclTrigger: return "TRIGGER";
+    case kAclUsage: return "USAGE";
     default: return "";
   }
 }

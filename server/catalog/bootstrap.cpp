@@ -41,7 +41,7 @@ const std::vector<ColumnSpec> kClassColumns = {
 const std::vector<ColumnSpec> kAttributeColumns = {
     {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},
     {"atttypmod", types::kInt4Oid}, {"attnum", types::kInt2Oid},     {"attnotnull", types::kBoolOid},
-    {"atthasdef", types::kBoolOid}, {"attdefault", types::kTextOid},
+    {"atthasdef", types::kBoolOid}, {"attdefault", types::kTextOid}, {"attacl", types::kTextOid, true},
 };
 
 const std::vector<ColumnSpec> kIndexColumns = {

@@ -41,6 +41,7 @@ const TupleDesc& AttributeTupleDesc() {
       ColumnDesc::ForType(types::kBoolOid),  // attnotnull
       ColumnDesc::ForType(types::kBoolOid),  // atthasdef
       ColumnDesc::ForType(types::kTextOid),  // attdefault
+      ColumnDesc::ForType(types::kTextOid),  // attacl
   });
   return desc;
 }

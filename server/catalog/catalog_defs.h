@@ -76,6 +76,7 @@ enum AttrCol : int {
   kAttAttnotnull,    // bool
   kAttAtthasdef,     // bool
   kAttAttdefault,    // text: DEFAULT expression as SQL text ("" without one)
+  kAttAttacl,        // text: column privileges, aclitem[] as PostgreSQL prints it; NULL = none
   kAttNatts
 };
 

@@ -176,6 +176,7 @@ heap::Row MakeAttributeRow(const AttributeFields& f) {
   r[kAttAttnotnull] = Value::Bool(f.attnotnull);
   r[kAttAtthasdef] = Value::Bool(!f.attdefault.empty());
   r[kAttAttdefault] = Value::Text(f.attdefault);
+  r[kAttAttacl] = Value::Null(types::kTextOid);
   return r;
 }
 

@@ -34,8 +34,11 @@
 namespace hearth::catalog {
 
 struct DdlNotice {
+  DdlNotice(std::string state, std::string text, std::string hint_text = {})
+      : sqlstate(std::move(state)), message(std::move(text)), hint(std::move(hint_text)) {}
   std::string sqlstate;  // "42P07", "00000", ...
   std::string message;   // e.g. relation "t" already exists, skipping
+  std::string hint;      // empty: none
 };
 
 struct DdlContext {

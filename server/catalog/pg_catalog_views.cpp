@@ -161,6 +161,8 @@ char TypeAlign(Oid type) {
   }
 }
 
+constexpr size_t kPgAttributeAttacl = 22;  // position of attacl in AttributeRow
+
 struct AttributeFields {
   Oid relid;
   std::string name;
@@ -208,6 +210,7 @@ void AddPgAttribute(SystemViewProvider& p) {
                         static_cast<int32_t>(a[kAttAtttypmod].i), attnum, a[kAttAttnotnull].b,
                         a[kAttAtthasdef].b && id == identity.end(), id == identity.end() ? '\0' : id->second};
       out.push_back(AttributeRow(f));
+      if (a.size() > kAttAttacl && !a[kAttAttacl].is_null) out.back()[kPgAttributeAttacl] = Value::Text(a[kAttAttacl].str);
       by_rel[relid].push_back(std::move(f));
     }
     // An index's columns: one row per key column, named and typed as the

@@ -1,11 +1,12 @@
 // catalog/privileges.cpp
 //
 // Principal entry points: SetCurrentUser, CheckTablePrivileges,
-// CheckOwnership, GrantRevokeTablePrivileges, HasTablePrivilege,
-// RoleDependencies.
+// CheckOwnership, RoleDependencies (GRANT / REVOKE: grant_privileges.cpp;
+// has_*_privilege: has_privilege.cpp).
 #include "catalog/privileges.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "access/transam/xact.h"
@@ -14,6 +15,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/pending_delete.h"
+#include "catalog/privileges_internal.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "catalog/sequence.h"
@@ -27,19 +29,7 @@ namespace {
 Oid g_current_user = 0;  // 0: never set (tools, bootstrap): no checks
 bool g_current_superuser = true;
 
-Oid RoleOidByName(const std::string& name) {
-  auto t = FindRoleByName(name);
-  return t ? t->role.oid : 0;
-}
-
-std::string RoleNameByOid(Oid oid) {
-  auto t = FindRoleByOid(oid);
-  return t ? t->role.name : std::to_string(oid);
-}
-
-const char* KindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
-
-Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, RoleOidByName); }
+Acl AclOf(const std::optional<std::string>& stored, Oid owner) { return EffectiveAcl(stored, owner, AclRoleOid); }
 
 // Per-backend caches for the checks every execution makes: parsed ACLs
 // (by relacl text and owner) and role-membership answers. Role names and
@@ -64,11 +54,22 @@ CheckCache& Cache() {
 
 const Acl& CachedAcl(const RelationEntry& e) {
   CheckCache& c = Cache();
-  auto key = std::make_pair(e.acl.value_or(std::string()), e.owner);
+  // The owner's default differs by kind: the key starts with the relkind.
+  auto key = std::make_pair(std::string(1, e.relkind) + e.acl.value_or(std::string()), e.owner);
   auto it = c.acls.find(key);
-  if (it == c.acls.end()) it = c.acls.emplace(key, AclOf(e.acl, e.owner)).first;
+  if (it == c.acls.end()) it = c.acls.emplace(key, internal::RelationAcl(e)).first;
   return it->second;
 }
+
+}  // namespace
+
+namespace internal {
+
+Acl RelationAcl(const RelationEntry& e) {
+  return EffectiveAcl(e.acl, e.owner, AclRoleOid, e.relkind == 'S' ? kAclAllSequence : kAclAllTable);
+}
+
+const char* RelKindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
 
 bool CachedHasPrivsOf(Oid member, Oid role) {
   CheckCache& c = Cache();
@@ -78,42 +79,28 @@ bool CachedHasPrivsOf(Oid member, Oid role) {
   return it->second;
 }
 
-// Privilege names of GRANT (lowercase) → mask; 0LP01 for ones tables lack.
-uint32_t PrivilegeMask(const std::vector<std::string>& names) {
-  uint32_t mask = 0;
-  for (const std::string& n : names) {
-    if (n == "all") return kAclAllTable;
-    const uint32_t bit = TablePrivilegeByName(n);
-    if (bit == 0) {
-      std::string upper = n;
-      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      throw DbError("0LP01", "invalid privilege type " + upper + " for table");
-    }
-    mask |= bit;
-  }
-  return mask;
+const Acl& CachedColumnAcl(const std::string& text) {
+  CheckCache& c = Cache();
+  auto key = std::make_pair(text, Oid{0});
+  auto it = c.acls.find(key);
+  if (it == c.acls.end()) it = c.acls.emplace(key, ParseAcl(text, AclRoleOid).value_or(Acl{})).first;
+  return it->second;
 }
 
-Oid GranteeOid(const std::string& name) {
-  if (name == "public") return 0;
-  if (name == "current_user" || name == "current_role" || name == "session_user") return g_current_user;
-  const Oid oid = RoleOidByName(name);
-  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
-  return oid;
+}  // namespace internal
+
+using internal::CachedHasPrivsOf;
+using internal::RelKindName;
+
+Oid AclRoleOid(const std::string& name) {
+  auto t = FindRoleByName(name);
+  return t ? t->role.oid : 0;
 }
 
-void StoreAcl(const RelationEntry& e, const Acl& acl) {
-  auto cls = internal::FindClassByOid(e.oid);
-  if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e.oid));
-  heap::Row row = cls->row;
-  row[kClassRelacl] = types::Value::Text(FormatAcl(acl, RoleNameByOid));
-  MarkCatalogChanged(e.oid);
-  internal::CatalogUpdate(kHearthClassOid, cls->tid, row, access::GetCurrentTransactionId(),
-                          access::GetCurrentCommandId(true));
-  access::CommandCounterIncrement();
+std::string AclRoleName(Oid oid) {
+  auto t = FindRoleByOid(oid);
+  return t ? t->role.name : std::to_string(oid);
 }
-
-}  // namespace
 
 void SetCurrentUser(Oid role, bool superuser) {
   g_current_user = role;
@@ -138,8 +125,58 @@ void CheckTablePrivileges(const RelationEntry& e, uint32_t mask) {
   if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
   if (MissingTablePrivileges(e, g_current_user, mask) != 0) {
     throw DbError(sqlstate::kInsufficientPrivilege,
-                  std::string("permission denied for ") + KindName(e.relkind) + " " + e.info.name);
+                  std::string("permission denied for ") + RelKindName(e.relkind) + " " + e.info.name);
   }
+}
+
+namespace {
+
+uint32_t ColumnAclMask(const RelationEntry& e, Oid role, int attnum) {
+  const size_t i = static_cast<size_t>(attnum - 1);
+  if (i >= e.column_acls.size() || !e.column_acls[i]) return 0;
+  return AclMask(internal::CachedColumnAcl(*e.column_acls[i]), role, CachedHasPrivsOf);
+}
+
+// Whether `role` holds `priv` on every column of `cols` (any column when empty).
+bool ColumnsGrant(const RelationEntry& e, Oid role, uint32_t priv, const std::vector<int>& cols) {
+  if (cols.empty()) {
+    for (size_t i = 0; i < e.column_acls.size(); ++i) {
+      if ((ColumnAclMask(e, role, static_cast<int>(i) + 1) & priv) != 0) return true;
+    }
+    return false;
+  }
+  return std::all_of(cols.begin(), cols.end(), [&](int a) { return (ColumnAclMask(e, role, a) & priv) != 0; });
+}
+
+}  // namespace
+
+void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::vector<int>& selected,
+                             const std::vector<int>& modified) {
+  if (CurrentUserIsSuperuser() || e.oid < kFirstNormalObjectId) return;
+  if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
+  const uint32_t missing = MissingTablePrivileges(e, g_current_user, mask);
+  if (missing == 0) return;
+  bool ok = (missing & ~(kAclSelect | kAclInsert | kAclUpdate)) == 0;
+  for (uint32_t bit : {kAclSelect, kAclInsert, kAclUpdate}) {
+    if (ok && (missing & bit) != 0) ok = ColumnsGrant(e, g_current_user, bit, bit == kAclSelect ? selected : modified);
+  }
+  if (!ok) {
+    throw DbError(sqlstate::kInsufficientPrivilege,
+                  std::string("permission denied for ") + RelKindName(e.relkind) + " " + e.info.name);
+  }
+}
+
+void CheckSequenceAccess(const RelationEntry& e, uint32_t any_of) {
+  if (CurrentUserIsSuperuser() || e.oid < kFirstNormalObjectId) return;
+  if (!e.acl && e.owner == g_current_user) return;  // the owner's default ACL
+  if (MissingTablePrivileges(e, g_current_user, any_of) == any_of) {
+    throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for sequence " + e.info.name);
+  }
+}
+
+uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum) {
+  if (RoleIsSuperuser(role)) return kAclAllColumn;
+  return (AclMask(internal::RelationAcl(e), role, HasPrivsOfRole) | ColumnAclMask(e, role, attnum)) & kAclAllColumn;
 }
 
 void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
@@ -147,89 +184,24 @@ void CheckOwnership(Oid owner, const char* kind, const std::string& name) {
   throw DbError(sqlstate::kInsufficientPrivilege, std::string("must be owner of ") + kind + " " + name);
 }
 
-void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, KindName(e.relkind), e.info.name); }
-
-DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
-  DdlResult result;
-  const uint32_t mask = PrivilegeMask(stmt.privileges);
-  std::vector<Oid> grantees;
-  for (const std::string& g : stmt.grantees) grantees.push_back(GranteeOid(g));
-  for (const parser::RangeVar& rv : stmt.tables) {
-    const std::string name = internal::DdlTruncateName(rv.name);
-    RelationRef e = NamespaceOid(rv.schema) == types::kInvalidOid
-                        ? nullptr
-                        : OpenRelation(rv.schema, name, storage::LockMode::kShareUpdateExclusive);
-    if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
-    internal::DdlRejectSystemCatalog(*e);
-    // Only the owner (or a superuser) hands out privileges; the owner is
-    // recorded as grantor either way, as PostgreSQL does for superusers.
-    if (!CurrentUserIsSuperuser() && !HasPrivsOfRole(g_current_user, e->owner)) {
-      throw DbError(sqlstate::kInsufficientPrivilege,
-                    std::string("permission denied for ") + KindName(e->relkind) + " " + e->info.name);
-    }
-    Acl acl = AclOf(e->acl, e->owner);
-    for (Oid g : grantees) {
-      if (stmt.is_grant) {
-        AclGrant(acl, g, e->owner, mask, stmt.grant_option);
-      } else {
-        AclRevoke(acl, g, mask, stmt.grant_option);
-      }
-    }
-    StoreAcl(*e, acl);
-  }
-  return result;
-}
+void CheckOwnership(const RelationEntry& e) { CheckOwnership(e.owner, RelKindName(e.relkind), e.info.name); }
 
 std::optional<std::string> ShownAcl(const RelationEntry& e) { return e.acl; }
 
-bool HasTablePrivilege(Oid role, const std::string& table, const std::string& privileges) {
-  if (role == 0 || !FindRoleByOid(role)) throw DbError(sqlstate::kUndefinedObject, "role with OID " + std::to_string(role) + " does not exist");
-  auto [schema, name] = SplitQualifiedName(table);
-  RelationRef e = LookupRelation(schema, name);
-  if (e == nullptr) throw DbError(sqlstate::kUndefinedTable, "relation \"" + table + "\" does not exist");
-  uint32_t wanted = 0;
-  uint32_t wanted_grant = 0;
-  size_t pos = 0;
-  while (pos <= privileges.size()) {
-    size_t end = privileges.find(',', pos);
-    if (end == std::string::npos) end = privileges.size();
-    std::string item = privileges.substr(pos, end - pos);
-    pos = end + 1;
-    std::string lower;
-    for (char c : item) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    lower.erase(0, lower.find_first_not_of(" \t"));
-    lower.erase(lower.find_last_not_of(" \t") + 1);
-    bool grant_option = false;
-    constexpr std::string_view kWith = " with grant option";
-    if (lower.size() > kWith.size() && lower.compare(lower.size() - kWith.size(), kWith.size(), kWith) == 0) {
-      grant_option = true;
-      lower.resize(lower.size() - kWith.size());
-      lower.erase(lower.find_last_not_of(" \t") + 1);
-    }
-    const uint32_t bit = TablePrivilegeByName(lower);
-    if (bit == 0) throw DbError(sqlstate::kInvalidParameterValue, "unrecognized privilege type: \"" + item + "\"");
-    (grant_option ? wanted_grant : wanted) |= bit;
-  }
-  if (RoleIsSuperuser(role)) return true;
-  const Acl acl = AclOf(e->acl, e->owner);
-  if ((AclMask(acl, role, HasPrivsOfRole) & wanted) != 0) return true;
-  uint32_t grantable = 0;
-  for (const AclItem& it : acl) {
-    if (it.grantee == 0 || it.grantee == role || HasPrivsOfRole(role, it.grantee)) grantable |= it.grant_options;
-  }
-  return (grantable & wanted_grant) != 0;
-}
-
 void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& new_name) {
-  auto resolve = [&](const std::string& n) { return n == old_name ? oid : RoleOidByName(n); };
-  auto name_of = [&](Oid o) { return o == oid ? new_name : RoleNameByOid(o); };
+  auto resolve = [&](const std::string& n) { return n == old_name ? oid : AclRoleOid(n); };
+  auto name_of = [&](Oid o) { return o == oid ? new_name : AclRoleName(o); };
+  auto mentions_role = [&](Acl& acl) {
+    return std::any_of(acl.begin(), acl.end(), [&](const AclItem& it) { return it.grantee == oid || it.grantor == oid; });
+  };
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(0)) {
+    if (internal::RowOid(t.row, kClassOid) >= kFirstNormalObjectId) {
+      internal::RewriteColumnAcls(internal::RowOid(t.row, kClassOid), resolve, name_of, mentions_role);
+    }
     if (t.row[kClassRelacl].is_null) continue;
     auto acl = ParseAcl(t.row[kClassRelacl].str, resolve);
     if (!acl) continue;
-    const bool mentions = std::any_of(acl->begin(), acl->end(),
-                                      [&](const AclItem& it) { return it.grantee == oid || it.grantor == oid; });
-    if (!mentions) continue;
+    if (!mentions_role(*acl)) continue;
     heap::Row row = t.row;
     row[kClassRelacl] = types::Value::Text(FormatAcl(*acl, name_of));
     const Oid relid = internal::RowOid(t.row, kClassOid);
@@ -246,7 +218,7 @@ std::vector<std::string> RoleDependencies(Oid role) {
     const Oid relid = internal::RowOid(t.row, kClassOid);
     if (relid < kFirstNormalObjectId) continue;
     const std::string name = t.row[kClassRelname].str;
-    const char* kind = KindName(t.row[kClassRelkind].str.empty() ? 'r' : t.row[kClassRelkind].str[0]);
+    const char* kind = RelKindName(t.row[kClassRelkind].str.empty() ? 'r' : t.row[kClassRelkind].str[0]);
     const Oid owner = internal::RowOid(t.row, kClassRelowner);
     if (owner == role) {
       out.push_back(std::string("owner of ") + kind + " " + name);
@@ -258,6 +230,14 @@ std::vector<std::string> RoleDependencies(Oid role) {
           out.push_back(std::string("privileges for ") + kind + " " + name);
           break;
         }
+      }
+    }
+    RelationRef e = LookupRelationByOid(relid);
+    for (size_t i = 0; e != nullptr && i < e->column_acls.size(); ++i) {
+      if (!e->column_acls[i]) continue;
+      const Acl& acl = internal::CachedColumnAcl(*e->column_acls[i]);
+      if (std::any_of(acl.begin(), acl.end(), [&](const AclItem& it) { return it.grantee == role; })) {
+        out.push_back("privileges for column " + e->info.columns[i].name + " of " + kind + " " + name);
       }
     }
   }

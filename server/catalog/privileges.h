@@ -36,6 +36,19 @@ bool CurrentUserIsSuperuser();
 // Throws 42501 unless the acting role holds every privilege in `mask` on
 // relation `e` (its owner holds all unless revoked).
 void CheckTablePrivileges(const RelationEntry& e, uint32_t mask);
+// PostgreSQL's ExecCheckRTEPerms: like CheckTablePrivileges, but SELECT
+// is also met by column privileges on every column in `selected` (on any
+// column when it is empty), INSERT and UPDATE by column privileges on every
+// column in `modified` (1-based attnums).
+void CheckRelationPrivileges(const RelationEntry& e, uint32_t mask, const std::vector<int>& selected,
+                             const std::vector<int>& modified);
+// nextval (USAGE or UPDATE), currval / lastval (USAGE or SELECT), setval
+// (UPDATE): 42501 `permission denied for sequence s` unless the acting
+// role holds one of `any_of`.
+void CheckSequenceAccess(const RelationEntry& e, uint32_t any_of);
+// has_column_privilege: what `role` holds on column `attnum` of `e`, table
+// privileges included.
+uint32_t ColumnPrivileges(const RelationEntry& e, Oid role, int attnum);
 // The privileges of `mask` role `role` lacks on `e` (0: none lacking).
 uint32_t MissingTablePrivileges(const RelationEntry& e, Oid role, uint32_t mask);
 // Throws 42501 `must be owner of <kind> <name>` unless the acting role has
@@ -52,6 +65,17 @@ std::optional<std::string> ShownAcl(const RelationEntry& e);
 // has_table_privilege(role, table, 'SELECT, INSERT WITH GRANT OPTION'):
 // 42704 unknown role, 42P01 unknown table, 22023 unknown privilege.
 bool HasTablePrivilege(Oid role, const std::string& table, const std::string& privileges);
+// has_sequence_privilege (USAGE, SELECT, UPDATE; 42809 for a table).
+bool HasSequencePrivilege(Oid role, const std::string& sequence, const std::string& privileges);
+// has_column_privilege (SELECT, INSERT, UPDATE, REFERENCES; table
+// privileges count; 42703 unknown column).
+bool HasColumnPrivilege(Oid role, const std::string& table, const std::string& column,
+                        const std::string& privileges);
+
+// Role name ↔ oid as ParseAcl / FormatAcl want them (0 for an unknown
+// name; the number for an unknown oid).
+Oid AclRoleOid(const std::string& name);
+std::string AclRoleName(Oid oid);
 
 // ACLs name roles: after role `oid` was renamed from `old_name` to
 // `new_name`, rewrites every relacl that mentions it.

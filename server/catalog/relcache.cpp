@@ -82,6 +82,9 @@ RelationRef Build(const internal::CatalogTuple& cls) {
     if (!a.row[kAttAttdefault].is_null) c.default_expr = a.row[kAttAttdefault].str;
     cols.push_back(heap::ColumnDesc::ForType(c.type, c.typmod));
     e->info.columns.push_back(std::move(c));
+    // Rows written before attacl existed have fewer attributes: none.
+    const bool has_acl = a.row.size() > kAttAttacl && !a.row[kAttAttacl].is_null;
+    e->column_acls.push_back(has_acl ? std::optional<std::string>(a.row[kAttAttacl].str) : std::nullopt);
   }
   e->desc = heap::TupleDesc(std::move(cols));
   LoadSequenceParts(*e, r);

@@ -58,6 +58,8 @@ struct RelationEntry {
   bool autovacuum_enabled = true;   // WITH (autovacuum_enabled = false) turns it off
   Oid owner = kBootstrapSuperuserOid;  // relowner
   std::optional<std::string> acl;      // relacl (nullopt: the owner's default)
+  // attacl of each column (index attnum - 1; nullopt: no column privileges).
+  std::vector<std::optional<std::string>> column_acls;
   std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;

@@ -10,6 +10,7 @@
 
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
+#include "catalog/privileges.h"
 #include "catalog/sequence_wal.h"
 #include "common/error/db_error.h"
 
@@ -209,6 +210,7 @@ RelationRef OpenSequenceArg(const types::Value& arg) {
 
 int64_t SequenceNextval(const types::Value& arg) {
   RelationRef seq = OpenSequenceArg(arg);
+  CheckSequenceAccess(*seq, kAclUsage | kAclUpdate);
   const SequenceParams& p = Params(*seq);
   SessionState& st = Session();
   SessionSeq& s = st.seqs[seq->oid];
@@ -232,6 +234,7 @@ int64_t SequenceNextval(const types::Value& arg) {
 
 int64_t SequenceCurrval(const types::Value& arg) {
   RelationRef seq = OpenSequenceArg(arg);
+  CheckSequenceAccess(*seq, kAclUsage | kAclSelect);
   auto it = Session().seqs.find(seq->oid);
   if (it == Session().seqs.end() || !it->second.valid) {
     throw DbError("55000", "currval of sequence " + Quoted(*seq) + " is not yet defined in this session");
@@ -241,6 +244,7 @@ int64_t SequenceCurrval(const types::Value& arg) {
 
 int64_t SequenceSetval(const types::Value& arg, int64_t value, bool is_called) {
   RelationRef seq = OpenSequenceArg(arg);
+  CheckSequenceAccess(*seq, kAclUpdate);
   const SequenceParams& p = Params(*seq);
   if (value < p.min || value > p.max) {
     throw DbError("22003", "setval: value " + std::to_string(value) + " is out of bounds for sequence " + Quoted(*seq) +
@@ -261,7 +265,9 @@ int64_t SequenceLastval() {
   if (st.last_used == 0 || it == st.seqs.end() || !it->second.valid) {
     throw DbError("55000", "lastval is not yet defined in this session");
   }
-  if (LookupRelationByOid(st.last_used) == nullptr) throw DbError("55000", "lastval is not yet defined in this session");
+  RelationRef seq = LookupRelationByOid(st.last_used);
+  if (seq == nullptr) throw DbError("55000", "lastval is not yet defined in this session");
+  CheckSequenceAccess(*seq, kAclUsage | kAclSelect);
   return it->second.last;
 }
 

@@ -550,6 +550,8 @@ enum class StmtKind {
   kDeclareCursor,  // cursor statements: parse_cursor.cpp
   kFetch,
   kClosePortal,
+  kAlterOwner,
+  kOwned,
 };
 
 struct Statement {
@@ -1139,9 +1141,35 @@ struct GrantPrivStmt : Statement {
   GrantPrivStmt() : Statement(kKind) {}
   bool is_grant = true;
   std::vector<std::string> privileges;
+  // Column list of each privilege (same index; empty: the whole table).
+  std::vector<std::vector<std::string>> columns;
   std::vector<RangeVar> tables;
   std::vector<std::string> grantees;
   bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR
+  bool cascade = false;       // REVOKE ... CASCADE
+  bool on_sequence = false;   // ON SEQUENCE (else ON [TABLE])
+};
+
+// ALTER {TABLE|SEQUENCE|INDEX|VIEW} [IF EXISTS] [ONLY] name OWNER TO role.
+// new_owner as ParseRoleSpec gives it ("current_user", ... lowercased).
+struct AlterOwnerStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterOwner;
+  AlterOwnerStmt() : Statement(kKind) {}
+  ObjectType object_type = ObjectType::kTable;
+  RangeVar object;
+  bool if_exists = false;
+  std::string new_owner;
+};
+
+// REASSIGN OWNED BY role[, ...] TO role | DROP OWNED BY role[, ...]
+// [CASCADE | RESTRICT]. Role names as ParseRoleSpec gives them.
+struct OwnedStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kOwned;
+  OwnedStmt() : Statement(kKind) {}
+  bool is_drop = false;
+  std::vector<std::string> roles;
+  std::string new_owner;  // REASSIGN
+  bool cascade = false;   // DROP ... CASCADE
 };
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]

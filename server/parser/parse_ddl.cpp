@@ -373,6 +373,7 @@ StmtPtr Parser::ParseCreateIndex(int location) {
 StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
+  if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (IsKw("table")) return ParseAlterTable(loc);
   if (IsKw("sequence")) return ParseAlterSequence(loc);
   if (AcceptKw("role")) return ParseAlterRole(RoleStmtKind::kRole, loc);
@@ -475,6 +476,7 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
 }
 
 StmtPtr Parser::ParseDrop() {
+  if (PeekKw(1, "owned")) return ParseOwned();
   auto s = std::make_unique<DropStmt>();
   s->location = Loc();
   Advance();  // DROP

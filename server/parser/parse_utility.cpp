@@ -575,7 +575,7 @@ std::vector<std::string> Parser::ParseGrantees(bool is_grant) {
 
 // [WITH <option> OPTION] (GRANT) [GRANTED BY r] [CASCADE | RESTRICT]
 // (REVOKE); true when the WITH clause was there.
-bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* grantor) {
+bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade) {
   bool with = false;
   if (is_grant && AcceptKw("with")) {
     ExpectKw(option);
@@ -586,40 +586,56 @@ bool Parser::ParseGrantTail(bool is_grant, const char* option, std::string* gran
     ExpectKw("by");
     *grantor = ParseRoleSpec();
   }
-  if (!is_grant && !AcceptKw("cascade")) AcceptKw("restrict");
+  if (!is_grant) {
+    const bool is_cascade = AcceptKw("cascade");
+    if (!is_cascade) AcceptKw("restrict");
+    if (cascade != nullptr) *cascade = is_cascade;
+  }
   return with;
 }
 
 // The privileges form of GRANT/REVOKE, after GRANT / REVOKE [GRANT OPTION
-// FOR]. Only tables (ON [TABLE]); other objects and column lists answer
-// 0A000.
+// FOR]. Only tables (ON [TABLE]), with optional column lists; other
+// objects answer 0A000.
 StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int location) {
   auto s = std::make_unique<GrantPrivStmt>();
   s->location = location;
   s->is_grant = is_grant;
   s->grant_option = grant_option;
+  auto column_list = [&] {
+    std::vector<std::string> cols;
+    if (AcceptOp("(")) {
+      do {
+        cols.push_back(ParseColId());
+      } while (AcceptOp(","));
+      ExpectOp(")");
+    }
+    s->columns.push_back(std::move(cols));
+  };
   if (AcceptKw("all")) {
     AcceptKw("privileges");
     s->privileges.push_back("all");
+    column_list();
   } else {
     do {
       s->privileges.push_back(Cur().text);
       Advance();
-      if (IsOp("(")) ErrorAt(sqlstate::kFeatureNotSupported, "column privileges are not supported yet", Loc());
+      column_list();
     } while (AcceptOp(","));
   }
   ExpectKw("on");
-  for (const char* kw : {"schema", "sequence", "database", "function", "procedure", "routine", "language",
+  s->on_sequence = AcceptKw("sequence");
+  for (const char* kw : {"schema", "database", "function", "procedure", "routine", "language",
                          "tablespace", "type", "domain", "foreign", "large", "all"}) {
     if (IsKw(kw)) {
       ErrorAt(sqlstate::kFeatureNotSupported, "GRANT and REVOKE are supported on tables only", Loc());
     }
   }
-  AcceptKw("table");
+  if (!s->on_sequence) AcceptKw("table");
   s->tables = ParseQualifiedNameList();
   s->grantees = ParseGrantees(is_grant);
   std::string grantor;
-  if (ParseGrantTail(is_grant, "grant", &grantor)) s->grant_option = true;
+  if (ParseGrantTail(is_grant, "grant", &grantor, &s->cascade)) s->grant_option = true;
   return s;
 }
 

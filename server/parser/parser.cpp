@@ -283,6 +283,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "create") return ParseCreate();
   if (w == "alter") return ParseAlter();
   if (w == "drop") return ParseDrop();
+  if (w == "reassign") return ParseOwned();
   if (w == "truncate") return ParseTruncate();
   if (w == "copy") return ParseCopy();
   if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" ||
@@ -440,6 +441,14 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kDeclareCursor: return "DECLARE CURSOR";
     case StmtKind::kFetch: return s.As<FetchStmt>().is_move ? "MOVE" : "FETCH";
     case StmtKind::kClosePortal: return "CLOSE CURSOR";
+    case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
+    case StmtKind::kAlterOwner:
+      switch (s.As<AlterOwnerStmt>().object_type) {
+        case ObjectType::kSequence: return "ALTER SEQUENCE";
+        case ObjectType::kIndex: return "ALTER INDEX";
+        case ObjectType::kView: return "ALTER VIEW";
+        default: return "ALTER TABLE";
+      }
   }
   return "UNKNOWN";
 }

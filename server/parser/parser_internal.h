@@ -246,7 +246,9 @@ class Parser {
   StmtPtr ParseGrantPrivileges(bool is_grant, bool grant_option, int location);
   std::string ParseRoleSpec();
   std::vector<std::string> ParseGrantees(bool is_grant);
-  bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor);
+  bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade = nullptr);
+  StmtPtr TryParseAlterOwner(int location);
+  StmtPtr ParseOwned();
 
   std::string_view sql_;
   std::vector<Token> toks_;

@@ -38,7 +38,9 @@ TableInfo LookupTable(PlannerState& st, const parser::RangeVar& rv) {
 // Scope over one table's row (UPDATE/DELETE/RETURNING).
 Scope TableScope(const TableInfo& t, const std::string& alias) {
   Scope s;
-  s.entries.push_back(TableRangeEntry(t, alias));
+  RangeEntry e = TableRangeEntry(t, alias);
+  e.origin = OriginsOf(NoteRelationUse(t.oid, /*target=*/true), t.columns.size());
+  s.entries.push_back(std::move(e));
   return s;
 }
 
@@ -240,6 +242,7 @@ class DmlPlanner {
       }
       source = std::make_unique<executor::ProjectNode>(std::move(q.node), std::move(exprs), std::move(cols));
     }
+    for (int i : target) NoteModifiedColumn(t.oid, i + 1);
     PlannedStatement p;
     p.command = CommandType::kInsert;
     std::vector<PlanExpr> ret;
@@ -295,6 +298,7 @@ class DmlPlanner {
       }
       CheckIdentityValue(t.columns[static_cast<size_t>(i)],
                          sc.value && sc.value->kind == parser::ExprKind::kDefault, 0, true);
+      NoteModifiedColumn(t.oid, i + 1);
       BindContext ctx = q_.Context(&scope, "UPDATE");
       if (sc.multi_index < 0) {
         row[static_cast<size_t>(i)] = Assign(*sc.value, t.columns[static_cast<size_t>(i)], ctx);

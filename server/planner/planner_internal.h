@@ -25,6 +25,7 @@
 #include "executor/table_access.h"
 #include "common/error/db_error.h"
 #include "parser/ast.h"
+#include "planner/column_use.h"
 #include "planner/deparse.h"
 #include "planner/planner.h"
 
@@ -52,8 +53,13 @@ struct RangeEntry {
   std::vector<int32_t> typmods;
   std::vector<bool> hidden;  // right-hand USING columns: no unqualified/star access
   int offset = 0;            // first slot in the row of the node that scans this scope
+  std::vector<ColumnOrigin> origin;  // per column, for column privileges (may be shorter)
   int width() const { return static_cast<int>(names.size()); }
 };
+
+inline ColumnOrigin OriginAt(const RangeEntry& e, int i) {
+  return static_cast<size_t>(i) < e.origin.size() ? e.origin[static_cast<size_t>(i)] : ColumnOrigin{};
+}
 
 // Column indexes at or above this stand for outer-query columns of a
 // correlated subquery; QueryPlanner::Bind turns them into parameters.

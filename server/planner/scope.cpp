@@ -77,6 +77,7 @@ ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
       auto outer = up->TryFind(c);
       if (!outer) continue;
       auto [oe, oi] = *outer;
+      NoteColumnRead(OriginAt(*oe, oi));
       int index = oe->offset + oi;
       size_t k = 0;
       while (k < corr->outer_index.size() && (corr->outer_index[k] != index || corr->outer_scope[k] != up)) ++k;
@@ -91,6 +92,7 @@ ColumnBinding Scope::Resolve(const parser::ColumnRefExpr& c) const {
     }
   }
   auto [e, i] = Find(c);
+  NoteColumnRead(OriginAt(*e, i));
   ColumnBinding b;
   b.index = e->offset + i;
   b.type = e->types[static_cast<size_t>(i)];

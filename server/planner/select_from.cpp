@@ -38,6 +38,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
       }
       RangeEntry e;
       e.alias = t.alias.name.empty() ? info->name : t.alias.name;
+      e.origin = OriginsOf(NoteRelationUse(info->oid, /*target=*/false), info->columns.size());
       for (size_t i = 0; i < info->columns.size(); ++i) {
         const executor::ColumnInfo& c = info->columns[i];
         e.names.push_back(i < t.alias.columns.size() ? t.alias.columns[i] : c.name);
@@ -129,6 +130,8 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
     };
     auto [le, li] = find_side(0, l.entries.size());
     auto [re, ri] = find_side(l.entries.size(), local.entries.size());
+    NoteColumnRead(OriginAt(*le, li));
+    NoteColumnRead(OriginAt(*re, ri));
     BindContext ctx;
     auto lc = MakeColumn(le->offset + li, le->types[static_cast<size_t>(li)], le->typmods[static_cast<size_t>(li)]);
     auto rc = MakeColumn(re->offset + ri, re->types[static_cast<size_t>(ri)], re->typmods[static_cast<size_t>(ri)]);
@@ -179,6 +182,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
         merged.types.push_back(e.types[static_cast<size_t>(i)]);
         merged.typmods.push_back(e.typmods[static_cast<size_t>(i)]);
         merged.hidden.push_back(e.hidden[static_cast<size_t>(i)]);
+        merged.origin.push_back(OriginAt(e, i));
       }
     }
     out.entries.clear();

@@ -34,6 +34,8 @@ ExecNodePtr QueryPlanner::PlanModifyJoin(const executor::TableInfo& t, const std
   p.scope.parent = outer_;
   p.scope.corr = corr_;
   RangeEntry target = TableRangeEntry(t, alias);
+  // The target's columns keep the origins TableScope noted (column privileges).
+  if (!scope->entries.empty()) target.origin = scope->entries[0].origin;
   target.names.push_back(kLockRowIdColumn);  // never matched by a name or '*'
   target.types.push_back(types::kInt8Oid);
   target.typmods.push_back(types::kNoTypmod);

@@ -3,6 +3,8 @@
 // Principal entry points: LookupRecorder, CheckPrivileges, SetActingRole.
 #include "tcop/privilege_checks.h"
 
+#include <set>
+
 #include "catalog/catalog_shared.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -15,34 +17,19 @@ namespace hearth::tcop {
 
 namespace {
 
+// A statement's target table and the privilege it needs there.
 struct Target {
   const parser::RangeVar* table = nullptr;
   uint32_t privilege = 0;
-  bool reads = false;  // WHERE / RETURNING read the target's rows
 };
 
 Target TargetOf(const parser::Statement& stmt) {
-  Target t;
   switch (stmt.kind) {
-    case parser::StmtKind::kInsert: {
-      const auto& s = stmt.As<parser::InsertStmt>();
-      t = {&s.table, catalog::kAclInsert, !s.returning.empty()};
-      break;
-    }
-    case parser::StmtKind::kUpdate: {
-      const auto& s = stmt.As<parser::UpdateStmt>();
-      t = {&s.table, catalog::kAclUpdate, s.where != nullptr || !s.returning.empty()};
-      break;
-    }
-    case parser::StmtKind::kDelete: {
-      const auto& s = stmt.As<parser::DeleteStmt>();
-      t = {&s.table, catalog::kAclDelete, s.where != nullptr || !s.returning.empty()};
-      break;
-    }
-    default:
-      break;
+    case parser::StmtKind::kInsert: return {&stmt.As<parser::InsertStmt>().table, catalog::kAclInsert};
+    case parser::StmtKind::kUpdate: return {&stmt.As<parser::UpdateStmt>().table, catalog::kAclUpdate};
+    case parser::StmtKind::kDelete: return {&stmt.As<parser::DeleteStmt>().table, catalog::kAclDelete};
+    default: return {};
   }
-  return t;
 }
 
 // The statement's target and those of data-modifying WITH queries.
@@ -75,34 +62,48 @@ LookupRecorder::~LookupRecorder() {
 }
 
 RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const {
+  // The statement's target and those of its data-modifying WITH queries,
+  // matched to the planner's target uses by name in planning order.
   std::vector<Target> targets;
   CollectTargets(stmt, &targets);
   std::vector<bool> target_seen(targets.size(), false);
-  std::map<types::Oid, uint32_t> need;
-  for (const executor::TableInfo& t : looked_up_) {
-    if (t.oid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
-    // The first lookup of a target's name is the target (INSERT/UPDATE/DELETE
-    // look their table up first); every other lookup reads.
-    uint32_t bits = catalog::kAclSelect;
+  auto target_privilege = [&](types::Oid relid) -> uint32_t {
+    catalog::RelationRef e = catalog::LookupRelationByOid(relid);
+    if (e == nullptr) return 0;
     for (size_t i = 0; i < targets.size(); ++i) {
-      const Target& target = targets[i];
-      if (target_seen[i] || t.name != target.table->name ||
-          (!target.table->schema.empty() && target.table->schema != t.schema)) {
-        continue;
-      }
+      const parser::RangeVar& rv = *targets[i].table;
+      if (target_seen[i] || rv.name != e->info.name) continue;
       target_seen[i] = true;
-      bits = target.privilege | (target.reads ? uint32_t{catalog::kAclSelect} : 0u);
-      break;
+      return targets[i].privilege;
     }
-    need[t.oid] |= bits;
+    return 0;
+  };
+  RequiredPrivileges need;
+  std::set<types::Oid> covered;
+  for (const planner::RelationUse& u : columns_.uses()) {
+    if (u.relid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
+    covered.insert(u.relid);
+    RelationPrivileges r{u.relid, catalog::kAclSelect, u.read, u.modified};
+    const uint32_t privilege = u.target ? target_privilege(u.relid) : 0;
+    if (privilege != 0) r.mask = privilege | (u.read.empty() ? 0u : uint32_t{catalog::kAclSelect});
+    need.push_back(std::move(r));
   }
-  return RequiredPrivileges(need.begin(), need.end());
+  // Relations looked up but not bound as a reference: SELECT on all of it.
+  for (const executor::TableInfo& t : looked_up_) {
+    if (t.oid < catalog::kFirstNormalObjectId || !covered.insert(t.oid).second) continue;
+    RelationPrivileges r{t.oid, catalog::kAclSelect, {}, {}};
+    for (size_t i = 0; i < t.columns.size(); ++i) r.selected.push_back(static_cast<int>(i) + 1);
+    need.push_back(std::move(r));
+  }
+  return need;
 }
 
 void CheckPrivileges(const RequiredPrivileges& required) {
   if (catalog::CurrentUserIsSuperuser()) return;
-  for (const auto& [oid, mask] : required) {
-    if (catalog::RelationRef e = catalog::LookupRelationByOid(oid)) catalog::CheckTablePrivileges(*e, mask);
+  for (const RelationPrivileges& r : required) {
+    if (catalog::RelationRef e = catalog::LookupRelationByOid(r.relid)) {
+      catalog::CheckRelationPrivileges(*e, r.mask, r.selected, r.modified);
+    }
   }
 }
 

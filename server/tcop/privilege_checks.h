@@ -1,11 +1,13 @@
 // tcop/privilege_checks.h
 //
-// Table privileges of queries, PostgreSQL's way: what a statement needs is
-// worked out once when it is planned (every relation the planner looked up:
-// SELECT; the target of INSERT/UPDATE/DELETE: that privilege, plus SELECT
-// when the statement also reads it through WHERE, RETURNING or another
-// reference) and checked every time it runs, against the role acting then
-// (42501 `permission denied for table t`). Superusers skip the checks.
+// Table and column privileges of queries, PostgreSQL's way: what a
+// statement needs is worked out once when it is planned (every reference to
+// a table: SELECT on the columns it reads, any column when it reads none;
+// the target of INSERT/UPDATE/DELETE: that privilege, on the columns
+// INSERT/UPDATE write, plus SELECT on the columns WHERE, SET expressions
+// and RETURNING read) and checked every time it runs, against the role
+// acting then (42501 `permission denied for table t`). Table privileges
+// cover every column. Superusers skip the checks.
 #pragma once
 
 #include <cstdint>
@@ -17,13 +19,20 @@
 #include "executor/planned_statement.h"
 #include "executor/table_access.h"
 #include "parser/ast.h"
+#include "planner/column_use.h"
 
 namespace hearth::tcop {
 
 class Session;
 
-// Relation oid → ACL bits a statement needs.
-using RequiredPrivileges = std::vector<std::pair<types::Oid, uint32_t>>;
+// What a statement needs on one reference to a relation.
+struct RelationPrivileges {
+  types::Oid relid = 0;
+  uint32_t mask = 0;          // ACL bits
+  std::vector<int> selected;  // attnums read (SELECT); empty: any column
+  std::vector<int> modified;  // attnums INSERT / UPDATE write
+};
+using RequiredPrivileges = std::vector<RelationPrivileges>;
 
 // Records the relations the planner looks up while it lives.
 class LookupRecorder {
@@ -39,6 +48,7 @@ class LookupRecorder {
  private:
   Session& session_;
   std::vector<executor::TableInfo> looked_up_;
+  planner::ColumnUseRecorder columns_;
 };
 
 // Throws 42501 unless the acting role holds `required`.

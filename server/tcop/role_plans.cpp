@@ -1,14 +1,17 @@
 // tcop/role_plans.cpp
 //
 // Principal entry points: PlanRoleStmt (CREATE/ALTER/DROP ROLE, GRANT/REVOKE
-// role), SetRoleSetting (SET ROLE, SET SESSION AUTHORIZATION and their
-// RESETs). The role catalog work is in catalog/role_ddl.h;
+// role, GRANT/REVOKE privileges, ALTER ... OWNER TO), SetRoleSetting (SET
+// ROLE, SET SESSION AUTHORIZATION and their RESETs). The role catalog work is in catalog/role_ddl.h;
 // this file supplies who is asking.
+#include "catalog/owner_ddl.h"
 #include "catalog/privileges.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "parser/parser.h"
+#include "tcop/dest.h"
 #include "tcop/plan.h"
 #include "tcop/session.h"
 
@@ -18,7 +21,13 @@ namespace {
 
 void SendRoleNotices(Session& s, const catalog::DdlResult& r) {
   for (const auto& n : r.notices) {
-    s.Notice(n.sqlstate.rfind("01", 0) == 0 ? Severity::kWarning : Severity::kNotice, n.sqlstate, n.message);
+    const bool warning = n.sqlstate.rfind("01", 0) == 0 || n.sqlstate == "0LP01";
+    const Severity severity = warning ? Severity::kWarning : Severity::kNotice;
+    if (n.hint.empty()) {
+      s.Notice(severity, n.sqlstate, n.message);
+    } else {
+      PutError(s.sock.out(), DbError(n.sqlstate, n.message, severity).WithHint(n.hint));
+    }
   }
 }
 
@@ -62,6 +71,15 @@ class RolePlan : public Plan {
         SendRoleNotices(s, catalog::GrantRevokeTablePrivileges(g));
         return g.is_grant ? "GRANT" : "REVOKE";
       }
+      case K::kAlterOwner:
+        SendRoleNotices(s, catalog::AlterRelationOwner(stmt_.As<parser::AlterOwnerStmt>(), actor.session_user));
+        return parser::StatementName(stmt_);
+      case K::kOwned: {
+        const auto& o = stmt_.As<parser::OwnedStmt>();
+        SendRoleNotices(s, o.is_drop ? catalog::DropOwned(o, actor.session_user)
+                                     : catalog::ReassignOwned(o, actor.session_user));
+        return parser::StatementName(stmt_);
+      }
       case K::kGrantRole: {
         const auto& g = stmt_.As<parser::GrantRoleStmt>();
         SendRoleNotices(s, catalog::GrantRevokeRoles(g, actor));
@@ -82,7 +100,7 @@ class RolePlan : public Plan {
 std::unique_ptr<Plan> PlanRoleStmt(const parser::Statement& stmt) {
   using K = parser::StmtKind;
   const bool is_role = stmt.kind == K::kCreateRole || stmt.kind == K::kAlterRole || stmt.kind == K::kGrantRole ||
-                       stmt.kind == K::kGrantPriv ||
+                       stmt.kind == K::kGrantPriv || stmt.kind == K::kAlterOwner || stmt.kind == K::kOwned ||
                        (stmt.kind == K::kDrop && stmt.As<parser::DropStmt>().object_type == parser::ObjectType::kRole);
   if (!is_role) return nullptr;
   return std::make_unique<RolePlan>(stmt);

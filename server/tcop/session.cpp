@@ -98,6 +98,14 @@ void Session::InstallCallbacks() {
     if (!t) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
     return catalog::HasTablePrivilege(t->role.oid, table, privileges);
   };
+  callbacks.has_privilege = [this](const std::string& kind, const std::optional<std::string>& role,
+                                   const std::vector<std::string>& args) {
+    const std::string name = role ? *role : CurrentUserName();
+    auto t = catalog::FindRoleByName(name);
+    if (!t) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
+    if (kind == "sequence") return catalog::HasSequencePrivilege(t->role.oid, args.at(0), args.at(1));
+    return catalog::HasColumnPrivilege(t->role.oid, args.at(0), args.at(1), args.at(2));
+  };
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);

@@ -9,34 +9,12 @@
 #include <vector>
 
 #include "client/client.h"
+#include "role_sessions.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
 using hearth::client::ClientError;
-using hearth::client::ConnectOptions;
 using hearth::client::Connection;
-
-namespace {
-
-ConnectOptions As(const TestServer& s, const std::string& user) {
-  ConnectOptions o;
-  o.port = static_cast<uint16_t>(s.port());
-  o.user = user;
-  o.database = "hearth";
-  o.password = "pw";
-  return o;
-}
-
-// The SQLSTATE of `sql`'s first error ("" when it succeeded).
-std::string StateOf(Connection& c, const std::string& sql) {
-  auto rs = c.SimpleQuery(sql);
-  for (const auto& r : rs) {
-    if (!r.ok()) return r.error->sqlstate;
-  }
-  return "";
-}
-
-}  // namespace
 
 TEST_CASE("privileges: relacl in PostgreSQL's aclitem form", "[privileges_test]") {
   TestServer server;
@@ -69,7 +47,7 @@ TEST_CASE("privileges: a role that logged in is checked, and sees grants of othe
                        "create role app login password 'pw';"
                        "create table secret (v int); insert into secret values (42);"})
               .exit_code == 0);
-  Connection app = Connection::Connect(As(server, "app"));
+  Connection app = Connection::Connect(LoginAs(server, "app"));
   CHECK(StateOf(app, "select v from secret") == "42501");
   CHECK(StateOf(app, "insert into secret values (1)") == "42501");
   CHECK(StateOf(app, "copy secret from stdin") == "42501");

@@ -143,6 +143,19 @@ Value HasTablePrivilegeFn(const Value* a, int n, FuncCallContext& c) {
   if (n == 3) return Value::Bool(S(c)->has_table_privilege(a[0].str, a[1].str, a[2].str));
   return Value::Bool(S(c)->has_table_privilege(std::nullopt, a[0].str, a[1].str));
 }
+// has_sequence_privilege / has_column_privilege: `nargs` arguments without
+// the role; one more when the role leads.
+Value HasPrivilege(const char* kind, size_t nargs, const Value* a, int n, FuncCallContext& c) {
+  if (!S(c) || !S(c)->has_privilege) {
+    throw DbError(sqlstate::kFeatureNotSupported, std::string("has_") + kind + "_privilege is not supported here");
+  }
+  const bool with_role = static_cast<size_t>(n) > nargs;
+  std::vector<std::string> args;
+  for (int i = with_role ? 1 : 0; i < n; ++i) args.push_back(a[i].str);
+  return Value::Bool(S(c)->has_privilege(kind, with_role ? std::optional<std::string>(a[0].str) : std::nullopt, args));
+}
+Value HasSequencePrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("sequence", 2, a, n, c); }
+Value HasColumnPrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("column", 3, a, n, c); }
 Value GenRandomUuid(const Value*, int, FuncCallContext&) { return Value::Bytes(kUuidOid, RandomUuid()); }
 
 }  // namespace
@@ -178,6 +191,10 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
   vol("has_table_privilege", {kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);
   vol("has_table_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);
+  vol("has_sequence_privilege", {kTextOid, kTextOid}, kBoolOid, HasSequencePrivilegeFn);
+  vol("has_sequence_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasSequencePrivilegeFn);
+  vol("has_column_privilege", {kTextOid, kTextOid, kTextOid}, kBoolOid, HasColumnPrivilegeFn);
+  vol("has_column_privilege", {kNameOid, kTextOid, kTextOid, kTextOid}, kBoolOid, HasColumnPrivilegeFn);
 }
 
 }  // namespace hearth::types::internal

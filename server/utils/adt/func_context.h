@@ -90,6 +90,12 @@ struct SessionCallbacks {
   std::function<bool(const std::optional<std::string>& role, const std::string& table,
                      const std::string& privileges)>
       has_table_privilege;
+  // has_sequence_privilege([role,] sequence, privileges) (kind "sequence")
+  // and has_column_privilege([role,] table, column, privileges) (kind
+  // "column"): `args` without the role. Unset: 0A000.
+  std::function<bool(const std::string& kind, const std::optional<std::string>& role,
+                     const std::vector<std::string>& args)>
+      has_privilege;
 };
 
 struct FuncCallContext {

@@ -15,10 +15,10 @@ using types::Value;
 namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
-// hearth_sequence, pg_authid, pg_auth_members and their 13 + 8 + 9 + 11 +
+// hearth_sequence, pg_authid, pg_auth_members and their 13 + 9 + 9 + 11 +
 // 12 + 4 columns.
 constexpr int kSystemClassRows = 6;
-constexpr int kSystemAttributeRows = 57;
+constexpr int kSystemAttributeRows = 58;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -60,7 +60,7 @@ TEST_CASE("Bootstrap writes self-describing catalogs and the OID control file", 
     CHECK(cls->info.schema == "pg_catalog");
     RelationRef att = LookupRelation("pg_catalog", "hearth_attribute");
     REQUIRE(att != nullptr);
-    CHECK(att->info.columns.size() == 8);
+    CHECK(att->info.columns.size() == 9);
     CHECK(att->info.columns[7].name == "attdefault");
     // Not in public.
     CHECK(LookupRelation("", "hearth_class") == nullptr);

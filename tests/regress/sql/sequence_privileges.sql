@@ -1,0 +1,52 @@
+-- sequence privileges: USAGE/SELECT/UPDATE, nextval/currval/setval/lastval checks, GRANT ON SEQUENCE
+create role s_own login;
+create role s_u login;
+create role s_r login;
+set role s_own;
+create sequence s_s;
+create table s_t (id serial, v int);
+grant usage on sequence s_s to s_u;
+grant select on s_s to s_r;
+grant insert, select on s_s to s_r;
+grant all on s_s to s_r;
+grant insert on sequence s_s to s_r;
+grant usage on s_t to s_r;
+grant usage on sequence s_t to s_r;
+grant insert on s_t to s_u, s_r;
+select relname, relacl from pg_class where relname like 's\_%' order by 1;
+reset role;
+set role s_u;
+select nextval('s_s');
+select currval('s_s');
+select setval('s_s', 5);
+select lastval();
+insert into s_t (v) values (1);
+reset role;
+set role s_r;
+select nextval('s_s');
+select setval('s_s', 10);
+select currval('s_s');
+select last_value from s_s;
+insert into s_t (v) values (1);
+reset role;
+set role s_own;
+revoke all on s_s from s_r;
+grant select on s_s to s_u;
+reset role;
+set role s_u;
+select currval('s_s');
+select last_value from s_s;
+reset role;
+select has_sequence_privilege('s_u', 's_s', 'usage') as u_usage,
+       has_sequence_privilege('s_u', 's_s', 'update') as u_update,
+       has_sequence_privilege('s_r', 's_s', 'select, usage') as r_any,
+       has_sequence_privilege('s_own', 's_s', 'update with grant option') as own_go;
+set role s_u;
+select has_sequence_privilege('s_s', 'select') as mine;
+reset role;
+select has_sequence_privilege('s_u', 's_t', 'usage');
+select has_sequence_privilege('s_u', 's_s', 'insert');
+select has_sequence_privilege('s_u', 's_nosuch', 'usage');
+drop table s_t;
+drop sequence s_s;
+drop role s_own, s_u, s_r;
