@@ -217,8 +217,10 @@ std::unique_ptr<WithScope> QueryPlanner::EnterWith(const std::vector<parser::Com
     }
     size_t refs = CountReferences(*env, *d, body);
     parser::CteMaterialize m = d->cte->materialized;
+    // Inside a part re-run per execution (a recursive term, a subquery in
+    // an expression, LATERAL) a store computed once would be stale: expand.
     d->inlined = !d->recursive && !modifies &&
-                 (m == parser::CteMaterialize::kNever ||
+                 (m == parser::CteMaterialize::kNever || st_.rescanned_depth > 0 ||
                   (m == parser::CteMaterialize::kDefault && refs == 1 && !CallsVolatileFunction(*d->cte)));
     if (d->recursive) CheckRecursiveForm(*d);
     d->unreferenced = refs == 0 && !modifies;  // a data-modifying one runs all the same
@@ -296,7 +298,11 @@ PlannedQuery QueryPlanner::PlanRecursiveCte(CteEnv& env, CteDef& d) {
   d.state = CteDef::State::kRecursiveTerm;
   QueryPlanner rp(st_, env.outer);
   rp.set_op_arm_ = true;  // unknown outputs take the non-recursive term's types
-  PlannedQuery rec = rp.PlanSelect(*body.rarg);
+  PlannedQuery rec;
+  {
+    RescannedPart rescanned(st_);
+    rec = rp.PlanSelect(*body.rarg);
+  }
   d.state = CteDef::State::kPlanning;
   if (rec.columns.size() != non.columns.size()) {
     int where = !body.rarg->targets.empty() ? body.rarg->targets[0].expr->location : body.rarg->location;

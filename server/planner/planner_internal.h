@@ -114,6 +114,11 @@ struct PlannerState {
   explicit PlannerState(executor::TableProvider& t) : tables(t) {}
   executor::TableProvider& tables;
   PlannerOptions options;
+  // > 0 while planning a part that may run many times per execution (a
+  // recursive term, a subquery in an expression, a LATERAL subquery): a
+  // WITH query there is expanded in place, since a CTE store is computed
+  // once per execution (see RescannedPart).
+  int rescanned_depth = 0;
   CteEnv* ctes = nullptr;  // innermost WITH list in scope; chained outwards
   const parser::Statement* top = nullptr;  // the statement planned (data-modifying WITH only there)
   std::vector<types::Oid> params;
@@ -127,6 +132,18 @@ struct PlannerState {
   // alive for the duration of planning.
   std::vector<std::unique_ptr<parser::Expr>> synthetic;
   std::vector<std::vector<parser::StmtPtr>> parsed_defaults;
+};
+
+// RAII: marks the planning of a part that may be re-run per execution.
+class RescannedPart {
+ public:
+  explicit RescannedPart(PlannerState& st) : st_(st) { ++st_.rescanned_depth; }
+  ~RescannedPart() { --st_.rescanned_depth; }
+  RescannedPart(const RescannedPart&) = delete;
+  RescannedPart& operator=(const RescannedPart&) = delete;
+
+ private:
+  PlannerState& st_;
 };
 
 struct PlannedQuery {

@@ -118,6 +118,7 @@ PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContex
   st_.params = ctx.param_types;
   corr->nslots = &st_.nslots;
   QueryPlanner sub(st_, scope, corr);
+  RescannedPart rescanned(st_);
   PlannedQuery q = sub.PlanSelect(*s.subselect);
   ctx.param_types = st_.params;
   return q;

@@ -35,6 +35,7 @@ QueryPlanner::FromResult QueryPlanner::PlanSubqueryItem(const parser::SubqueryRe
     Correlation corr;
     corr.nslots = &st_.nslots;
     QueryPlanner sub(st_, &left, &corr);
+    RescannedPart rescanned(st_);
     q = sub.PlanSelect(*sq.subquery);
     for (size_t k = 0; k < corr.refs.size(); ++k) {
       auto [entry, i] = left.Find(*corr.refs[k]);
