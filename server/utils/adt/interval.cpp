@@ -444,14 +444,14 @@ Interval IntervalNegate(const Interval& a) {
   return r;
 }
 
-// PostgreSQL's interval_mul: whole months and days scale; the fractions
-// carry down (a month = 30 days, a day = 24 hours), rounded to microseconds.
-Interval IntervalMultiply(const Interval& a, double factor) {
-  if (std::isnan(factor)) OutOfRange();
-  auto tsround = [](double v) { return std::rint(v * 1e6) / 1e6; };
-  double month_d = a.month * factor;
-  double day_d = a.day * factor;
+namespace {
+
+// PostgreSQL's interval_mul/interval_div after scaling: whole months and
+// days are kept, their fractions carry down (a month = 30 days, a day =
+// 24 hours), rounded to microseconds.
+Interval CarryScaled(double month_d, double day_d, double time_d) {
   if (!(month_d >= INT32_MIN && month_d <= INT32_MAX) || !(day_d >= INT32_MIN && day_d <= INT32_MAX)) OutOfRange();
+  auto tsround = [](double v) { return std::rint(v * 1e6) / 1e6; };
   Interval r;
   r.month = static_cast<int32_t>(month_d);
   r.day = static_cast<int32_t>(day_d);
@@ -462,28 +462,23 @@ Interval IntervalMultiply(const Interval& a, double factor) {
     sec_rem -= static_cast<int32_t>(sec_rem / 86400.0) * 86400.0;
   }
   r.day = CheckedInt32(static_cast<__int128>(r.day) + static_cast<int32_t>(month_rem_days));
-  double t = std::rint(static_cast<double>(a.time) * factor + sec_rem * kUsecsPerSec);
+  double t = std::rint(time_d + sec_rem * kUsecsPerSec);
   if (!(t >= -9.2233720368547758e18 && t < 9.2233720368547758e18)) OutOfRange();
   r.time = static_cast<int64_t>(t);
   return r;
 }
 
+}  // namespace
+
+Interval IntervalMultiply(const Interval& a, double factor) {
+  if (std::isnan(factor)) OutOfRange();
+  return CarryScaled(a.month * factor, a.day * factor, static_cast<double>(a.time) * factor);
+}
+
 Interval IntervalDivide(const Interval& a, double divisor) {
   if (divisor == 0) throw DbError(sqlstate::kDivisionByZero, "division by zero");
   if (std::isnan(divisor)) OutOfRange();
-  Interval r;
-  r.month = static_cast<int32_t>(a.month / divisor);
-  r.day = static_cast<int32_t>(a.day / divisor);
-  auto tsround = [](double v) { return std::rint(v * 1e6) / 1e6; };
-  double month_rem_days = tsround((a.month / divisor - r.month) * kDaysPerMonth);
-  double sec_rem = tsround((a.day / divisor - r.day + month_rem_days - static_cast<int32_t>(month_rem_days)) * 86400.0);
-  if (std::fabs(sec_rem) >= 86400.0) {
-    r.day += static_cast<int32_t>(sec_rem / 86400.0);
-    sec_rem -= static_cast<int32_t>(sec_rem / 86400.0) * 86400.0;
-  }
-  r.day += static_cast<int32_t>(month_rem_days);
-  r.time = static_cast<int64_t>(std::rint(static_cast<double>(a.time) / divisor + sec_rem * kUsecsPerSec));
-  return r;
+  return CarryScaled(a.month / divisor, a.day / divisor, static_cast<double>(a.time) / divisor);
 }
 
 Interval JustifyHours(const Interval& a) {
