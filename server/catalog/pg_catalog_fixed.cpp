@@ -152,7 +152,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
             {"pubinsert", kBoolOid}, {"pubupdate", kBoolOid}, {"pubdelete", kBoolOid}, {"pubtruncate", kBoolOid},
             {"pubviaroot", kBoolOid}});
   AddEmpty(p, kPgPublicationRelOid, "pg_publication_rel",
-           {{"oid", kOidOid}, {"prpubid", kOidOid}, {"prrelid", kOidOid}, {"prqual", kTextOid}, {"prattrs", kTextOid}});
+           {{"oid", kOidOid}, {"prpubid", kOidOid}, {"prrelid", kOidOid}, {"prqual", kTextOid}, {"prattrs", types::kInt2ArrayOid}});
   AddEmpty(p, kPgPublicationNamespaceOid, "pg_publication_namespace",
            {{"oid", kOidOid}, {"pnpubid", kOidOid}, {"pnnspid", kOidOid}});
   AddEmpty(p, kPgStatisticExtOid, "pg_statistic_ext",
