@@ -481,11 +481,35 @@ Interval IntervalDivide(const Interval& a, double divisor) {
   return CarryScaled(a.month / divisor, a.day / divisor, static_cast<double>(a.time) / divisor);
 }
 
-Interval JustifyHours(const Interval& a) {
-  Interval r = a;
-  int64_t whole_days = r.time / kUsecsPerDay;
+namespace {
+
+// The justify_* steps, as PostgreSQL's: whole days out of the time, whole
+// 30-day months out of the days, then the smaller field brought to the
+// sign of the larger.
+void CarryTimeIntoDays(Interval& r) {
+  const int64_t whole_days = r.time / kUsecsPerDay;
   r.time -= whole_days * kUsecsPerDay;
   r.day = CheckedInt32(static_cast<__int128>(r.day) + whole_days);
+}
+
+void CarryDaysIntoMonths(Interval& r) {
+  const int32_t whole_months = r.day / kDaysPerMonth;
+  r.day -= whole_months * kDaysPerMonth;
+  r.month = CheckedInt32(static_cast<__int128>(r.month) + whole_months);
+}
+
+// `below` is the sign of what follows the months (their days, or days and time).
+void AlignMonthSign(Interval& r, int below) {
+  if (r.month > 0 && below < 0) {
+    r.day += kDaysPerMonth;
+    r.month--;
+  } else if (r.month < 0 && below > 0) {
+    r.day -= kDaysPerMonth;
+    r.month++;
+  }
+}
+
+void AlignDaySign(Interval& r) {
   if (r.day > 0 && r.time < 0) {
     r.time += kUsecsPerDay;
     r.day--;
@@ -493,49 +517,33 @@ Interval JustifyHours(const Interval& a) {
     r.time -= kUsecsPerDay;
     r.day++;
   }
+}
+
+int Sign(int64_t v) { return v > 0 ? 1 : (v < 0 ? -1 : 0); }
+
+}  // namespace
+
+Interval JustifyHours(const Interval& a) {
+  Interval r = a;
+  CarryTimeIntoDays(r);
+  AlignDaySign(r);
   return r;
 }
 
 Interval JustifyDays(const Interval& a) {
   Interval r = a;
-  int32_t whole_months = r.day / kDaysPerMonth;
-  r.day -= whole_months * kDaysPerMonth;
-  r.month = CheckedInt32(static_cast<__int128>(r.month) + whole_months);
-  if (r.month > 0 && r.day < 0) {
-    r.day += kDaysPerMonth;
-    r.month--;
-  } else if (r.month < 0 && r.day > 0) {
-    r.day -= kDaysPerMonth;
-    r.month++;
-  }
+  CarryDaysIntoMonths(r);
+  AlignMonthSign(r, Sign(r.day));
   return r;
 }
 
 Interval JustifyInterval(const Interval& a) {
   Interval r = a;
-  int32_t whole_months = r.day / kDaysPerMonth;
-  r.day -= whole_months * kDaysPerMonth;
-  r.month = CheckedInt32(static_cast<__int128>(r.month) + whole_months);
-  int64_t whole_days = r.time / kUsecsPerDay;
-  r.time -= whole_days * kUsecsPerDay;
-  r.day = CheckedInt32(static_cast<__int128>(r.day) + whole_days);
-  whole_months = r.day / kDaysPerMonth;
-  r.day -= whole_months * kDaysPerMonth;
-  r.month = CheckedInt32(static_cast<__int128>(r.month) + whole_months);
-  if (r.month > 0 && (r.day < 0 || (r.day == 0 && r.time < 0))) {
-    r.day += kDaysPerMonth;
-    r.month--;
-  } else if (r.month < 0 && (r.day > 0 || (r.day == 0 && r.time > 0))) {
-    r.day -= kDaysPerMonth;
-    r.month++;
-  }
-  if (r.day > 0 && r.time < 0) {
-    r.time += kUsecsPerDay;
-    r.day--;
-  } else if (r.day < 0 && r.time > 0) {
-    r.time -= kUsecsPerDay;
-    r.day++;
-  }
+  CarryDaysIntoMonths(r);
+  CarryTimeIntoDays(r);
+  CarryDaysIntoMonths(r);
+  AlignMonthSign(r, r.day != 0 ? Sign(r.day) : Sign(r.time));
+  AlignDaySign(r);
   return r;
 }
 
