@@ -237,10 +237,6 @@ class QueryPlanner {
                                 const types::ResolvedFunc& rf, SelectParts& p);
   // One Aggregate per set, projected to [keys..., aggregates...] and appended.
   ExecNodePtr PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols);
-  // A copy of e whose hidden parameters are fixed up with the original's.
-  PlanExpr CloneWithHiddenParams(const PlanExpr& e);
-  executor::AggSpec CloneAggWithHiddenParams(const executor::AggSpec& a);
-  void ForgetHiddenParams(const SelectParts& p);
   // ORDER BY / WITHIN GROUP of an aggregate call into spec (select_agg_order.cpp).
   void BindAggregateOrder(const parser::FuncCallExpr& f, executor::AggSpec& spec, BindContext& ctx, SelectParts& p);
   // A select-list/HAVING/ORDER BY expression structurally equal to a GROUP

@@ -91,16 +91,6 @@ BoundExprPtr QueryPlanner::BindGroupingCall(const parser::FuncCallExpr& f, std::
   return ref;
 }
 
-// Hidden parameters are numbered kHiddenParamBase + slot when bound, so
-// copies of expressions and plans need no fixing up.
-PlanExpr QueryPlanner::CloneWithHiddenParams(const PlanExpr& e) { return executor::ClonePlanExpr(e); }
-
-executor::AggSpec QueryPlanner::CloneAggWithHiddenParams(const executor::AggSpec& a) {
-  return executor::CloneAggSpec(a);
-}
-
-void QueryPlanner::ForgetHiddenParams(const SelectParts&) {}
-
 ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, std::vector<OutputColumn> cols) {
   std::vector<std::vector<int>> sets = p.grouping_sets;
   if (!p.s.has_grouping_sets) {
@@ -115,7 +105,7 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
     std::vector<PlanExpr> keys;
     std::vector<OutputColumn> agg_cols;
     for (int k : set) {
-      keys.push_back(CloneWithHiddenParams(p.group_keys[static_cast<size_t>(k)]));
+      keys.push_back(executor::ClonePlanExpr(p.group_keys[static_cast<size_t>(k)]));
       agg_cols.push_back(cols[static_cast<size_t>(k)]);
     }
     std::vector<executor::AggSpec> aggs;
@@ -138,7 +128,7 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
       proj.push_back(PlanExpr{MakeColumn(static_cast<int>(set.size() + aggs.size()), spec.result_type, types::kNoTypmod),
                               spec.sig->name});
       agg_cols.push_back(cols[nkeys + a]);
-      aggs.push_back(CloneAggWithHiddenParams(spec));
+      aggs.push_back(executor::CloneAggSpec(spec));
     }
     ExecNodePtr in = si + 1 == sets.size() ? std::move(input) : input->Clone();
     auto agg = std::make_unique<executor::AggregateNode>(std::move(in), std::move(keys), std::move(aggs),
@@ -146,7 +136,6 @@ ExecNodePtr QueryPlanner::PlanGroupingSets(ExecNodePtr input, SelectParts& p, st
     ExecNodePtr sorted = SortGroupsIfOrdered(std::move(agg));
     arms.push_back(std::make_unique<executor::ProjectNode>(std::move(sorted), std::move(proj), cols));
   }
-  ForgetHiddenParams(p);
   if (arms.size() == 1) return std::move(arms.front());
   return std::make_unique<executor::AppendNode>(std::move(arms), std::move(cols));
 }
