@@ -390,6 +390,8 @@ void SessionSettings::RefreshHot() {
   h.default_transaction_read_only = GetBool("default_transaction_read_only");
   h.interval_style = static_cast<IntervalStyle>(GetEnum("IntervalStyle"));
   h.bytea_output = static_cast<ByteaOutput>(GetEnum("bytea_output"));
+  h.enable_hashjoin = GetBool("enable_hashjoin");
+  h.enable_indexscan = GetBool("enable_indexscan");
   hot_ = h;
 }
 

@@ -76,6 +76,9 @@ struct SessionHot {
   bool default_transaction_read_only = false;
   IntervalStyle interval_style = IntervalStyle::kPostgres;
   ByteaOutput bytea_output = ByteaOutput::kHex;
+  // Planner method switches read at every planning.
+  bool enable_hashjoin = true;
+  bool enable_indexscan = true;
 };
 
 // Replaces what SHOW prints for an integer setting whose value is only known

@@ -144,6 +144,19 @@ Execution::Execution(const PlannedStatement& plan, const ExecContext& ctx)
     : plan_(plan), root_(CloneNode(plan.root)), ctx_(ctx) {
   for (const InitPlan& ip : plan_.init_plans) init_roots_.push_back(CloneNode(ip.plan));
   for (const SubPlan& sp : plan_.sub_plans) sub_roots_.push_back(CloneNode(sp.plan));
+  Start(ctx);
+}
+
+// Cloning costs about as much as planning a short statement; a plan that
+// runs once (most simple-query statements) gives its trees away instead.
+Execution::Execution(PlannedStatement& plan, const ExecContext& ctx, ConsumePlan)
+    : plan_(plan), root_(std::move(plan.root)), ctx_(ctx) {
+  for (InitPlan& ip : plan.init_plans) init_roots_.push_back(std::move(ip.plan));
+  for (SubPlan& sp : plan.sub_plans) sub_roots_.push_back(std::move(sp.plan));
+  Start(ctx);
+}
+
+void Execution::Start(const ExecContext& ctx) {
   params_.assign(ctx.params, ctx.params + ctx.nparams);
   params_.resize(std::max(params_.size(), static_cast<size_t>(plan_.nslots)));
   ctx_.params = params_.data();

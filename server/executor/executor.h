@@ -30,6 +30,12 @@ class Execution {
   // Runs init plans and opens the root; INSERT/UPDATE/DELETE do all their
   // work here. Throws DbError; nothing stays open after a throw.
   Execution(const PlannedStatement& plan, const ExecContext& ctx);
+  // The same for a plan that runs exactly once (a simple-query statement):
+  // this execution takes the plan's trees instead of cloning them, so
+  // `plan` cannot be executed again (its root, init and sub plan trees are
+  // left empty).
+  struct ConsumePlan {};
+  Execution(PlannedStatement& plan, const ExecContext& ctx, ConsumePlan);
   ~Execution();
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
@@ -48,6 +54,7 @@ class Execution {
   struct SubPlanRunner;  // see planned_statement.h, SubPlan
 
  private:
+  void Start(const ExecContext& ctx);
   void RunInitPlans();
   void CloseAll();
 

@@ -16,6 +16,11 @@ namespace hearth::planner {
 RangeEntry TableRangeEntry(const executor::TableInfo& t, const std::string& alias) {
   RangeEntry e;
   e.alias = alias.empty() ? t.name : alias;
+  const size_t n = t.columns.size() + 1;  // room for a hidden row-id column
+  e.names.reserve(n);
+  e.types.reserve(n);
+  e.typmods.reserve(n);
+  e.hidden.reserve(n);
   for (const executor::ColumnInfo& c : t.columns) {
     e.names.push_back(c.name);
     e.types.push_back(c.type);

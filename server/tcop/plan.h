@@ -53,6 +53,11 @@ class Plan {
   virtual bool EndsFailedTransaction() const { return false; }
   // Runs the statement; throws DbError. Returns the command tag.
   virtual std::string Run(Session& session, const std::vector<types::Value>& params, RowConsumer& out) = 0;
+  // Runs a statement that will never run again (simple query protocol);
+  // plans may then hand their trees to the executor instead of copying them.
+  virtual std::string RunOnce(Session& session, const std::vector<types::Value>& params, RowConsumer& out) {
+    return Run(session, params, out);
+  }
   // Starts the statement for incremental fetching. The default runs it to
   // completion and buffers the rows (fine for small results); plans over
   // tables return a streaming cursor.

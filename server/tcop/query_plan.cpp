@@ -66,8 +66,8 @@ class QueryPlan : public Plan {
     {
       LookupRecorder recorder(s);
       planner::PlannerOptions options;
-      options.enable_hashjoin = s.settings.GetBool("enable_hashjoin");
-      options.enable_indexscan = s.settings.GetBool("enable_indexscan");
+      options.enable_hashjoin = s.settings.hot().enable_hashjoin;
+      options.enable_indexscan = s.settings.hot().enable_indexscan;
       planned_ = planner::PlanStatement(stmt, *s.tables, param_types, options);
       required_ = recorder.Required(stmt);
     }
@@ -89,9 +89,13 @@ class QueryPlan : public Plan {
   std::string Run(Session& s, const std::vector<types::Value>& params, RowConsumer& out) override {
     CheckPrivileges(required_);
     executor::Execution exec(planned_, MakeExecContext(s, params));
-    std::vector<types::Value> row;
-    while (exec.Next(row)) out.Row(row);
-    return exec.CommandTag();
+    return Drain(exec, out);
+  }
+
+  std::string RunOnce(Session& s, const std::vector<types::Value>& params, RowConsumer& out) override {
+    CheckPrivileges(required_);
+    executor::Execution exec(planned_, MakeExecContext(s, params), executor::Execution::ConsumePlan{});
+    return Drain(exec, out);
   }
 
   std::unique_ptr<Cursor> Start(Session& s, const std::vector<types::Value>& params) override {
@@ -100,6 +104,12 @@ class QueryPlan : public Plan {
   }
 
  private:
+  static std::string Drain(executor::Execution& exec, RowConsumer& out) {
+    std::vector<types::Value> row;
+    while (exec.Next(row)) out.Row(row);
+    return exec.CommandTag();
+  }
+
   executor::PlannedStatement planned_;
   RequiredPrivileges required_;  // checked at every execution
   std::vector<ColumnDesc> columns_;

@@ -163,7 +163,7 @@ void QueryProtocol::RunSimpleStatement(const parser::Statement& stmt) {
   std::unique_ptr<Plan> plan = PlanStatement(s_, stmt, {});
   CheckNotFailed(*plan);
   SocketRowConsumer out(s_.sock, plan->Columns());
-  std::string tag = plan->Run(s_, {}, out);
+  std::string tag = plan->RunOnce(s_, {}, out);
   CheckForInterrupts();
   out.DescribeOnce();
   PutCommandComplete(s_.sock.out(), FinalTag(tag, out.count()));
