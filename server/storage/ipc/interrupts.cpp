@@ -49,7 +49,13 @@ void Install(int signo, void (*fn)(int)) {
   sigaction(signo, &sa, nullptr);
 }
 
+// Whether ITIMER_REAL may be running: disarming a timer that was never armed
+// (every statement without a statement_timeout) would cost a syscall.
+bool g_timer_armed = false;
+
 void SetTimer(int64_t ms) {
+  if (ms == 0 && !g_timer_armed) return;
+  g_timer_armed = ms > 0;
   struct itimerval t{};
   t.it_value.tv_sec = ms / 1000;
   t.it_value.tv_usec = (ms % 1000) * 1000;
