@@ -493,6 +493,11 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
     return BindSpecialFunc(name, f);
   }
+  if (name == "pg_typeof" && f.args.size() == 1 && !f.star && !f.distinct && !f.filter) {
+    // The argument's type is known once bound: the call is a constant.
+    BoundExprPtr arg = Bind(*f.args[0]);
+    return MakeConst(Value::Int(types::kRegtypeOid, arg->type), f.location);
+  }
   // A set-returning function's call is the context's to place (ProjectSet,
   // FunctionScan) or reject.
   const bool is_srf = types::FunctionNameExists(name, types::FuncKind::kSetReturning);
