@@ -392,6 +392,7 @@ void SessionSettings::RefreshHot() {
   h.bytea_output = static_cast<ByteaOutput>(GetEnum("bytea_output"));
   h.enable_hashjoin = GetBool("enable_hashjoin");
   h.enable_indexscan = GetBool("enable_indexscan");
+  h.search_path = GetString("search_path");
   hot_ = h;
 }
 

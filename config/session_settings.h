@@ -79,6 +79,8 @@ struct SessionHot {
   // Planner method switches read at every planning.
   bool enable_hashjoin = true;
   bool enable_indexscan = true;
+  // Read by every unqualified relation lookup.
+  std::string search_path = "\"$user\", public";
 };
 
 // Replaces what SHOW prints for an integer setting whose value is only known

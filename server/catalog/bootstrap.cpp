@@ -14,6 +14,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
@@ -63,6 +64,12 @@ const std::vector<ColumnSpec> kAuthidColumns = {
     {"rolcanlogin", types::kBoolOid},  {"rolreplication", types::kBoolOid}, {"rolbypassrls", types::kBoolOid},
     {"rolconnlimit", types::kInt4Oid}, {"rolpassword", types::kTextOid, true},
     {"rolvaliduntil", types::kTimestampTzOid, true},
+};
+
+const std::vector<ColumnSpec> kNamespaceColumns = {
+    {"oid", types::kOidOid},
+    {"nspname", types::kNameOid},
+    {"nspowner", types::kOidOid},
 };
 
 const std::vector<ColumnSpec> kAuthMembersColumns = {
@@ -129,7 +136,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kPgAuthidOid,
-                    kPgAuthMembersOid}) {
+                    kPgAuthMembersOid, kHearthNamespaceOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -143,6 +150,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
     InsertCatalogRelation(kPgAuthidOid, kPgAuthidName, kAuthidColumns);
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
+    InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     DescribeCatalogIndexes();
@@ -155,6 +163,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
     Check(storage::SmgrImmedSync(AuthidRel(), storage::ForkNumber::kMain), "could not sync pg_authid");
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
+    Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

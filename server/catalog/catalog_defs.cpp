@@ -3,6 +3,7 @@
 // Principal entry points: ClassTupleDesc, AttributeTupleDesc, NamespaceOid.
 #include "catalog/catalog_defs.h"
 
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 
 namespace hearth::catalog {
@@ -63,9 +64,16 @@ const TupleDesc& IndexTupleDesc() {
 }
 
 Oid NamespaceOid(const std::string& schema) {
-  if (schema.empty() || schema == "public") return kPublicNamespace;
+  if (schema.empty()) {
+    // The creation namespace; public when the path names no schema that
+    // exists (callers that create check with CreationNamespace()).
+    std::optional<std::string> current = CurrentSchemaName();
+    return current ? NamespaceOid(*current) : kPublicNamespace;
+  }
+  if (schema == "public") return kPublicNamespace;
   if (schema == "pg_catalog") return kPgCatalogNamespace;
   if (std::optional<Oid> temp = TempNamespaceByName(schema)) return *temp;
+  if (std::optional<Oid> user = UserSchemaOid(schema)) return *user;
   return types::kInvalidOid;
 }
 
@@ -73,7 +81,7 @@ std::string NamespaceName(Oid ns) {
   if (ns == kPublicNamespace) return "public";
   if (ns == kPgCatalogNamespace) return "pg_catalog";
   if (IsTempNamespace(ns)) return TempNamespaceName(ns);
-  return "";
+  return UserSchemaName(ns);
 }
 
 }  // namespace hearth::catalog

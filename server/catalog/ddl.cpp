@@ -17,6 +17,7 @@
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
@@ -80,12 +81,22 @@ std::string DeparseConstOnly(const parser::Expr& e) {
 }
 
 Oid ResolveNamespaceForCreate(const parser::RangeVar& rv, const std::string& relname) {
-  Oid ns = NamespaceOid(rv.schema);
+  Oid ns = types::kInvalidOid;
+  try {
+    ns = rv.schema.empty() ? CreationNamespace() : NamespaceOid(rv.schema);
+  } catch (DbError& e) {
+    if (rv.location >= 0) e.WithPosition(rv.location + 1);
+    throw;
+  }
   if (ns == kPgCatalogNamespace) {
     throw DbError("42501", "permission denied to create \"pg_catalog." + relname + "\"")
         .WithDetail("System catalog modifications are currently disallowed.");
   }
-  if (ns == types::kInvalidOid) throw DbError("3F000", "schema \"" + rv.schema + "\" does not exist");
+  if (ns == types::kInvalidOid) {
+    DbError e("3F000", "schema \"" + rv.schema + "\" does not exist");
+    if (rv.location >= 0) e.WithPosition(rv.location + 1);
+    throw e;
+  }
   if (IsTempNamespace(ns)) {
     if (ns != MyTempNamespaceOid()) {
       throw DbError("0A000", "cannot create relations in temporary schemas of other sessions");

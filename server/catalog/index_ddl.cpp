@@ -22,6 +22,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 #include "catalog/pending_delete.h"
 #include "catalog/table_stats_counts.h"
@@ -427,12 +428,17 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
     const std::string name = TruncateName(rv.name);
     std::optional<internal::CatalogTuple> row;
     Oid ns = NamespaceOid(rv.schema);
-    if (rv.schema.empty() && ActiveTempNamespace() != 0) {
-      // The session's temporary namespace comes first.
-      row = internal::FindIndexByName(ActiveTempNamespace(), name);
-      if (row) ns = ActiveTempNamespace();
+    if (rv.schema.empty()) {
+      // The search path (the session's temporary namespace first).
+      for (Oid p : SearchPathNamespaces()) {
+        row = internal::FindIndexByName(p, name);
+        if (row) {
+          ns = p;
+          break;
+        }
+      }
     }
-    if (!row && ns != types::kInvalidOid) row = internal::FindIndexByName(ns, name);
+    if (!row && !rv.schema.empty() && ns != types::kInvalidOid) row = internal::FindIndexByName(ns, name);
     if (row) {
       // Lock the table, then look again: the index may be gone meanwhile.
       OpenRelationByOid(internal::RowOid(row->row, kIndIndrelid), storage::LockMode::kAccessExclusive);

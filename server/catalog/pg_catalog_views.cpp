@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/sequence_catalog.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 #include "utils/adt/type_catalog.h"
 
@@ -66,6 +67,9 @@ void AddPgNamespace(SystemViewProvider& p) {
               if (const Oid temp = ActiveTempNamespace(); temp != 0) {
                 rows.push_back({OidValue(temp), NameValue(TempNamespaceName(temp)), OidValue(kBootstrapSuperuserOid),
                                 Value::Null(kTextOid)});
+              }
+              for (const SchemaFields& f : ListUserSchemas()) {
+                rows.push_back({OidValue(f.oid), NameValue(f.name), OidValue(f.owner), Value::Null(kTextOid)});
               }
               return rows;
             });

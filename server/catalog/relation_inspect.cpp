@@ -8,6 +8,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/relcache.h"
 #include "catalog/system_views.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
@@ -58,17 +59,14 @@ std::optional<types::RelationNameHooks::Name> NameForRegclass(Oid oid) {
 }  // namespace
 
 std::optional<Oid> RelationOidByName(const std::string& schema, const std::string& name) {
-  // The session's temporary namespace, then pg_catalog, then public: the
-  // implicit search path of PostgreSQL.
-  std::vector<std::string> path{schema};
+  std::vector<Oid> path;
   if (schema.empty()) {
-    path = {"pg_catalog", "public"};
-    if (const Oid temp = ActiveTempNamespace(); temp != 0) path.insert(path.begin(), TempNamespaceName(temp));
+    path = SearchPathNamespaces();
+  } else if (Oid ns = NamespaceOid(schema); ns != 0) {
+    path.push_back(ns);
   }
-  for (const std::string& ns_name : path) {
-    Oid ns = NamespaceOid(ns_name);
-    if (ns == 0) continue;
-    if (RelationRef r = LookupRelation(ns_name, name)) return r->oid;
+  for (Oid ns : path) {
+    if (auto cls = internal::FindClassByName(ns, name)) return internal::RowOid(cls->row, kClassOid);
     if (auto ix = internal::FindIndexByName(ns, name)) return internal::RowOid(ix->row, kIndIndexrelid);
   }
   // PostgreSQL's catalogs and views ('pg_catalog.pg_class'::regclass).
@@ -78,13 +76,15 @@ std::optional<Oid> RelationOidByName(const std::string& schema, const std::strin
 
 namespace {
 
-// Whether an unqualified `name` finds the relation in `ns`: another
-// session's temporary namespace is not searched, and this session's
-// temporary relations hide same-named ones in public.
+// Whether an unqualified `name` finds the relation in `ns`: the first
+// namespace of the search path holding that name must be `ns` (another
+// session's temporary namespace is never searched).
 bool OnSearchPath(Oid ns, const std::string& name) {
-  if (IsTempNamespace(ns)) return ns == ActiveTempNamespace();
-  const Oid temp = ActiveTempNamespace();
-  return temp == 0 || (!internal::FindClassByName(temp, name) && !FindIndexByName(temp, name));
+  for (Oid p : SearchPathNamespaces()) {
+    if (p == ns) return true;
+    if (internal::FindClassByName(p, name) || FindIndexByName(p, name)) return false;
+  }
+  return false;
 }
 
 }  // namespace

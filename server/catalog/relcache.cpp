@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "access/transam/xact.h"
+#include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
@@ -162,6 +163,7 @@ bool AcceptInvalidations() {
 }
 
 void InvalidateLocalRelcache() {
+  InvalidateSchemaCache();
   Cache& c = TheCache();
   c.by_name.clear();
   c.by_oid.clear();
@@ -170,6 +172,7 @@ void InvalidateLocalRelcache() {
 void InvalidateRelcacheEntries(const std::vector<Oid>& relids) {
   Cache& c = TheCache();
   for (Oid oid : relids) {
+    if (oid == kHearthNamespaceOid) InvalidateSchemaCache();
     auto it = c.by_oid.find(oid);
     if (it == c.by_oid.end()) continue;
     auto name = c.by_name.find({it->second->namespace_oid, it->second->info.name});
@@ -178,12 +181,23 @@ void InvalidateRelcacheEntries(const std::vector<Oid>& relids) {
   }
 }
 
+RelationRef LookupRelationIn(Oid ns, const std::string& name) {
+  Cache& c = TheCache();
+  if (auto it = c.by_name.find({ns, name}); it != c.by_name.end()) return it->second;
+  auto cls = internal::FindClassByName(ns, name);
+  if (!cls) return nullptr;
+  return Remember(Build(*cls));
+}
+
 RelationRef LookupRelation(const std::string& schema, const std::string& name) {
   if (schema.empty()) {
-    // This session's temporary relations come first.
-    if (const Oid temp = ActiveTempNamespace(); temp != 0) {
-      if (RelationRef r = LookupRelation(TempNamespaceName(temp), name)) return r;
+    // The search path: the session's temporary relations first, then
+    // pg_catalog, then the path's schemas.
+    for (Oid ns : SearchPathNamespaces()) {
+      if (ns == kPgCatalogNamespace) continue;  // system views are found by their own lookup
+      if (RelationRef r = LookupRelationIn(ns, name)) return r;
     }
+    return nullptr;
   }
   Oid ns = NamespaceOid(schema);
   if (ns == types::kInvalidOid) return nullptr;

@@ -552,6 +552,8 @@ enum class StmtKind {
   kClosePortal,
   kAlterOwner,
   kOwned,
+  kCreateSchema,  // schema statements: parse_schema.cpp
+  kAlterSchema,
 };
 
 struct Statement {
@@ -1209,6 +1211,26 @@ struct CreateExtensionStmt : Statement {
   std::string schema;   // empty when not given
   std::string version;  // empty when not given
   bool cascade = false;
+};
+
+// CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] |
+// CREATE SCHEMA [IF NOT EXISTS] AUTHORIZATION role (the schema takes the
+// role's name).
+struct CreateSchemaStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateSchema;
+  CreateSchemaStmt() : Statement(kKind) {}
+  std::string name;           // empty: the role's name
+  std::string authorization;  // role spec; empty when not given
+  bool if_not_exists = false;
+};
+
+// ALTER SCHEMA name RENAME TO new_name | OWNER TO role
+struct AlterSchemaStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterSchema;
+  AlterSchemaStmt() : Statement(kKind) {}
+  std::string name;
+  std::string new_name;   // RENAME TO; empty otherwise
+  std::string new_owner;  // OWNER TO; empty otherwise
 };
 
 }  // namespace hearth::parser

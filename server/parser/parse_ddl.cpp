@@ -52,6 +52,7 @@ StmtPtr Parser::ParseCreate() {
   if (IsKw("unique") || IsKw("index")) return ParseCreateIndex(loc);
   if (AcceptKw("database")) return ParseCreateDatabase(loc);
   if (AcceptKw("extension")) return ParseCreateExtension(loc);
+  if (AcceptKw("schema")) return ParseCreateSchema(loc);
   if (AcceptKw("role")) return ParseCreateRole(RoleStmtKind::kRole, loc);
   if (AcceptKw("user")) return ParseCreateRole(RoleStmtKind::kUser, loc);
   if (AcceptKw("group")) return ParseCreateRole(RoleStmtKind::kGroup, loc);
@@ -376,6 +377,7 @@ StmtPtr Parser::ParseAlter() {
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (IsKw("table")) return ParseAlterTable(loc);
   if (IsKw("sequence")) return ParseAlterSequence(loc);
+  if (AcceptKw("schema")) return ParseAlterSchema(loc);
   if (AcceptKw("role")) return ParseAlterRole(RoleStmtKind::kRole, loc);
   if (AcceptKw("user")) return ParseAlterRole(RoleStmtKind::kUser, loc);
   if (AcceptKw("group")) return ParseAlterRole(RoleStmtKind::kGroup, loc);

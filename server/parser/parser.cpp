@@ -442,6 +442,8 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kFetch: return s.As<FetchStmt>().is_move ? "MOVE" : "FETCH";
     case StmtKind::kClosePortal: return "CLOSE CURSOR";
     case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
+    case StmtKind::kCreateSchema: return "CREATE SCHEMA";
+    case StmtKind::kAlterSchema: return "ALTER SCHEMA";
     case StmtKind::kAlterOwner:
       switch (s.As<AlterOwnerStmt>().object_type) {
         case ObjectType::kSequence: return "ALTER SEQUENCE";

@@ -238,6 +238,8 @@ class Parser {
   StmtPtr ParseDeallocate();
   StmtPtr ParseCreateDatabase(int location);
   StmtPtr ParseCreateExtension(int location);
+  StmtPtr ParseCreateSchema(int location);  // parse_schema.cpp
+  StmtPtr ParseAlterSchema(int location);
   StmtPtr ParseCreateRole(RoleStmtKind kind, int location);
   StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
   void ParseRoleOptions(std::vector<GenericOption>& out);

@@ -1,13 +1,15 @@
 // tcop/role_plans.cpp
 //
 // Principal entry points: PlanRoleStmt (CREATE/ALTER/DROP ROLE, GRANT/REVOKE
-// role, GRANT/REVOKE privileges, ALTER ... OWNER TO), SetRoleSetting (SET
+// role, GRANT/REVOKE privileges, ALTER ... OWNER TO, and the schema
+// statements, whose checks need the same actor), SetRoleSetting (SET
 // ROLE, SET SESSION AUTHORIZATION and their RESETs). The role catalog work is in catalog/role_ddl.h;
 // this file supplies who is asking.
 #include "catalog/owner_ddl.h"
 #include "catalog/privileges.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
+#include "catalog/schema_ddl.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "parser/parser.h"
@@ -23,11 +25,14 @@ void SendRoleNotices(Session& s, const catalog::DdlResult& r) {
   for (const auto& n : r.notices) {
     const bool warning = n.sqlstate.rfind("01", 0) == 0 || n.sqlstate == "0LP01";
     const Severity severity = warning ? Severity::kWarning : Severity::kNotice;
-    if (n.hint.empty()) {
+    if (n.hint.empty() && n.detail.empty()) {
       s.Notice(severity, n.sqlstate, n.message);
-    } else {
-      PutError(s.sock.out(), DbError(n.sqlstate, n.message, severity).WithHint(n.hint));
+      continue;
     }
+    DbError e(n.sqlstate, n.message, severity);
+    if (!n.hint.empty()) e.WithHint(n.hint);
+    if (!n.detail.empty()) e.WithDetail(n.detail);
+    PutError(s.sock.out(), e);
   }
 }
 
@@ -85,7 +90,17 @@ class RolePlan : public Plan {
         SendRoleNotices(s, catalog::GrantRevokeRoles(g, actor));
         return g.is_grant ? "GRANT ROLE" : "REVOKE ROLE";
       }
+      case K::kCreateSchema:
+        SendRoleNotices(s, catalog::CreateSchema(stmt_.As<parser::CreateSchemaStmt>(), actor.session_user, s.database));
+        return "CREATE SCHEMA";
+      case K::kAlterSchema:
+        SendRoleNotices(s, catalog::AlterSchema(stmt_.As<parser::AlterSchemaStmt>(), actor.session_user, s.database));
+        return "ALTER SCHEMA";
       default:
+        if (stmt_.As<parser::DropStmt>().object_type == parser::ObjectType::kSchema) {
+          SendRoleNotices(s, catalog::DropSchemas(stmt_.As<parser::DropStmt>()));
+          return "DROP SCHEMA";
+        }
         SendRoleNotices(s, catalog::DropRoles(stmt_.As<parser::DropStmt>(), actor));
         return "DROP ROLE";
     }
@@ -99,9 +114,11 @@ class RolePlan : public Plan {
 
 std::unique_ptr<Plan> PlanRoleStmt(const parser::Statement& stmt) {
   using K = parser::StmtKind;
+  const bool is_drop = stmt.kind == K::kDrop && (stmt.As<parser::DropStmt>().object_type == parser::ObjectType::kRole ||
+                                                 stmt.As<parser::DropStmt>().object_type == parser::ObjectType::kSchema);
   const bool is_role = stmt.kind == K::kCreateRole || stmt.kind == K::kAlterRole || stmt.kind == K::kGrantRole ||
                        stmt.kind == K::kGrantPriv || stmt.kind == K::kAlterOwner || stmt.kind == K::kOwned ||
-                       (stmt.kind == K::kDrop && stmt.As<parser::DropStmt>().object_type == parser::ObjectType::kRole);
+                       stmt.kind == K::kCreateSchema || stmt.kind == K::kAlterSchema || is_drop;
   if (!is_role) return nullptr;
   return std::make_unique<RolePlan>(stmt);
 }

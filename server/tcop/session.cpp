@@ -36,6 +36,8 @@
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
 
+#include "catalog/namespace_catalog.h"
+
 namespace hearth::tcop {
 
 namespace {
@@ -60,6 +62,8 @@ void InstallSequenceCallbacks(types::SessionCallbacks& cb) {
 
 void Session::InstallCallbacks() {
   callbacks.database_name = [this] { return database; };
+  catalog::SetSearchPathSource([this]() -> const std::string& { return settings.hot().search_path; });
+  callbacks.current_schema = [] { return catalog::CurrentSchemaName().value_or(std::string()); };
   callbacks.current_user = [this] { return CurrentUserName(); };
   callbacks.session_user = [this] { return SessionUserName(); };
   callbacks.get_setting = [this](std::string_view name) -> std::optional<std::string> {

@@ -59,7 +59,11 @@ Value SessionUser(const Value*, int, FuncCallContext& c) {
   return Value::Bytes(kNameOid, CurrentUser(c));
 }
 Value CurrentSchema(const Value*, int, FuncCallContext& c) {
-  if (S(c) && S(c)->current_schema) return Value::Bytes(kNameOid, S(c)->current_schema());
+  if (S(c) && S(c)->current_schema) {
+    // NULL when no schema of the search path exists, as PostgreSQL.
+    std::string name = S(c)->current_schema();
+    return name.empty() ? Value::Null(kNameOid) : Value::Bytes(kNameOid, std::move(name));
+  }
   return Value::Bytes(kNameOid, "public");
 }
 

@@ -1,0 +1,70 @@
+-- CREATE / ALTER / DROP SCHEMA and the search path.
+create role regress_schema_owner;
+create schema s1 authorization regress_schema_owner;
+create schema s1;
+create schema if not exists s1;
+create schema pg_mine;
+create schema authorization regress_schema_owner;
+select nspname, pg_get_userbyid(nspowner) from pg_namespace where nspname in ('s1', 'regress_schema_owner') order by 1;
+create table s1.t (a int primary key, b text);
+insert into s1.t values (1, 'x'), (2, 'y');
+select * from s1.t order by a;
+select * from t;
+create table nosuch.t (a int);
+-- unqualified names follow search_path
+set search_path = s1, public;
+show search_path;
+select current_schema();
+select * from t where a = 2;
+create table u (c int);
+create index u_c on u (c);
+create sequence q;
+select nextval('q'), nextval('s1.q');
+select schemaname, tablename from pg_tables where schemaname = 's1' order by 2;
+select schemaname, indexname from pg_indexes where schemaname = 's1' order by 2;
+select 'u'::regclass, 's1.u'::regclass;
+set search_path = public;
+select * from u;
+select * from s1.u;
+select 's1.u'::regclass;
+set search_path = nosuch;
+select current_schema();
+create table v (a int);
+set search_path = "$user", s1;
+select current_schema();
+reset search_path;
+select current_schema();
+\dn
+-- renaming and owners
+alter schema s1 rename to s2;
+select * from s2.t order by a;
+select * from s1.t;
+alter schema s2 rename to pg_x;
+alter schema s2 rename to regress_schema_owner;
+alter schema nosuch rename to s3;
+alter schema s2 owner to regress_schema_owner;
+-- dropping
+drop schema s2;
+drop schema s2, regress_schema_owner cascade;
+drop schema s2;
+drop schema if exists s2;
+drop schema pg_catalog;
+create schema s4;
+create table s4.only_one (a int);
+drop schema s4 cascade;
+-- rolled back: the schema and its table come back
+create schema s5;
+create table s5.t (a int);
+begin;
+drop schema s5 cascade;
+rollback;
+select count(*) from s5.t;
+begin;
+create schema s6;
+create table s6.t (a int);
+insert into s6.t values (1);
+select * from s6.t;
+rollback;
+select * from s6.t;
+drop schema s5 cascade;
+drop role regress_schema_owner;
