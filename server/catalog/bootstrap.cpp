@@ -15,6 +15,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/namespace_catalog.h"
+#include "catalog/predefined_roles.h"
 #include "catalog/role_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
@@ -153,6 +154,13 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
+    for (const PredefinedRole& r : kPredefinedRoles) {
+      RoleFields f;  // defaults: no login, inherit, not superuser
+      f.oid = r.oid;
+      f.name = r.name;
+      heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(f), access::kBootstrapTransactionId,
+                       access::kFirstCommandId);
+    }
     DescribeCatalogIndexes();
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();

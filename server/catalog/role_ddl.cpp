@@ -16,6 +16,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/pending_delete.h"
+#include "catalog/predefined_roles.h"
 #include "catalog/privileges.h"
 #include "common/auth/scram.h"
 #include "common/error/db_error.h"
@@ -122,6 +123,14 @@ void CheckReservedName(const std::string& name) {
   if (name.rfind("pg_", 0) == 0) {
     throw DbError(kReservedName, "role name \"" + name + "\" is reserved")
         .WithDetail("Role names starting with \"pg_\" are reserved.");
+  }
+}
+
+// The predefined roles (pg_read_server_files & co.) keep their names and
+// attributes, as in PostgreSQL.
+void CheckNotPredefined(const RoleTuple& t, const char* detail) {
+  if (IsPredefinedRole(t.role.oid)) {
+    throw DbError(kReservedName, "role name \"" + t.role.name + "\" is reserved").WithDetail(detail);
   }
 }
 
@@ -289,6 +298,7 @@ DdlResult RenameRole(const RoleTuple& t, const std::string& new_name, const Role
   DdlResult result;
   if (t.role.oid == actor.session_user) throw DbError("0A000", "session user cannot be renamed");
   if (t.role.oid == actor.current_user) throw DbError("0A000", "current user cannot be renamed");
+  CheckNotPredefined(t, "Role names starting with \"pg_\" are reserved.");
   CheckReservedName(new_name);
   if (FindRoleByName(new_name)) {
     throw DbError(sqlstate::kDuplicateObject, "role \"" + new_name + "\" already exists");
@@ -404,6 +414,7 @@ DdlResult AlterRole(const parser::AlterRoleStmt& stmt, const RoleActor& actor) {
     }
   }
   DdlResult result;
+  CheckNotPredefined(t, "Cannot alter reserved roles.");
   const RoleOptions o = ParseRoleOptions(stmt.options);
   CheckAlterAllowed(t, o, actor);
   RoleFields f = t.role;
@@ -434,7 +445,7 @@ DdlResult DropRoles(const parser::DropStmt& stmt, const RoleActor& actor) {
     if (t->role.oid == actor.current_user) throw DbError(sqlstate::kObjectInUse, "current user cannot be dropped");
     if (t->role.oid == actor.session_user) throw DbError(sqlstate::kObjectInUse, "session user cannot be dropped");
     if (t->role.superuser && !RoleIsSuperuser(actor.current_user)) Denied("must be superuser to drop superusers");
-    if (t->role.oid == kBootstrapSuperuserOid) {
+    if (t->role.oid == kBootstrapSuperuserOid || IsPredefinedRole(t->role.oid)) {
       throw DbError(kDependentObjects,
                     "cannot drop role " + t->role.name + " because it is required by the database system");
     }

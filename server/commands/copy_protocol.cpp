@@ -45,7 +45,7 @@ void CopyInSession::Read(char* type) {
   }
 }
 
-void CopyInSession::DeliverRows(CopyRowSink& sink) {
+void CopyRowInput::DeliverRows(CopyRowSink& sink) {
   CopyFields fields;
   while (parser_.NextRow(&fields)) {
     conv_.Convert(fields, parser_, &row_);

@@ -65,13 +65,57 @@ class CopyProgress {
 };
 inline constexpr uint64_t kCopyProgressRows = 1024;
 
-class CopyInSession {
+// Where COPY FROM's bytes come from: the client (CopyInSession) or a server
+// file or program (CopyFileInSession, copy_file_session.h).
+// Both share the parser, the converter and the delivery of rows.
+class CopyRowInput {
+ public:
+  virtual ~CopyRowInput() = default;
+  // Reads everything, handing each converted row to `sink`; returns the
+  // number of rows.
+  virtual uint64_t Run(CopyRowSink& sink) = 0;
+  // Optional; must outlive Run.
+  void SetProgress(CopyProgress* progress) { progress_ = progress; }
+
+ protected:
+  // `check_interrupts` (may be null) runs before each chunk of data is
+  // parsed and may throw (57014 on cancel).
+  CopyRowInput(CopyFromParser& parser, const CopyRowConverter& converter, void (*check_interrupts)())
+      : parser_(parser), conv_(converter), check_interrupts_(check_interrupts) {}
+  // Converts and delivers every complete row the parser holds.
+  void DeliverRows(CopyRowSink& sink);
+
+  CopyFromParser& parser_;
+  const CopyRowConverter& conv_;
+  void (*check_interrupts_)();
+  std::vector<types::Value> row_;
+  uint64_t rows_ = 0;
+  CopyProgress* progress_ = nullptr;
+};
+
+// Where COPY TO's rows go: the client (CopyOutSession) or a server file or
+// program (CopyFileOutSession).
+class CopyRowOutput {
+ public:
+  virtual ~CopyRowOutput() = default;
+  // Starts the output (the header line when the options ask for one).
+  virtual void Begin() = 0;
+  // REQUIRES: Begin() called, row.size() == column count.
+  virtual void Row(const std::vector<types::Value>& row) = 0;
+  // Ends the output; the caller then sends CommandComplete "COPY <rows()>".
+  virtual void End() = 0;
+  virtual uint64_t rows() const = 0;
+  // Optional; must outlive the last call.
+  virtual void SetProgress(CopyProgress* progress) = 0;
+};
+
+class CopyInSession : public CopyRowInput {
  public:
   // `check_interrupts` (may be null) runs before each CopyData chunk is
   // parsed and may throw (57014 on cancel).
   CopyInSession(CopyChannel& channel, CopyFromParser& parser, const CopyRowConverter& converter,
                 void (*check_interrupts)() = nullptr)
-      : ch_(channel), parser_(parser), conv_(converter), check_interrupts_(check_interrupts) {}
+      : CopyRowInput(parser, converter, check_interrupts), ch_(channel) {}
 
   // Runs COPY FROM STDIN to completion and returns the number of rows given
   // to `sink`. Flush ('H') and Sync ('S') are ignored while copying; data
@@ -85,32 +129,21 @@ class CopyInSession {
   //         client's remaining messages up to CopyDone/CopyFail, so the
   //         connection is back in step when the caller sends ErrorResponse;
   //   FATAL 08006/08P01 when the connection ends or breaks framing.
-  uint64_t Run(CopyRowSink& sink);
-
-  // Optional; must outlive Run.
-  void SetProgress(CopyProgress* progress) { progress_ = progress; }
+  uint64_t Run(CopyRowSink& sink) override;
 
  private:
   void SendCopyInResponse();
   // Reads one message; maps channel failures to FATAL errors.
   void Read(char* type);
-  // Converts and delivers every complete row the parser holds.
-  void DeliverRows(CopyRowSink& sink);
   // After an error: swallows messages up to CopyDone/CopyFail.
   void Drain();
 
   CopyChannel& ch_;
-  CopyFromParser& parser_;
-  const CopyRowConverter& conv_;
-  void (*check_interrupts_)();
   std::string body_;
-  std::vector<types::Value> row_;
-  uint64_t rows_ = 0;
-  CopyProgress* progress_ = nullptr;
   uint64_t bytes_ = 0;  // CopyData payload consumed
 };
 
-class CopyOutSession {
+class CopyOutSession : public CopyRowOutput {
  public:
   // `column_names` are written as the header line when the formatter's
   // options ask for HEADER; their count is the column count in 'H'.
@@ -118,18 +151,17 @@ class CopyOutSession {
       : ch_(channel), fmt_(formatter), names_(std::move(column_names)) {}
 
   // Sends CopyOutResponse (and the header line as the first CopyData).
-  void Begin();
+  void Begin() override;
   // Sends one row as one CopyData message (PostgreSQL's framing).
   // REQUIRES: Begin() called, row.size() == column count.
-  void Row(const std::vector<types::Value>& row);
+  void Row(const std::vector<types::Value>& row) override;
   // Sends CopyDone. The caller then sends CommandComplete "COPY <rows()>".
   // If the COPY fails midway, the caller sends ErrorResponse instead, which
   // also ends copy-out mode on the client.
-  void End();
-  uint64_t rows() const { return rows_; }
+  void End() override;
+  uint64_t rows() const override { return rows_; }
 
-  // Optional; must outlive the session's last call.
-  void SetProgress(CopyProgress* progress) { progress_ = progress; }
+  void SetProgress(CopyProgress* progress) override { progress_ = progress; }
 
  private:
   CopyChannel& ch_;

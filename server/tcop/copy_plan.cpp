@@ -12,8 +12,8 @@
 // the transaction did not create or truncate. PostgreSQL checks the current
 // subtransaction; we check the whole transaction (a file made before a
 // savepoint still counts).
-// Server-side files and PROGRAM are refused (0A000): clients use STDIN/
-// STDOUT (psql's \copy).
+// The bytes come from or go to the client (STDIN/STDOUT) or a server file
+// or program (tcop/copy_endpoint.h: who may, where relative names go).
 #include <algorithm>
 
 #include "commands/copy_options.h"
@@ -26,7 +26,7 @@
 #include "parser/parser.h"
 #include "planner/planner.h"
 #include "storage/ipc/interrupts.h"
-#include "tcop/copy_channel.h"
+#include "tcop/copy_endpoint.h"
 #include "tcop/copy_progress.h"
 #include "tcop/privilege_checks.h"
 #include "tcop/session.h"
@@ -178,22 +178,17 @@ class CopyPlan : public Plan {
  public:
   CopyPlan(const parser::CopyStmt& stmt, std::string_view sql)
       : stmt_(stmt), options_(commands::ParseCopyOptions(stmt.options, stmt.is_from, sql)) {
-    if (stmt.is_program || !stmt.filename.empty()) {
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    std::string("COPY ") + (stmt.is_from ? "from" : "to") + " a file or program is not supported")
-          .WithHint(std::string("Use COPY ") + (stmt.is_from ? "FROM STDIN" : "TO STDOUT") +
-                    ", or psql's \\copy command.");
-    }
     if (stmt.where) throw DbError(sqlstate::kFeatureNotSupported, "COPY FROM ... WHERE is not supported yet");
   }
 
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    SocketCopyChannel channel(s.sock, static_cast<size_t>(s.settings.GetInt("max_message_size")));
-    return stmt_.is_from ? CopyFrom(s, channel) : CopyTo(s, channel);
+    // Checked when run: the acting role may differ from the planning one.
+    CheckCopyEndpointPrivilege(stmt_);
+    return stmt_.is_from ? CopyFrom(s) : CopyTo(s);
   }
 
  private:
-  std::string CopyFrom(Session& s, SocketCopyChannel& channel) {
+  std::string CopyFrom(Session& s) {
     executor::TableInfo t = LookupTable(s, stmt_.table);
     CheckTablePrivilege(t, catalog::kAclInsert);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
@@ -203,16 +198,17 @@ class CopyPlan : public Plan {
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, converter.Names(), AllNames(t), t.name);
     commands::CopyFromParser parser(options_, t.name, converter.Names(), flags);
     InsertSink sink(s, t, copied, parser, options_.freeze);
-    commands::CopyInSession session(channel, parser, converter, CheckForInterrupts);
-    CopyProgressReport progress(s, t.oid, /*is_from=*/true);
-    session.SetProgress(&progress);
-    const uint64_t rows = session.Run(sink);
+    CopyEndpoint endpoint(s, stmt_);
+    std::unique_ptr<commands::CopyRowInput> input = endpoint.Input(parser, converter);
+    CopyProgressReport progress(s, t.oid, /*is_from=*/true, endpoint.progress_type(), endpoint.bytes_total());
+    input->SetProgress(&progress);
+    const uint64_t rows = input->Run(sink);
     sink.Finish();
     return "COPY " + std::to_string(rows);
   }
 
-  std::string CopyTo(Session& s, SocketCopyChannel& channel) {
-    if (stmt_.query) return CopyQueryTo(s, channel);
+  std::string CopyTo(Session& s) {
+    if (stmt_.query) return CopyQueryTo(s);
     executor::TableInfo t = LookupTable(s, stmt_.table);
     CheckTablePrivilege(t, catalog::kAclSelect);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
@@ -220,38 +216,40 @@ class CopyPlan : public Plan {
     for (size_t i : copied) names.push_back(t.columns[i].name);
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, AllNames(t), t.name);
     commands::CopyToFormatter formatter(options_, flags.force_quote);
-    commands::CopyOutSession out(channel, formatter, names);
-    CopyProgressReport progress(s, t.oid, /*is_from=*/false);
-    out.SetProgress(&progress);
-    out.Begin();
+    CopyEndpoint endpoint(s, stmt_);
+    std::unique_ptr<commands::CopyRowOutput> out = endpoint.Output(formatter, names);
+    CopyProgressReport progress(s, t.oid, /*is_from=*/false, endpoint.progress_type(), 0);
+    out->SetProgress(&progress);
+    out->Begin();
     auto scan = s.tables->OpenScan(t, /*bulk=*/true);
     executor::Row row, projected(copied.size());
     while (scan->Next(row, nullptr)) {
       CheckForInterrupts();
       for (size_t i = 0; i < copied.size(); i++) projected[i] = row[copied[i]];
-      out.Row(projected);
+      out->Row(projected);
     }
-    out.End();
-    return "COPY " + std::to_string(out.rows());
+    out->End();
+    return "COPY " + std::to_string(out->rows());
   }
 
-  std::string CopyQueryTo(Session& s, SocketCopyChannel& channel) {
+  std::string CopyQueryTo(Session& s) {
     if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "COPY is not supported yet");
     executor::PlannedStatement plan = PlanAndCheck(s, *stmt_.query);
     std::vector<std::string> names;
     for (const auto& c : plan.columns) names.push_back(c.name);
     commands::CopyColumnFlags flags = commands::ResolveCopyColumnFlags(options_, names, names, "");
     commands::CopyToFormatter formatter(options_, flags.force_quote);
-    commands::CopyOutSession out(channel, formatter, names);
+    CopyEndpoint endpoint(s, stmt_);
+    std::unique_ptr<commands::CopyRowOutput> out = endpoint.Output(formatter, names);
     const std::vector<types::Value> no_params;
     executor::Execution exec(plan, MakeExecContext(s, no_params));
-    CopyProgressReport progress(s, 0, /*is_from=*/false);
-    out.SetProgress(&progress);
-    out.Begin();
+    CopyProgressReport progress(s, 0, /*is_from=*/false, endpoint.progress_type(), 0);
+    out->SetProgress(&progress);
+    out->Begin();
     executor::Row row;
-    while (exec.Next(row)) out.Row(row);
-    out.End();
-    return "COPY " + std::to_string(out.rows());
+    while (exec.Next(row)) out->Row(row);
+    out->End();
+    return "COPY " + std::to_string(out->rows());
   }
 
   const parser::CopyStmt& stmt_;

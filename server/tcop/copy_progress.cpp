@@ -8,10 +8,13 @@
 
 namespace hearth::tcop {
 
-CopyProgressReport::CopyProgressReport(const Session& s, uint32_t relid, bool is_from)
+CopyProgressReport::CopyProgressReport(const Session& s, uint32_t relid, bool is_from, int64_t type,
+                                       int64_t bytes_total)
     : report_(storage::ProgressCommand::kCopy, catalog::kDatabaseOid, s.database, relid) {
   namespace cp = storage::copy_progress;
-  report_.Update({{cp::kCommand, is_from ? cp::kCommandFrom : cp::kCommandTo}, {cp::kType, cp::kTypePipe}});
+  report_.Update({{cp::kCommand, is_from ? cp::kCommandFrom : cp::kCommandTo},
+                  {cp::kType, type},
+                  {cp::kBytesTotal, bytes_total}});
 }
 
 void CopyProgressReport::Report(uint64_t bytes_processed, uint64_t tuples_processed) {

@@ -14,8 +14,9 @@ class Session;
 
 class CopyProgressReport : public commands::CopyProgress {
  public:
-  // relid 0 for COPY (query) TO. STDIN/STDOUT are reported as type PIPE.
-  CopyProgressReport(const Session& s, uint32_t relid, bool is_from);
+  // relid 0 for COPY (query) TO. `type`: storage::copy_progress::kType*
+  // (STDIN/STDOUT are PIPE); `bytes_total`: a file's size for COPY FROM.
+  CopyProgressReport(const Session& s, uint32_t relid, bool is_from, int64_t type, int64_t bytes_total);
   // Plain stores into shared memory; no lock.
   void Report(uint64_t bytes_processed, uint64_t tuples_processed) override;
 

@@ -43,6 +43,8 @@ inline constexpr int kCommand = 4;  // 1 COPY FROM, 2 COPY TO
 inline constexpr int kType = 5;     // 1 FILE, 2 PROGRAM, 3 PIPE, 4 CALLBACK
 inline constexpr int64_t kCommandFrom = 1;
 inline constexpr int64_t kCommandTo = 2;
+inline constexpr int64_t kTypeFile = 1;
+inline constexpr int64_t kTypeProgram = 2;
 inline constexpr int64_t kTypePipe = 3;
 }  // namespace copy_progress
 inline constexpr size_t kProgressNameBytes = 64;
