@@ -29,6 +29,9 @@ std::unique_ptr<RawConn> Session(const TestServer& server) { return StartedSessi
 std::vector<RawMessage> Ok(RawConn& c, const std::string& sql) { return QueryOk(c, sql, kReplyMs); }
 std::string Value(RawConn& c, const std::string& sql) { return SingleValue(c, sql, kReplyMs); }
 std::string Tag(const std::vector<RawMessage>& msgs) { return LastCommandTag(msgs); }
+void AwaitBlocked(RawConn& waiter, RawConn& observer, const std::string& sql) {
+  SendAndAwaitBlocked(waiter, observer, sql, kReplyMs);
+}
 
 const char kUpsert[] = "insert into c values (1, 1) on conflict (k) do update set n = c.n + 1 returning n";
 
@@ -84,7 +87,7 @@ TEST_CASE("on_conflict: an upsert waits for the inserter of its key", "[on_confl
   SECTION("the inserter commits: the upsert updates its row") {
     Ok(*a, "begin");
     Ok(*a, "insert into c values (1, 10)");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     auto msgs = b->ReadUntilReady(kReplyMs);
     CHECK(FirstSqlstate(msgs) == "");
@@ -94,7 +97,7 @@ TEST_CASE("on_conflict: an upsert waits for the inserter of its key", "[on_confl
   SECTION("the inserter rolls back: the upsert inserts") {
     Ok(*a, "begin");
     Ok(*a, "insert into c values (1, 10)");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "rollback");
     auto msgs = b->ReadUntilReady(kReplyMs);
     CHECK(FirstSqlstate(msgs) == "");
@@ -103,14 +106,14 @@ TEST_CASE("on_conflict: an upsert waits for the inserter of its key", "[on_confl
   SECTION("the other side is an upsert too") {
     Ok(*a, "begin");
     CHECK(FirstColumn(Ok(*a, kUpsert)) == std::vector<std::string>{"1"});
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     CHECK(FirstColumn(b->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"2"});
   }
   SECTION("DO NOTHING waits, then skips the committed row") {
     Ok(*a, "begin");
     Ok(*a, "insert into c values (1, 10)");
-    SendAndAwaitBlocked(*b, *obs, "insert into c values (1, 99) on conflict do nothing");
+    AwaitBlocked(*b, *obs, "insert into c values (1, 99) on conflict do nothing");
     Ok(*a, "commit");
     CHECK(Tag(b->ReadUntilReady(kReplyMs)) == "INSERT 0 0");
   }
@@ -128,14 +131,14 @@ TEST_CASE("on_conflict: DO UPDATE under Read Committed updates the newest versio
   SECTION("a concurrent non-key update") {
     Ok(*a, "begin");
     Ok(*a, "update c set n = n + 100 where k = 1");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     CHECK(FirstColumn(b->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"102"});
   }
   SECTION("the row's key moves away: the upsert inserts a new row") {
     Ok(*a, "begin");
     Ok(*a, "update c set k = 2 where k = 1");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     CHECK(FirstColumn(b->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"1"});
     CHECK(Value(*obs, "select string_agg(k || ':' || n, ',' order by k) from c") == "1:1,2:1");
@@ -143,14 +146,14 @@ TEST_CASE("on_conflict: DO UPDATE under Read Committed updates the newest versio
   SECTION("the row is deleted: the upsert inserts") {
     Ok(*a, "begin");
     Ok(*a, "delete from c where k = 1");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     CHECK(FirstColumn(b->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"1"});
   }
   SECTION("a row locked FOR SHARE") {
     Ok(*a, "begin");
     Ok(*a, "select * from c where k = 1 for share");
-    SendAndAwaitBlocked(*b, *obs, kUpsert);
+    AwaitBlocked(*b, *obs, kUpsert);
     Ok(*a, "commit");
     CHECK(FirstColumn(b->ReadUntilReady(kReplyMs)) == std::vector<std::string>{"2"});
   }
