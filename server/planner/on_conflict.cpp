@@ -105,8 +105,9 @@ executor::OnConflictPlan PlanOnConflict(QueryPlanner& q, const TableInfo& t, con
   Scope scope;
   RangeEntry target = TableRangeEntry(t, alias);
   target.origin = OriginsOf(NoteRelationUse(t.oid, /*target=*/true), t.columns.size());
-  scope.entries.push_back(std::move(target));
   RangeEntry excluded = TableRangeEntry(t, "excluded");
+  excluded.origin = target.origin;  // reading EXCLUDED.x needs SELECT on x, as PostgreSQL
+  scope.entries.push_back(std::move(target));
   excluded.offset = static_cast<int>(t.columns.size());
   scope.entries.push_back(std::move(excluded));
   std::vector<BoundExprPtr> row = bind_set(scope);

@@ -80,5 +80,18 @@ execute up(20, 'q');
 execute up(20, 'r');
 deallocate up;
 
+-- privileges: DO UPDATE needs UPDATE as well as INSERT
+create role oc_ins;
+grant insert, select on oc to oc_ins;
+set role oc_ins;
+insert into oc values (30, 'r') on conflict (k) do nothing;
+insert into oc values (30, 's') on conflict (k) do update set v = excluded.v;
+reset role;
+grant update on oc to oc_ins;
+set role oc_ins;
+insert into oc values (30, 's') on conflict (k) do update set v = excluded.v returning *;
+reset role;
+
 drop table oc;
 drop table oc2;
+drop role oc_ins;
