@@ -16,6 +16,7 @@
 #include "catalog/index_maint.h"
 #include "catalog/pending_delete.h"
 #include "catalog/sequence_scan.h"
+#include "catalog/speculative_insert.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
 #include "utils/adt/compare.h"
@@ -240,6 +241,30 @@ class HeapTableModifier final : public executor::TableModifier {
     }
     if (latest != nullptr) *latest = heap::ItemPointerToU64(tid);
     return true;
+  }
+
+  // INSERT ... ON CONFLICT (speculative_insert.h).
+  bool FindConflict(const executor::Row& row, const std::vector<types::Oid>& arbiters, RowId* conflict) override {
+    heap::ItemPointer tid;
+    if (!FindArbiterConflict(*rel_, row, arbiters, &tid, &key_scratch_)) return false;
+    *conflict = heap::ItemPointerToU64(tid);
+    return true;
+  }
+
+  bool InsertSpeculative(const executor::Row& row, const std::vector<types::Oid>& arbiters, RowId* rid) override {
+    heap::ItemPointer tid;
+    if (!catalog::InsertSpeculative(*rel_, row, arbiters, xid_, cid_, opts_, &tid, &key_scratch_)) return false;
+    counts_->CountInsert();
+    *rid = heap::ItemPointerToU64(tid);
+    return true;
+  }
+
+  void CheckConflictVisible(RowId rid) override {
+    catalog::CheckConflictVisible(*rel_, heap::ItemPointerFromU64(rid), xid_);
+  }
+
+  ConflictLock LockConflicting(RowId rid, executor::Row* row) override {
+    return LockConflictingVersion(*rel_, heap::ItemPointerFromU64(rid), xid_, cid_, row);
   }
 
  private:

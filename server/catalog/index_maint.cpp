@@ -85,7 +85,8 @@ UniqueProbe ProbeVersion(const heap::HeapTupleHeaderData& tup, access::Transacti
 
 }  // namespace
 
-UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid, access::TransactionId* horizon) {
+UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid, access::TransactionId* horizon,
+                           heap::ItemPointer* version) {
   if (tid.block >= storage::SmgrNblocks(heap_rel, storage::ForkNumber::kMain)) return {HeapTupleState::kDead, 0};
   storage::PinnedBuffer buf = storage::ReadBuffer(heap_rel, storage::ForkNumber::kMain, tid.block);
   buf.Lock(storage::LWLockMode::kShared);
@@ -110,7 +111,10 @@ UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer t
     const auto* tup = reinterpret_cast<const heap::HeapTupleHeaderData*>(pg.GetItem(off).data());
     if (access::TransactionIdIsValid(prior_xmax) && tup->t_xmin != prior_xmax) break;  // chain ends
     UniqueProbe p = ProbeVersion(*tup, horizon);
-    if (p.state != HeapTupleState::kDead) return p;
+    if (p.state != HeapTupleState::kDead) {
+      if (version != nullptr) *version = heap::ItemPointer{tid.block, off};
+      return p;
+    }
     all_dead_to_all = all_dead_to_all && p.dead_to_all;
     if (!tup->hot_updated() || tup->ctid().block != tid.block) break;
     prior_xmax = tup->t_xmax;

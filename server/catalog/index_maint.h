@@ -40,9 +40,11 @@ void InsertIndexEntry(const RelationEntry& rel, size_t index, const heap::Row& r
 // (xid of the running inserter/deleter to wait for). Takes a shared content
 // lock on the heap page only; never waits. With `horizon` (a cache for
 // GetOldestXmin(), 0 until first needed) it also tells whether a dead
-// tuple is dead to every snapshot, so its entry may be removed.
+// tuple is dead to every snapshot, so its entry may be removed. With
+// `version`, receives the TID of the version along the HOT chain the
+// verdict is about (ON CONFLICT locks that one).
 nbtree::UniqueProbe ProbeHeapTuple(storage::RelFileLocator heap_rel, heap::ItemPointer tid,
-                                   access::TransactionId* horizon = nullptr);
+                                   access::TransactionId* horizon = nullptr, heap::ItemPointer* version = nullptr);
 
 // VACUUM's index cleanup for `rel`: a callback for heap::HeapVacuumRelation
 // that removes the entries pointing at the given dead TIDs from every index

@@ -132,6 +132,32 @@ class TableModifier {
   // version (waiting for an in-progress updater), stores it in *row and its
   // id in *latest, and returns true; false if that version is deleted.
   virtual bool FetchLatestVersion(RowId rid, Row* row, RowId* latest) = 0;
+
+  // ---- INSERT ... ON CONFLICT (speculative insertion) ----
+  // `arbiters`: oids of unique indexes of the table (TableInfo::indexes).
+  // The defaults throw 0A000: providers without indexes never get here.
+  //
+  // Looks for a row whose key in some arbiter equals `row`'s (keys with a
+  // NULL never conflict), waiting for running inserters and deleters of an
+  // equal key. True with *conflict = the id of the live version.
+  virtual bool FindConflict(const Row& row, const std::vector<types::Oid>& arbiters, RowId* conflict);
+  // Inserts `row` unless an equal arbiter key appeared since FindConflict
+  // said there was none; then the new version is taken back at once (dead
+  // to everyone), the inserter of that key is waited for if still running,
+  // and false is returned: call FindConflict again. Other unique indexes
+  // fail with 23505 as for Insert.
+  virtual bool InsertSpeculative(const Row& row, const std::vector<types::Oid>& arbiters, RowId* rid);
+  // DO NOTHING: under Repeatable Read a conflicting row the transaction's
+  // snapshot cannot see (and this transaction did not insert) → 40001.
+  virtual void CheckConflictVisible(RowId rid);
+  // DO UPDATE: locks the conflicting version FOR UPDATE (waiting) and reads
+  // it into *row. See ConflictLock; Repeatable Read conflicts throw 40001.
+  enum class ConflictLock : uint8_t {
+    kLocked,        // locked and read: update it (or leave it, WHERE false)
+    kRetry,         // Read Committed: changed or deleted meanwhile: FindConflict again
+    kSelfModified,  // inserted or changed by this very command (21000)
+  };
+  virtual ConflictLock LockConflicting(RowId rid, Row* row);
 };
 
 // SELECT ... FOR <strength> [NOWAIT | SKIP LOCKED]: PostgreSQL's four row
@@ -232,6 +258,18 @@ class TableProvider {
 inline std::unique_ptr<TableBulkInserter> TableProvider::OpenFrozenBulkInserter(const TableInfo&) {
   ThrowCopyFreezeNotAllowed();
 }
+
+[[noreturn]] inline void ThrowNoSpeculativeInsertion() {
+  throw DbError("0A000", "ON CONFLICT is not supported by this table provider");
+}
+inline bool TableModifier::FindConflict(const Row&, const std::vector<types::Oid>&, RowId*) {
+  ThrowNoSpeculativeInsertion();
+}
+inline bool TableModifier::InsertSpeculative(const Row&, const std::vector<types::Oid>&, RowId*) {
+  ThrowNoSpeculativeInsertion();
+}
+inline void TableModifier::CheckConflictVisible(RowId) { ThrowNoSpeculativeInsertion(); }
+inline TableModifier::ConflictLock TableModifier::LockConflicting(RowId, Row*) { ThrowNoSpeculativeInsertion(); }
 
 inline std::unique_ptr<TableScan> TableProvider::OpenIndexScan(const TableInfo&, const IndexInfo&,
                                                                const IndexScanRequest&) {

@@ -650,8 +650,10 @@ struct SelectStmt : Statement {
   std::unique_ptr<IntoClause> into;  // SELECT ... INTO t (top level; set ops: on the top node)
 };
 
+struct OnConflictClause;
+
 // INSERT INTO t [AS alias] [(cols)] {VALUES ... | query | DEFAULT VALUES}
-// [ON CONFLICT DO NOTHING] [RETURNING ...]
+// [ON CONFLICT ...] [RETURNING ...]
 struct InsertStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kInsert;
   InsertStmt() : Statement(kKind) {}
@@ -667,7 +669,7 @@ struct InsertStmt : Statement {
   bool default_values = false;
   // OVERRIDING SYSTEM VALUE ('s') / OVERRIDING USER VALUE ('u'); 0 when absent.
   char overriding = 0;
-  bool on_conflict_do_nothing = false;  // ON CONFLICT [...] DO NOTHING
+  std::unique_ptr<OnConflictClause> on_conflict;  // null without ON CONFLICT
   std::vector<ResTarget> returning;
 };
 
@@ -681,6 +683,22 @@ struct SetClause {
   ExprPtr value;  // may be DefaultExpr
   int location = -1;
   int multi_index = -1;
+};
+
+// ON CONFLICT [ ( target, ... ) [WHERE pred] | ON CONSTRAINT name ]
+//   DO NOTHING | DO UPDATE SET ... [WHERE cond]
+// Each target element is a column or an expression in parentheses; its
+// COLLATE and operator class are accepted and not recorded.
+enum class OnConflictAction : uint8_t { kNothing, kUpdate };
+struct OnConflictClause {
+  OnConflictAction action = OnConflictAction::kNothing;
+  std::vector<ExprPtr> target;      // empty: no inference specification
+  ExprPtr target_where;             // partial-index predicate of the target
+  std::string constraint;           // ON CONSTRAINT name ("" when absent)
+  int constraint_location = -1;
+  std::vector<SetClause> set;       // DO UPDATE
+  ExprPtr where;                    // DO UPDATE ... WHERE
+  int location = -1;                // of ON CONFLICT
 };
 
 // UPDATE [ONLY] t [[AS] alias] SET ... [FROM ...] [WHERE ...] [RETURNING ...]

@@ -72,24 +72,7 @@ StmtPtr Parser::ParseInsert(std::vector<CommonTableExpr> with) {
   } else {
     s->source = ParseSelect();
   }
-  if (IsKw("on") && PeekKw(1, "conflict")) {
-    Advance();
-    Advance();
-    if (AcceptOp("(")) {
-      ParseExprList();  // conflict target: accepted, not recorded
-      ExpectOp(")");
-      if (AcceptKw("where")) ParseExpr();
-    } else if (AcceptKw("on")) {
-      ExpectKw("constraint");
-      ParseColId();
-    }
-    ExpectKw("do");
-    if (IsKw("update")) {
-      ErrorAt(sqlstate::kFeatureNotSupported, "ON CONFLICT DO UPDATE is not supported yet", Loc());
-    }
-    ExpectKw("nothing");
-    s->on_conflict_do_nothing = true;
-  }
+  if (IsKw("on") && PeekKw(1, "conflict")) s->on_conflict = ParseOnConflict();
   s->returning = ParseReturning();
   return s;
 }
@@ -105,19 +88,7 @@ StmtPtr Parser::ParseUpdate(std::vector<CommonTableExpr> with) {
   AcceptOp("*");
   s->alias = ParseDmlAlias();
   ExpectKw("set");
-  do {
-    SetClause sc;
-    sc.location = Loc();
-    if (IsOp("(")) {
-      ParseMultiColumnSet(s->set);
-      continue;
-    }
-    sc.column = ParseColId();
-    while (IsOp("[")) sc.subscripts.push_back(ParseSubscript(nullptr));
-    ExpectOp("=");
-    sc.value = ParseExpr();
-    s->set.push_back(std::move(sc));
-  } while (AcceptOp(","));
+  ParseSetList(s->set);
   if (AcceptKw("from")) s->from = ParseFromList();
   if (AcceptKw("where")) {
     if (IsKw("current") && PeekKw(1, "of")) {

@@ -1,11 +1,28 @@
 // server/parser/parse_update_set.cpp
 //
-// Principal entry point: Parser::ParseMultiColumnSet — UPDATE's
+// Principal entry points: Parser::ParseSetList (the SET list of UPDATE and
+// ON CONFLICT DO UPDATE), Parser::ParseMultiColumnSet — UPDATE's
 // `SET (a, b, ...) = (expr, ...)`, `= ROW(...)` and `= (SELECT ...)`.
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
 
 namespace hearth::parser {
+
+void Parser::ParseSetList(std::vector<SetClause>& out) {
+  do {
+    SetClause sc;
+    sc.location = Loc();
+    if (IsOp("(")) {
+      ParseMultiColumnSet(out);
+      continue;
+    }
+    sc.column = ParseColId();
+    while (IsOp("[")) sc.subscripts.push_back(ParseSubscript(nullptr));
+    ExpectOp("=");
+    sc.value = ParseExpr();
+    out.push_back(std::move(sc));
+  } while (AcceptOp(","));
+}
 
 void Parser::ParseMultiColumnSet(std::vector<SetClause>& out) {
   ExpectOp("(");

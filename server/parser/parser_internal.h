@@ -184,6 +184,10 @@ class Parser {
   std::string ParseDmlAlias();
   // SET (a, b, ...) = ROW(...) | (SELECT ...) (parse_update_set.cpp).
   void ParseMultiColumnSet(std::vector<SetClause>& out);
+  // The list after SET of UPDATE and ON CONFLICT DO UPDATE (parse_update_set.cpp).
+  void ParseSetList(std::vector<SetClause>& out);
+  // INSERT's ON CONFLICT clause, at ON (parse_on_conflict.cpp).
+  std::unique_ptr<OnConflictClause> ParseOnConflict();
   void ParseCopyLegacyOptions(std::vector<GenericOption>& out);
 
   // ---- DDL (parse_ddl.cpp) ----

@@ -15,6 +15,7 @@
 #include "executor/nodes/scan_nodes.h"
 #include "parser/parser.h"
 #include "planner/cte.h"
+#include "planner/on_conflict.h"
 #include "planner/planner_internal.h"
 
 namespace hearth::planner {
@@ -135,9 +136,6 @@ class DmlPlanner {
 
   PlannedStatement Insert(const parser::InsertStmt& s) {
     std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
-    if (s.on_conflict_do_nothing) {
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "ON CONFLICT is not supported yet"), s.location);
-    }
     TableInfo t = LookupTable(st_, s.table);
     std::vector<int> target;  // table column index per source column
     if (s.columns.empty()) {
@@ -208,7 +206,9 @@ class DmlPlanner {
       }
       std::vector<OutputColumn> cols;
       for (const auto& c : t.columns) cols.push_back(OutputColumn{c.name, c.type, c.typmod});
-      source = std::make_unique<executor::ValuesScanNode>(std::move(rows), std::move(cols));
+      auto values = std::make_unique<executor::ValuesScanNode>(std::move(rows), std::move(cols));
+      if (nrows == 1) values->ExplainAsResult();
+      source = std::move(values);
     } else {
       PlannedQuery q = q_.PlanSelect(*src);
       if (q.columns.size() > target.size()) {
@@ -252,6 +252,11 @@ class DmlPlanner {
                                                               PlanExpr{}, std::vector<PlanExpr>{}, std::move(ret),
                                                               p.columns);
     if (src != nullptr && !plain_values) insert->UseBulkInsert();  // VALUES lists stay row by row: usually a few rows
+    if (s.on_conflict) {  // on_conflict.cpp
+      insert->SetOnConflict(PlanOnConflict(q_, t, s.alias, *s.on_conflict, [&](const Scope& sc) {
+        return SetRow(t, s.on_conflict->set, sc);
+      }));
+    }
     p.root = std::move(insert);
     if (with) p.root = with->Anchor(std::move(p.root));
     return p;
@@ -268,16 +273,13 @@ class DmlPlanner {
     return filter;
   }
 
-  PlannedStatement Update(const parser::UpdateStmt& s) {
-    std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
-    TableInfo t = LookupTable(st_, s.table);
-    Scope scope = TableScope(t, s.alias);
-    ExecNodePtr scan;
-    if (!s.from.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.from, s.where.get(), &scope);
+  // The SET list of UPDATE / ON CONFLICT DO UPDATE bound on `scope`: one
+  // expression per table column, null where the column keeps its value.
+  std::vector<BoundExprPtr> SetRow(const TableInfo& t, const std::vector<parser::SetClause>& set, const Scope& scope) {
     std::vector<BoundExprPtr> row(t.columns.size());
     std::vector<BoundExprPtr> multi;  // values of the current SET (...) = (SELECT ...)
-    for (size_t n = 0; n < s.set.size(); ++n) {
-      const parser::SetClause& sc = s.set[n];
+    for (size_t n = 0; n < set.size(); ++n) {
+      const parser::SetClause& sc = set[n];
       int i = ColumnIndex(t, sc.column);
       if (i < 0) {
         ThrowAt(DbError(sqlstate::kUndefinedColumn,
@@ -306,8 +308,8 @@ class DmlPlanner {
       }
       if (sc.multi_index == 0) {
         std::vector<int> cols;
-        for (size_t m = n; m < s.set.size() && (m == n || s.set[m].multi_index > 0); ++m) {
-          cols.push_back(ColumnIndex(t, s.set[m].column));
+        for (size_t m = n; m < set.size() && (m == n || set[m].multi_index > 0); ++m) {
+          cols.push_back(ColumnIndex(t, set[m].column));
         }
         multi = q_.BindMultiAssign(sc.value->As<parser::SubLinkExpr>(), ctx, &scope, cols);
       }
@@ -316,6 +318,16 @@ class DmlPlanner {
                                                  t.columns[static_cast<size_t>(i)], ctx, sc.location);
       st_.params = ctx.param_types;
     }
+    return row;
+  }
+
+  PlannedStatement Update(const parser::UpdateStmt& s) {
+    std::unique_ptr<WithScope> with = q_.EnterWith(s.with, s.with_recursive, s);  // cte.cpp
+    TableInfo t = LookupTable(st_, s.table);
+    Scope scope = TableScope(t, s.alias);
+    ExecNodePtr scan;
+    if (!s.from.empty()) scan = q_.PlanModifyJoin(t, s.alias, s.from, s.where.get(), &scope);
+    std::vector<BoundExprPtr> row = SetRow(t, s.set, scope);
     PlanExpr where = Where(scope, s.where.get());
     std::vector<PlanExpr> exprs;
     for (size_t c = 0; c < t.columns.size(); ++c) {

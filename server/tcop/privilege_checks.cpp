@@ -25,7 +25,13 @@ struct Target {
 
 Target TargetOf(const parser::Statement& stmt) {
   switch (stmt.kind) {
-    case parser::StmtKind::kInsert: return {&stmt.As<parser::InsertStmt>().table, catalog::kAclInsert};
+    case parser::StmtKind::kInsert: {
+      // ON CONFLICT DO UPDATE updates too (its SET columns are among the
+      // modified ones, so column grants must cover both).
+      const auto& ins = stmt.As<parser::InsertStmt>();
+      const bool upsert = ins.on_conflict && ins.on_conflict->action == parser::OnConflictAction::kUpdate;
+      return {&ins.table, catalog::kAclInsert | (upsert ? uint32_t{catalog::kAclUpdate} : 0u)};
+    }
     case parser::StmtKind::kUpdate: return {&stmt.As<parser::UpdateStmt>().table, catalog::kAclUpdate};
     case parser::StmtKind::kDelete: return {&stmt.As<parser::DeleteStmt>().table, catalog::kAclDelete};
     default: return {};

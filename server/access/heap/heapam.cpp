@@ -16,6 +16,7 @@
 #include "access/transam/xlog.h"
 #include "access/heap/pruneheap.h"
 #include "access/heap/heapam_internal.h"
+#include "access/transam/xact.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -79,6 +80,18 @@ OffsetNumber PutTuple(PinnedBuffer& buf, const char* data, size_t len) {
 // is old enough (a hint for a future opportunistic prune; vacuum ignores it).
 void NotePrunable(Page pg, TransactionId xid) {
   if (pg.prune_xid() == 0 || xid < pg.prune_xid()) pg.set_prune_xid(xid);
+}
+
+// After a delete or super-delete changed the header of the version at
+// `off` (page exclusively locked): prunable hint, dirty, WAL.
+void MarkDeleted(PinnedBuffer& buf, OffsetNumber off, TransactionId xid) {
+  NotePrunable(buf.page(), xid);
+  buf.MarkDirty();
+  // WAL: delete, or super-delete (the header with xmin marked invalid).
+  HeapWalRecord rec(kHeapInfoDelete);
+  rec.Block(buf);
+  rec.SetHeader(off);
+  rec.Insert(xid);
 }
 
 void FillFailure(TmFailureData* fd, const HeapTupleHeaderData* tup, ItemPointer tid, TmResult r) {
@@ -257,14 +270,32 @@ TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, Comm
   if (r != TmResult::kOk) return r;
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/false);
   tup->set_ctid(tid);  // a delete ends the chain here
-  NotePrunable(buf.page(), xid);
-  buf.MarkDirty();
-  // WAL: delete.
-  HeapWalRecord rec(kHeapInfoDelete);
-  rec.Block(buf);
-  rec.SetHeader(tid.offset);
-  rec.Insert(xid);
+  MarkDeleted(buf, tid.offset, xid);
   return TmResult::kOk;
+}
+
+void HeapSuperDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid) {
+  PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  buf.Lock(LWLockMode::kExclusive);
+  HeapTupleHeaderData* tup = NormalTuple(buf.page(), tid.offset);
+  if (tup == nullptr || tup->t_xmin != xid) throw std::logic_error("HeapSuperDelete: not a version of this transaction");
+  // Every visibility check looks at this hint first: nobody treats the
+  // version as inserted any more, whatever the fate of xid.
+  tup->t_infomask = static_cast<uint16_t>((tup->t_infomask & ~access::kHeapXminCommitted) | access::kHeapXminInvalid);
+  MarkDeleted(buf, tid.offset, xid);
+}
+
+bool HeapVersionVisibleOrMine(RelFileLocator rel, ItemPointer tid, const Snapshot& snap, TransactionId my_xid) {
+  if (tid.block >= storage::SmgrNblocks(rel, ForkNumber::kMain)) return false;
+  PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  buf.Lock(LWLockMode::kShared);
+  HeapTupleHeaderData* tup = NormalTuple(buf.page(), tid.offset);
+  if (tup == nullptr) return false;
+  if (access::TransactionIdIsMine(tup->t_xmin, my_xid)) return true;
+  bool hints = false;
+  const bool visible = TupleSatisfiesMVCC(*tup, snap, my_xid, &hints);
+  if (hints) buf.MarkDirtyHint();
+  return visible;
 }
 
 TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc, const Row& newrow, TransactionId xid,

@@ -96,6 +96,19 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
                     const Snapshot* crosscheck, bool wait, TmFailureData* fd);
 
+// INSERT ... ON CONFLICT: takes back the version `tid` this transaction
+// (xid) has just inserted because its key turned out to conflict
+// (PostgreSQL's super-deletion): xmin is marked invalid, so the version is
+// dead to every snapshot at once and unique checks of other inserters
+// ignore it (they stop waiting for it when they next look). WAL-logged.
+// REQUIRES: the version was inserted by xid and nothing else touched it.
+void HeapSuperDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid);
+
+// Whether the version at `tid` is visible to `snap` or was inserted by the
+// caller's transaction my_xid (Repeatable Read's ON CONFLICT check).
+// False also when there is no such tuple.
+bool HeapVersionVisibleOrMine(RelFileLocator rel, ItemPointer tid, const Snapshot& snap, TransactionId my_xid);
+
 // HOT updates: the columns some index covers. An update that leaves them
 // all unchanged and puts the new version on the old page makes it a
 // heap-only tuple (htup.h): the caller adds no index entries (was_hot).

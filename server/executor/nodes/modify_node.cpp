@@ -35,11 +35,6 @@ void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
   out_.push_back(std::move(r));
 }
 
-namespace {
-
-// True when the update changes a column of some unique index (PostgreSQL's
-// "key" columns): the update then needs FOR UPDATE strength, else only FOR
-// NO KEY UPDATE, which FOR KEY SHARE holders do not block.
 bool ChangesKey(const TableInfo& table, const Row& old_row, const Row& new_row) {
   for (const IndexInfo& ix : table.indexes) {
     if (!ix.unique) continue;
@@ -51,8 +46,6 @@ bool ChangesKey(const TableInfo& table, const Row& old_row, const Row& new_row) 
   }
   return false;
 }
-
-}  // namespace
 
 void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval) {
   size_t ncols = table_.columns.size();
@@ -111,6 +104,11 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   Row in;
   while (child_->Next(in)) {
     ctx.CheckInterrupts();
+    if (kind_ == ModifyKind::kInsert && on_conflict_) {
+      CheckNotNull(table_, in);
+      InsertOnConflict(*mod, in, eval);
+      continue;
+    }
     if (kind_ == ModifyKind::kInsert) {
       CheckNotNull(table_, in);
       mod->Insert(in);
@@ -159,6 +157,7 @@ void ModifyTableNode::Explain(std::vector<std::string>* lines, int indent, bool 
   lines->push_back(std::string(static_cast<size_t>(indent), ' ') + (as_child ? "->  " : "") + ExplainName());
   int body = indent + (as_child ? 4 : 0);
   if (extra) AppendExplainDetails(lines, std::string(static_cast<size_t>(body + 2), ' '), *extra);
+  if (on_conflict_) ExplainOnConflict(lines, std::string(static_cast<size_t>(body + 2), ' '));
   // The WHERE clause is evaluated here but reads like the scan's filter.
   std::vector<std::string> filter;
   if (where_.expr) filter.push_back("Filter: " + where_.text);
@@ -178,6 +177,7 @@ ExecNodePtr ModifyTableNode::Clone() const {
   auto n = std::make_unique<ModifyTableNode>(kind_, table_, CloneNode(child_), ClonePlanExpr(where_),
                                              ClonePlanExprs(new_row_), ClonePlanExprs(returning_), columns_);
   n->bulk_insert_ = bulk_insert_;
+  if (on_conflict_) n->on_conflict_ = std::make_unique<OnConflictPlan>(on_conflict_->Clone());
   return n;
 }
 

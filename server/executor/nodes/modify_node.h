@@ -27,6 +27,24 @@ namespace hearth::executor {
 
 enum class ModifyKind : uint8_t { kInsert, kUpdate, kDelete };
 
+// INSERT ... ON CONFLICT (run by modify_on_conflict.cpp through the
+// TableModifier speculative-insertion methods). Plan-time fields only.
+struct OnConflictPlan {
+  bool do_update = false;                  // DO UPDATE, else DO NOTHING
+  std::vector<types::Oid> arbiters;        // unique index oids; empty: a plain insert
+  std::vector<std::string> arbiter_names;  // EXPLAIN's "Conflict Arbiter Indexes"
+  // DO UPDATE: one expression per table column and the WHERE clause, bound
+  // on [existing row..., proposed row (EXCLUDED)...].
+  std::vector<PlanExpr> set_row;
+  PlanExpr where;
+  OnConflictPlan Clone() const;
+};
+
+// True when the update changes a column of some unique index (PostgreSQL's
+// "key" columns): the update then needs FOR UPDATE strength, else only FOR
+// NO KEY UPDATE, which FOR KEY SHARE holders do not block.
+bool ChangesKey(const TableInfo& table, const Row& old_row, const Row& new_row);
+
 class ModifyTableNode : public ExecNode {
  public:
   ExecNodePtr Clone() const override;
@@ -46,7 +64,12 @@ class ModifyTableNode : public ExecNode {
   uint64_t processed() const { return processed_; }
   // INSERT ... SELECT: load the rows through the table's bulk-insert path
   // (TableProvider::OpenBulkInserter) instead of row by row.
-  void UseBulkInsert() { bulk_insert_ = kind_ == ModifyKind::kInsert; }
+  void UseBulkInsert() { bulk_insert_ = kind_ == ModifyKind::kInsert && !on_conflict_; }
+  // INSERT ... ON CONFLICT: arbitrate every row through `oc` (row by row).
+  void SetOnConflict(OnConflictPlan oc) {
+    on_conflict_ = std::make_unique<OnConflictPlan>(std::move(oc));
+    bulk_insert_ = false;
+  }
   ModifyKind kind() const { return kind_; }
 
  protected:
@@ -57,6 +80,12 @@ class ModifyTableNode : public ExecNode {
   // UPDATE/DELETE of one scanned row, with the Read Committed retry loop.
   void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval);
   void BulkInsert(ExecContext& ctx);
+  // INSERT ... ON CONFLICT of one proposed row (modify_on_conflict.cpp).
+  void InsertOnConflict(TableModifier& mod, const Row& proposed, EvalContext& eval);
+  // DO UPDATE of the locked conflicting row `existing_`: false when its
+  // WHERE clause rejects it.
+  bool UpdateConflicting(TableModifier& mod, RowId rid, const Row& proposed, EvalContext& eval);
+  void ExplainOnConflict(std::vector<std::string>* lines, const std::string& pad) const;
 
   ModifyKind kind_;
   TableInfo table_;
@@ -71,6 +100,8 @@ class ModifyTableNode : public ExecNode {
   size_t pos_ = 0;
   uint64_t processed_ = 0;
   bool bulk_insert_ = false;
+  std::unique_ptr<OnConflictPlan> on_conflict_;  // plan-time; null without ON CONFLICT
+  Row existing_;                                 // ON CONFLICT: [conflicting row, proposed row]
 };
 
 }  // namespace hearth::executor

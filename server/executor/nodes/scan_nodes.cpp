@@ -108,7 +108,9 @@ ExecNodePtr ValuesScanNode::Clone() const {
     std::vector<std::vector<PlanExpr>> rows;
     rows.reserve(exprs_.size());
     for (const auto& r : exprs_) rows.push_back(ClonePlanExprs(r));
-    return std::make_unique<ValuesScanNode>(std::move(rows), columns_);
+    auto n = std::make_unique<ValuesScanNode>(std::move(rows), columns_);
+    n->as_result_ = as_result_;
+    return n;
   }
   return std::make_unique<ValuesScanNode>(fixed_, columns_);
 }

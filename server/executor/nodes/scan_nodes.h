@@ -62,11 +62,15 @@ class ValuesScanNode : public ExecNode {
   void Open(ExecContext& ctx) override;
   bool Next(Row& row) override;
   void Close() override {}
+  // INSERT ... VALUES of one row: EXPLAIN calls it "Result" (PostgreSQL
+  // plans a single VALUES row of INSERT that way).
+  void ExplainAsResult() { as_result_ = true; }
 
  protected:
-  std::string ExplainName() const override { return "Values Scan on \"*VALUES*\""; }
+  std::string ExplainName() const override { return as_result_ ? "Result" : "Values Scan on \"*VALUES*\""; }
 
  private:
+  bool as_result_ = false;
   std::vector<std::vector<PlanExpr>> exprs_;
   std::vector<Row> fixed_;
   size_t pos_ = 0;

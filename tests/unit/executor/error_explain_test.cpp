@@ -85,7 +85,8 @@ TEST_CASE("explain: plan text", "[planner][explain]") {
   CHECK(db.Explain("SELECT 1") == V{"Result"});
   CHECK(db.Explain("SELECT id FROM a ORDER BY name NULLS FIRST, x") ==
         V{"Sort", "  Sort Key: name NULLS FIRST, x", "  ->  Seq Scan on a"});
-  CHECK(db.Explain("INSERT INTO a VALUES (1, 2, 'x')") ==
+  CHECK(db.Explain("INSERT INTO a VALUES (1, 2, 'x')") == V{"Insert on a", "  ->  Result"});
+  CHECK(db.Explain("INSERT INTO a VALUES (1, 2, 'x'), (3, 4, 'y')") ==
         V{"Insert on a", "  ->  Values Scan on \"*VALUES*\""});
   CHECK(db.Explain("UPDATE a SET x = x + 1 WHERE id = 1") ==
         V{"Update on a", "  ->  Seq Scan on a", "        Filter: (id = 1)"});

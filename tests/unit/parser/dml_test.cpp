@@ -38,8 +38,25 @@ TEST_CASE("insert: SELECT source, DEFAULT VALUES, ON CONFLICT DO NOTHING", "[par
   CHECK(p.columns.empty());
   REQUIRE(p.source);
   CHECK(p.source->from.size() == 1);
-  CHECK(ParseAs<InsertStmt>("INSERT INTO t VALUES (1) ON CONFLICT (a) DO NOTHING", h)
-            .on_conflict_do_nothing);
+  const auto& oc = ParseAs<InsertStmt>("INSERT INTO t VALUES (1) ON CONFLICT (a) DO NOTHING", h);
+  REQUIRE(oc.on_conflict);
+  CHECK(oc.on_conflict->action == OnConflictAction::kNothing);
+  CHECK(oc.on_conflict->target.size() == 1);
+  const auto& ou = ParseAs<InsertStmt>(
+      "INSERT INTO t AS x VALUES (1) ON CONFLICT (a, b COLLATE \"C\" text_pattern_ops) WHERE a > 0 "
+      "DO UPDATE SET b = excluded.b, (c, d) = (1, 2) WHERE x.b <> 0 RETURNING *",
+      h);
+  REQUIRE(ou.on_conflict);
+  CHECK(ou.alias == "x");
+  CHECK(ou.on_conflict->action == OnConflictAction::kUpdate);
+  CHECK(ou.on_conflict->target.size() == 2);
+  CHECK(ou.on_conflict->target_where);
+  CHECK(ou.on_conflict->set.size() == 3);
+  CHECK(ou.on_conflict->where);
+  CHECK(ou.returning.size() == 1);
+  const auto& on = ParseAs<InsertStmt>("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING", h);
+  REQUIRE(on.on_conflict);
+  CHECK(on.on_conflict->constraint == "t_pkey");
   const auto& w = ParseAs<InsertStmt>("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x", h);
   CHECK(w.with.size() == 1);
 }
