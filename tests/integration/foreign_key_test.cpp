@@ -55,7 +55,7 @@ TEST_CASE("foreign_key: a DELETE of a row a running INSERT references waits, the
   // The referencing insert holds FOR KEY SHARE on p's row 1.
   CHECK(Value(*f.obs, "select count(*) from pg_locks where mode = 'RowShareLock' and relation = 'p'::regclass") ==
         "1");
-  SendAndAwaitBlocked(*f.b, *f.obs, "delete from p where id = 1");
+  SendAndAwaitBlocked(*f.b, *f.obs, "delete from p where id = 1", kReplyMs);
   Ok(*f.a, "commit");
   auto msgs = f.b->ReadUntilReady(kReplyMs);
   REQUIRE(First(msgs, 'E') != nullptr);
@@ -70,7 +70,7 @@ TEST_CASE("foreign_key: the waiting DELETE succeeds when the INSERT rolls back",
   Sessions f;
   Ok(*f.a, "begin");
   Ok(*f.a, "insert into c values (10, 1)");
-  SendAndAwaitBlocked(*f.b, *f.obs, "delete from p where id = 1");
+  SendAndAwaitBlocked(*f.b, *f.obs, "delete from p where id = 1", kReplyMs);
   Ok(*f.a, "rollback");
   CHECK(LastCommandTag(f.b->ReadUntilReady(kReplyMs)) == "DELETE 1");
 }
@@ -79,7 +79,7 @@ TEST_CASE("foreign_key: an INSERT referencing a row being deleted waits for the 
   Sessions f;
   Ok(*f.a, "begin");
   Ok(*f.a, "delete from p where id = 2");
-  SendAndAwaitBlocked(*f.b, *f.obs, "insert into c values (20, 2)");
+  SendAndAwaitBlocked(*f.b, *f.obs, "insert into c values (20, 2)", kReplyMs);
 
   SECTION("deleter commits: the INSERT fails") {
     Ok(*f.a, "commit");
@@ -103,7 +103,7 @@ TEST_CASE("foreign_key: FOR KEY SHARE lets non-key updates of the referenced row
   Ok(*f.a, "insert into c values (10, 1)");
   CHECK(LastCommandTag(Ok(*f.b, "update p set note = 'uno' where id = 1")) == "UPDATE 1");
   // A key change waits, and then fails: the key is still referenced.
-  SendAndAwaitBlocked(*f.b, *f.obs, "update p set id = 100 where id = 1");
+  SendAndAwaitBlocked(*f.b, *f.obs, "update p set id = 100 where id = 1", kReplyMs);
   Ok(*f.a, "commit");
   auto msgs = f.b->ReadUntilReady(kReplyMs);
   REQUIRE(First(msgs, 'E') != nullptr);
