@@ -102,7 +102,9 @@ std::unique_ptr<TableScan> OpenKeyScan(ExecContext& ctx, const TableInfo& table,
   IndexScanRequest req;
   if (index != nullptr) {
     const auto at = std::find(cols.begin(), cols.end(), index->columns[0]);
-    if (at == cols.end()) {
+    // The index takes only values of its column's own type (no cast is
+    // made here): other key types read the table instead.
+    if (at == cols.end() || key[at - cols.begin()].type != table.columns[static_cast<size_t>(index->columns[0])].type) {
       index = nullptr;
     } else {
       req.bounds.push_back(IndexBound{IndexScanOp::kEq, key[at - cols.begin()]});
