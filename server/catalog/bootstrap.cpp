@@ -17,6 +17,7 @@
 #include "catalog/namespace_catalog.h"
 #include "catalog/predefined_roles.h"
 #include "catalog/role_catalog.h"
+#include "catalog/constraint_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
@@ -57,6 +58,14 @@ const std::vector<ColumnSpec> kSequenceColumns = {
     {"seqincrement", types::kInt8Oid}, {"seqmax", types::kInt8Oid},     {"seqmin", types::kInt8Oid},
     {"seqcache", types::kInt8Oid},    {"seqcycle", types::kBoolOid},   {"seqownerrel", types::kOidOid},
     {"seqownercol", types::kInt2Oid}, {"seqidentity", types::kTextOid},
+};
+
+const std::vector<ColumnSpec> kConstraintColumns = {
+    {"oid", types::kOidOid},          {"conname", types::kNameOid},     {"connamespace", types::kOidOid},
+    {"contype", types::kTextOid},     {"conrelid", types::kOidOid},     {"confrelid", types::kOidOid},
+    {"conindid", types::kOidOid},     {"conkey", types::kTextOid},      {"confkey", types::kTextOid},
+    {"confupdtype", types::kTextOid}, {"confdeltype", types::kTextOid}, {"convalidated", types::kBoolOid},
+    {"conbin", types::kTextOid},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -136,8 +145,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
-    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kPgAuthidOid,
-                    kPgAuthMembersOid, kHearthNamespaceOid}) {
+    for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
+                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -149,6 +158,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthAttributeOid, kHearthAttributeName, kAttributeColumns);
     InsertCatalogRelation(kHearthIndexOid, kHearthIndexName, kIndexColumns);
     InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
+    InsertCatalogRelation(kHearthConstraintOid, kHearthConstraintName, kConstraintColumns);
     InsertCatalogRelation(kPgAuthidOid, kPgAuthidName, kAuthidColumns);
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
@@ -169,6 +179,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(AttributeRel(), storage::ForkNumber::kMain), "could not sync hearth_attribute");
     Check(storage::SmgrImmedSync(IndexRel(), storage::ForkNumber::kMain), "could not sync hearth_index");
     Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
+    Check(storage::SmgrImmedSync(ConstraintCatalogRel(), storage::ForkNumber::kMain),
+          "could not sync hearth_constraint");
     Check(storage::SmgrImmedSync(AuthidRel(), storage::ForkNumber::kMain), "could not sync pg_authid");
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");

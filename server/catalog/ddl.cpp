@@ -13,6 +13,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/constraint_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -232,8 +233,8 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
           break;
         case ConstraintKind::kPrimaryKey: note_pk(); said_not_null = true; break;
         case ConstraintKind::kUnique: break;  // accepted; enforced by the index issue
-        case ConstraintKind::kCheck: throw DbError("0A000", "CHECK constraints are not supported yet");
-        case ConstraintKind::kForeignKey: throw DbError("0A000", "FOREIGN KEY constraints are not supported yet");
+        case ConstraintKind::kCheck: break;       // constraint_ddl.cpp
+        case ConstraintKind::kForeignKey: break;  // constraint_ddl.cpp
         case ConstraintKind::kIdentity: said_not_null = true; break;  // PlanColumnSequences
       }
       if (said_null && said_not_null) {
@@ -255,9 +256,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
           if (c.kind == ConstraintKind::kPrimaryKey) it->attnotnull = true;
         }
         break;
-      case ConstraintKind::kCheck: throw DbError("0A000", "CHECK constraints are not supported yet");
-      case ConstraintKind::kForeignKey: throw DbError("0A000", "FOREIGN KEY constraints are not supported yet");
-      default: break;
+      default: break;  // CHECK, FOREIGN KEY: constraint_ddl.cpp
     }
   }
   int fillfactor = 100;
@@ -452,7 +451,7 @@ std::vector<RelationRef> ListUserTables() {
 
 std::vector<RelationRef> ListMaintainedRelations() {
   std::vector<RelationRef> out;
-  for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid}) {
+  for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthConstraintOid}) {
     if (RelationRef e = LookupRelationByOid(oid)) out.push_back(std::move(e));
   }
   for (RelationRef& e : ListUserTables()) out.push_back(std::move(e));

@@ -50,6 +50,12 @@ struct DdlContext {
   // lead passes planner::Deparse). When unset only literal constants are
   // accepted (anything else: 0A000).
   std::function<std::string(const parser::Expr&)> deparse;
+  // CHECK conditions: validates `e` over `table`'s columns (42703 unknown
+  // column, 42804 not boolean, ...) and returns the SQL text stored in
+  // hearth_constraint.conbin; `*columns` receives the distinct 0-based
+  // columns it reads. tcop passes the executor's binder and
+  // planner::Deparse. Unset: CHECK constraints are refused (0A000).
+  std::function<std::string(const parser::Expr&, const executor::TableInfo&, std::vector<int>*)> check_expr;
 };
 
 struct DdlResult {

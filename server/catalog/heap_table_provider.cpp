@@ -282,14 +282,17 @@ class HeapTableModifier final : public executor::TableModifier {
 // version" loop; Repeatable Read conflicts are 40001 (MapResult).
 class HeapRowLocker final : public executor::TableRowLocker {
  public:
-  HeapRowLocker(RelationRef rel, std::string name, executor::RowLockStrength strength, executor::RowLockPolicy policy)
+  // `cid`: the command whose rows count as visible (foreign key checks pass
+  // the next one, so the current command's own rows can be locked).
+  HeapRowLocker(RelationRef rel, std::string name, executor::RowLockStrength strength, executor::RowLockPolicy policy,
+                access::CommandId cid = access::GetCurrentCommandId(false))
       : rel_(std::move(rel)),
         name_(std::move(name)),
         mode_(static_cast<access::RowLockMode>(strength)),
         wait_(policy == executor::RowLockPolicy::kBlock        ? heap::RowLockWait::kBlock
               : policy == executor::RowLockPolicy::kSkipLocked ? heap::RowLockWait::kSkip
                                                                : heap::RowLockWait::kError),
-        cid_(access::GetCurrentCommandId(false)) {}
+        cid_(cid) {}
 
   executor::LockRowResult Lock(RowId rid, executor::Row* row, RowId* latest) override {
     // The xid is assigned with the first row locked (as PostgreSQL): a
@@ -380,6 +383,42 @@ std::unique_ptr<executor::TableScan> HeapTableProvider::OpenIndexScan(const exec
   }
   const access::Snapshot& snap = StatementSnapshot();
   return std::make_unique<HeapIndexScan>(std::move(e), pos, req, snap, access::GetCurrentTransactionIdIfAny());
+}
+
+std::unique_ptr<executor::TableScan> HeapTableProvider::OpenLatestScan(const executor::TableInfo& table,
+                                                                      const executor::IndexInfo* index,
+                                                                      const executor::IndexScanRequest& req) {
+  RelationRef e = Open(table, storage::LockMode::kAccessShare);
+  if (latest_xact_ != XactGeneration() || latest_cid_ != access::GetCurrentCommandId(false)) TakeLatestSnapshot();
+  const access::Snapshot& snap = latest_;
+  const access::TransactionId me = access::GetCurrentTransactionIdIfAny();
+  if (index == nullptr) return std::make_unique<HeapTableScan>(std::move(e), snap, me, false);
+  for (size_t i = 0; i < e->indexes.size(); ++i) {
+    if (e->indexes[i].oid == index->oid && !e->indexes[i].desc.cols.empty()) {
+      return std::make_unique<HeapIndexScan>(std::move(e), i, req, snap, me);
+    }
+  }
+  throw DbError("XX000", "index \"" + index->name + "\" of relation \"" + table.name + "\" no longer exists");
+}
+
+std::unique_ptr<executor::TableRowLocker> HeapTableProvider::OpenLatestRowLocker(const executor::TableInfo& table) {
+  return std::make_unique<HeapRowLocker>(Open(table, storage::LockMode::kRowShare), table.name,
+                                         executor::RowLockStrength::kKeyShare, executor::RowLockPolicy::kBlock,
+                                         access::GetCurrentCommandId(false) + 1);
+}
+
+void HeapTableProvider::TakeLatestSnapshot() {
+  access::GetSnapshotData(&latest_, /*replace_xmin=*/false);
+  latest_cid_ = access::GetCurrentCommandId(false);
+  // The current command's own changes count too (the checks run after them).
+  latest_.curcid = latest_cid_ + 1;
+  latest_xact_ = XactGeneration();
+}
+
+std::optional<executor::TableInfo> HeapTableProvider::LookupByOid(types::Oid oid) {
+  RelationRef e = OpenRelationByOid(oid, storage::LockMode::kAccessShare);
+  if (e == nullptr) return std::nullopt;
+  return e->info;
 }
 
 std::unique_ptr<executor::TableModifier> HeapTableProvider::OpenModifier(const executor::TableInfo& table) {

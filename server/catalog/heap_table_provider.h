@@ -66,6 +66,15 @@ class HeapTableProvider : public executor::TableProvider {
   // table's file (access::RelfileCreatedInXact).
   std::unique_ptr<executor::TableBulkInserter> OpenFrozenBulkInserter(const executor::TableInfo& table) override;
 
+  // Foreign key checks: a fresh snapshot seeing the current command's rows.
+  std::unique_ptr<executor::TableScan> OpenLatestScan(const executor::TableInfo& table,
+                                                      const executor::IndexInfo* index,
+                                                      const executor::IndexScanRequest& req) override;
+  void TakeLatestSnapshot() override;
+  std::unique_ptr<executor::TableRowLocker> OpenLatestRowLocker(const executor::TableInfo& table) override;
+  // AccessShareLock on the table, like Lookup.
+  std::optional<executor::TableInfo> LookupByOid(types::Oid oid) override;
+
   // The relcache entry behind `table`, locked in `mode`; 42P01 if it is gone.
   RelationRef Open(const executor::TableInfo& table, storage::LockMode mode);
 
@@ -74,6 +83,9 @@ class HeapTableProvider : public executor::TableProvider {
 
   access::Snapshot snapshot_;
   uint64_t snapshot_xact_ = 0;  // XactGeneration() when snapshot_ was taken; 0 = none
+  access::Snapshot latest_;    // foreign key checks' snapshot (OpenLatestScan)
+  uint64_t latest_xact_ = 0;
+  access::CommandId latest_cid_ = 0;
 };
 
 }  // namespace hearth::catalog

@@ -5,6 +5,8 @@
 // TruncateTablesWithIndexes.
 #include "catalog/index_ddl.h"
 
+#include "catalog/constraint_ddl.h"
+
 #include "catalog/privileges.h"
 
 #include <algorithm>
@@ -416,6 +418,7 @@ DdlResult CreateTableWithConstraints(const parser::CreateTableStmt& stmt, const 
   if (r.oid == 0) return r;
   DdlResult ix = CreateConstraintIndexes(r.oid, stmt);
   for (DdlNotice& n : ix.notices) r.notices.push_back(std::move(n));
+  CreateTableCheckAndForeignKeys(r.oid, stmt, ctx);
   return r;
 }
 
@@ -488,7 +491,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
   return result;
 }
 
-DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool if_exists) {
+DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool if_exists, bool cascade) {
   RequireTransaction();
   // Resolve first (DropTables takes the same locks; it reports missing names).
   std::vector<Oid> oids;
@@ -497,7 +500,10 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
     RelationRef e = OpenRelation(rv.schema, TruncateName(rv.name), storage::LockMode::kAccessExclusive);
     if (e != nullptr && e->namespace_oid != kPgCatalogNamespace) oids.push_back(e->oid);
   }
+  DdlResult constraints;
+  DropConstraintsWithTables(oids, cascade, &constraints);
   DdlResult r = DropTables(names, if_exists);
+  for (DdlNotice& n : constraints.notices) r.notices.insert(r.notices.begin(), std::move(n));
   int dropped = 0;
   if (!oids.empty()) MarkCatalogChanged(oids);
   for (Oid oid : oids) dropped += DropIndexRowsOf(oid);
@@ -510,6 +516,7 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
 
 DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names) {
   RequireTransaction();
+  CheckTruncateReferences(names);
   DdlResult r = TruncateTables(names);
   const access::TransactionId xid = access::GetCurrentTransactionId();
   std::set<Oid> seen;

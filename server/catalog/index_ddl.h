@@ -56,7 +56,8 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
 
 // DROP TABLE with the tables' indexes (rows deleted, files unlinked at commit).
 // Same errors and notices as DropTables.
-DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool if_exists);
+// `cascade`: DROP ... CASCADE drops other tables' foreign keys referencing them.
+DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool if_exists, bool cascade = false);
 
 // TRUNCATE with the tables' indexes (each gets a new empty file).
 DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names);

@@ -6,6 +6,7 @@
 
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
+#include "catalog/constraint_catalog.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -74,9 +75,14 @@ std::optional<std::string> IndexDefinition(Oid index_oid, int column) {
                                          table->row[kClassRelname].str, ix->unique, ix->attnums, ix->options, names);
 }
 
-std::optional<std::string> ConstraintDefinition(Oid oid) {
+std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
   std::optional<internal::IndexFields> ix = FindIndexByOid(oid);
-  if (!ix || !ix->primary) return std::nullopt;
+  if (!ix) {
+    std::optional<internal::CatalogTuple> con = FindConstraintByOid(oid);
+    if (!con) return std::nullopt;
+    return FormatConstraintDefinition(ParseConstraintRow(con->row), pretty);
+  }
+  if (!ix->primary) return std::nullopt;
   const std::vector<std::string> names = ColumnNames(ix->indrelid);
   std::string out = "PRIMARY KEY (";
   for (size_t i = 0; i < ix->attnums.size(); ++i) out += (i > 0 ? ", " : "") + ColumnName(names, ix->attnums[i]);
@@ -86,7 +92,7 @@ std::optional<std::string> ConstraintDefinition(Oid oid) {
 void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::string& datadir) {
   callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
-  callbacks.catalog.constraint_def = [](uint32_t oid) { return ConstraintDefinition(oid); };
+  callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
 }
 
 }  // namespace hearth::catalog

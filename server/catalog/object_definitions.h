@@ -23,8 +23,10 @@ namespace hearth::catalog {
 // nullopt: no such index/column.
 std::optional<std::string> IndexDefinition(Oid index_oid, int column);
 
-// The definition of constraint `oid` (a primary key's oid is its index's).
-std::optional<std::string> ConstraintDefinition(Oid oid);
+// The definition of constraint `oid` (a primary key's oid is its index's);
+// `pretty` as pg_get_constraintdef's second argument (CHECK (a > 0) rather
+// than CHECK ((a > 0))).
+std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty);
 
 // Installs IndexDefinition, ConstraintDefinition and the role names of the
 // cluster catalog in `datadir` as the session's CatalogCallbacks.

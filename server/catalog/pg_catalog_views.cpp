@@ -13,6 +13,7 @@
 #include "catalog/catalog_defs.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
+#include "catalog/constraint_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
@@ -105,6 +106,8 @@ struct ClassRowFields {
   std::string options;  // "" → NULL
   Oid owner = kBootstrapSuperuserOid;
   std::string acl;  // "" → NULL (the owner's default)
+  int checks = 0;            // CHECK constraints
+  bool has_triggers = false;  // PostgreSQL's foreign keys are triggers on both tables
 };
 
 Row ClassRow(const ClassRowFields& f) {
@@ -113,8 +116,8 @@ Row ClassRow(const ClassRowFields& f) {
           OidValue(0),      OidValue(f.owner),      OidValue(f.am), OidValue(f.filenode),
           OidValue(0),      Value::Int4(f.pages),   Float4Value(f.tuples), Value::Int4(0),
           OidValue(0),      Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
-          CharValue(f.kind), Int2Value(f.natts),    Int2Value(0),         Value::Bool(false),
-          Value::Bool(false), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
+          CharValue(f.kind), Int2Value(f.natts),    Int2Value(f.checks),  Value::Bool(false),
+          Value::Bool(f.has_triggers), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
           Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
           Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
           f.options.empty() ? Value::Null(kTextOid) : Value::Text(f.options), Value::Null(kTextOid)};
@@ -124,6 +127,14 @@ void AddPgClass(SystemViewProvider& p) {
   p.AddView(PgClassInfo(), [&p] {
     executor::TableProvider& tables = p.wrapped();
     IndexRows indexes = LoadIndexes(tables);
+    std::unordered_map<Oid, int> checks;
+    std::set<Oid> with_foreign_keys;
+    for (const Row& con : ScanCatalog(tables, kHearthConstraintName)) {
+      if (con[kConType].str == "c") ++checks[static_cast<Oid>(con[kConRelid].i)];
+      if (con[kConType].str != "f") continue;
+      with_foreign_keys.insert(static_cast<Oid>(con[kConRelid].i));
+      with_foreign_keys.insert(static_cast<Oid>(con[kConFrelid].i));
+    }
     std::vector<Row> out;
     std::unordered_map<Oid, Oid> owners;  // an index is owned by its table's owner
     for (const Row& c : ScanCatalog(tables, kHearthClassName)) {
@@ -138,14 +149,15 @@ void AddPgClass(SystemViewProvider& p) {
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),
                               fill == 100 ? "" : "{fillfactor=" + std::to_string(fill) + "}",
-                              owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str}));
+                              owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str, checks[oid],
+                              with_foreign_keys.count(oid) != 0}));
     }
     for (const Row& i : indexes.rows) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,
                               static_cast<Oid>(i[kIndNamespace].i), kBtreeAmOid,
                               static_cast<Oid>(i[kIndRelfilenode].i), 1, 0, false, 'i',
                               static_cast<int>(KeyAttnums(i).size()), "",
-                              owners[static_cast<Oid>(i[kIndIndrelid].i)], ""}));
+                              owners[static_cast<Oid>(i[kIndIndrelid].i)], "", 0, false}));
     }
     return out;
   });
@@ -291,10 +303,30 @@ void AddPgIndex(SystemViewProvider& p) {
   });
 }
 
-// A primary key is a constraint row whose oid is its index's oid (Hearth
-// keeps no separate constraint catalog; pg_get_constraintdef relies on
-// this). A UNIQUE constraint is indistinguishable from a unique index in
-// hearth_index, so it is listed as the index only.
+// "{1,2}" from hearth_constraint's "1 2" (NULL when empty).
+Value AttnumArray(const Value& v) {
+  if (v.is_null || v.str.empty()) return Value::Null(kTextOid);
+  std::string out = "{";
+  for (char ch : v.str) out += ch == ' ' ? ',' : ch;
+  return Value::Text(out + "}");
+}
+
+Row ConstraintViewRow(const Row& con) {
+  const bool fk = con[kConType].str == "f";
+  return {con[kConOid], con[kConName], con[kConNamespace], CharValue(fk ? 'f' : 'c'), Value::Bool(false),
+          Value::Bool(false), con[kConValidated], con[kConRelid], OidValue(0), con[kConIndid], OidValue(0),
+          con[kConFrelid], CharValue(fk ? con[kConUpdType].str[0] : ' '), CharValue(fk ? con[kConDelType].str[0] : ' '),
+          CharValue(fk ? 's' : ' '), Value::Bool(true), Value::Int4(0), Value::Bool(fk), AttnumArray(con[kConKey]),
+          AttnumArray(con[kConFkey]), Value::Null(kTextOid), Value::Null(kTextOid), Value::Null(kTextOid),
+          Value::Null(kTextOid), Value::Null(kTextOid),
+          fk ? Value::Null(kTextOid) : Value::Text(con[kConBin].str)};
+}
+
+// A primary key is a constraint row whose oid is its index's oid
+// (pg_get_constraintdef relies on this). A UNIQUE constraint is
+// indistinguishable from a unique index in hearth_index, so it is listed as
+// the index only. CHECK and FOREIGN KEY constraints are hearth_constraint
+// rows (ConstraintViewRow).
 void AddPgConstraint(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgConstraintOid, "pg_constraint",
@@ -321,6 +353,7 @@ void AddPgConstraint(SystemViewProvider& p) {
                      Value::Null(kTextOid), Value::Null(kTextOid), Value::Null(kTextOid), Value::Null(kTextOid),
                      Value::Null(kTextOid)});
     }
+    for (const Row& con : ScanCatalog(p.wrapped(), kHearthConstraintName)) out.push_back(ConstraintViewRow(con));
     return out;
   });
 }

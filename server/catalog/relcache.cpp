@@ -14,6 +14,7 @@
 #include "catalog/temp_namespace.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/constraint_catalog.h"
 #include "catalog/pending_delete.h"
 #include "storage/smgr/smgr.h"
 
@@ -53,6 +54,71 @@ void LoadSequenceParts(RelationEntry& e, const heap::Row& cls) {
       e.info.columns[static_cast<size_t>(p.owner_col - 1)].identity = p.identity;
     }
   }
+}
+
+void NameTable(Oid oid, std::string* schema, std::string* name) {
+  if (auto cls = internal::FindClassByOid(oid)) {
+    *schema = NamespaceName(internal::RowOid(cls->row, kClassRelnamespace));
+    *name = cls->row[kClassRelname].str;
+  }
+}
+
+std::vector<int> ZeroBased(const std::vector<int>& attnums) {
+  std::vector<int> out;
+  for (int a : attnums) out.push_back(a - 1);
+  return out;
+}
+
+// CHECK and FOREIGN KEY constraints on or referencing the table
+// (hearth_constraint); catalogs have none.
+void LoadConstraints(RelationEntry& e) {
+  if (e.oid < kFirstNormalObjectId) return;
+  for (const internal::CatalogTuple& t : FindConstraintsOf(e.oid, /*referencing=*/true)) {
+    const ConstraintFields f = ParseConstraintRow(t.row);
+    if (f.type == 'c') {
+      if (f.relid == e.oid) e.info.checks.push_back({f.name, f.bin});
+      continue;
+    }
+    executor::ForeignKeyInfo fk;
+    fk.oid = f.oid;
+    fk.name = f.name;
+    fk.table = f.relid;
+    fk.columns = ZeroBased(f.key);
+    fk.ref_table = f.frelid;
+    fk.ref_columns = ZeroBased(f.fkey);
+    fk.ref_index = f.indid;
+    fk.on_update = f.upd_type;
+    fk.on_delete = f.del_type;
+    // A key naming a column the table no longer has is skipped, never
+    // indexed out of range (the row describes a newer or broken layout).
+    const size_t ncols = e.info.columns.size();
+    auto in_range = [](const std::vector<int>& cols, size_t n) {
+      return !cols.empty() && std::all_of(cols.begin(), cols.end(), [&](int c) { return c >= 0 && c < static_cast<int>(n); });
+    };
+    if ((f.relid == e.oid && !in_range(fk.columns, ncols)) || (f.frelid == e.oid && !in_range(fk.ref_columns, ncols))) {
+      continue;
+    }
+    if (f.relid == e.oid) {
+      fk.table_schema = e.info.schema;
+      fk.table_name = e.info.name;
+    } else {
+      NameTable(f.relid, &fk.table_schema, &fk.table_name);
+    }
+    if (f.frelid == e.oid) {
+      fk.ref_schema = e.info.schema;
+      fk.ref_name = e.info.name;
+    } else {
+      NameTable(f.frelid, &fk.ref_schema, &fk.ref_name);
+    }
+    if (f.frelid == e.oid) e.info.referenced_by.push_back(fk);
+    if (f.relid == e.oid) e.info.foreign_keys.push_back(std::move(fk));
+  }
+  // Checks run in name order, foreign keys in creation order (oid), as
+  // PostgreSQL's constraint checks and RI triggers fire.
+  std::sort(e.info.checks.begin(), e.info.checks.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  auto by_oid = [](const auto& a, const auto& b) { return a.oid < b.oid; };
+  std::sort(e.info.foreign_keys.begin(), e.info.foreign_keys.end(), by_oid);
+  std::sort(e.info.referenced_by.begin(), e.info.referenced_by.end(), by_oid);
 }
 
 RelationRef Build(const internal::CatalogTuple& cls) {
@@ -132,6 +198,7 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   }
   e->indexes = std::move(ixs);
   e->info.indexes = std::move(infos);
+  LoadConstraints(*e);
   return e;
 }
 

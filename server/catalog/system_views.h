@@ -43,6 +43,16 @@ class SystemViewProvider : public executor::TableProvider {
                                                      const executor::IndexScanRequest& req) override {
     return tables_.OpenIndexScan(table, index, req);
   }
+  // Foreign key checks only meet tables.
+  std::unique_ptr<executor::TableScan> OpenLatestScan(const executor::TableInfo& table, const executor::IndexInfo* index,
+                                                      const executor::IndexScanRequest& req) override {
+    return tables_.OpenLatestScan(table, index, req);
+  }
+  void TakeLatestSnapshot() override { tables_.TakeLatestSnapshot(); }
+  std::unique_ptr<executor::TableRowLocker> OpenLatestRowLocker(const executor::TableInfo& table) override {
+    return tables_.OpenLatestRowLocker(table);
+  }
+  std::optional<executor::TableInfo> LookupByOid(types::Oid oid) override { return tables_.LookupByOid(oid); }
 
   // Registers a view: its columns and a function producing its rows now.
   void AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows);

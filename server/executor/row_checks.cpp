@@ -9,20 +9,24 @@
 
 namespace hearth::executor {
 
+std::string FailingRowDetail(const TableInfo& table, const Row& row) {
+  std::string detail = "Failing row contains (";
+  for (size_t j = 0; j < table.columns.size(); ++j) {
+    if (j) detail += ", ";
+    if (row[j].is_null) {
+      detail += "null";
+    } else {
+      types::AppendOutput(row[j], &detail);
+    }
+  }
+  return detail + ").";
+}
+
 void CheckNotNull(const TableInfo& table, const Row& row) {
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const ColumnInfo& c = table.columns[i];
     if (!c.not_null || !row[i].is_null) continue;
-    std::string detail = "Failing row contains (";
-    for (size_t j = 0; j < table.columns.size(); ++j) {
-      if (j) detail += ", ";
-      if (row[j].is_null) {
-        detail += "null";
-      } else {
-        types::AppendOutput(row[j], &detail);
-      }
-    }
-    detail += ").";
+    const std::string detail = FailingRowDetail(table, row);
     throw DbError(sqlstate::kNotNullViolation, "null value in column \"" + c.name + "\" of relation \"" +
                                                    table.name + "\" violates not-null constraint")
         .WithDetail(detail)

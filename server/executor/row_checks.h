@@ -13,4 +13,7 @@ namespace hearth::executor {
 // NULL column of `table` is NULL in `row` (a full table row).
 void CheckNotNull(const TableInfo& table, const Row& row);
 
+// `Failing row contains (1, null, x).`: the table's columns of `row`.
+std::string FailingRowDetail(const TableInfo& table, const Row& row);
+
 }  // namespace hearth::executor

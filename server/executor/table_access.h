@@ -59,12 +59,39 @@ struct IndexInfo {
   bool primary = false;
 };
 
+// A CHECK constraint: its condition as SQL text over the table's columns
+// (bound by the planner once per statement).
+struct CheckConstraintInfo {
+  std::string name;
+  std::string expr;
+};
+
+// A FOREIGN KEY constraint (MATCH SIMPLE). Actions are PostgreSQL's
+// confupdtype/confdeltype letters: 'a' NO ACTION, 'r' RESTRICT, 'c'
+// CASCADE, 'n' SET NULL, 'd' SET DEFAULT.
+struct ForeignKeyInfo {
+  types::Oid oid = types::kInvalidOid;
+  std::string name;
+  types::Oid table = types::kInvalidOid;      // the referencing table
+  std::string table_schema, table_name;
+  std::vector<int> columns;                   // 0-based, referencing side
+  types::Oid ref_table = types::kInvalidOid;  // the referenced table
+  std::string ref_schema, ref_name;
+  std::vector<int> ref_columns;               // 0-based, referenced side
+  types::Oid ref_index = types::kInvalidOid;  // unique index on ref_columns
+  char on_update = 'a';
+  char on_delete = 'a';
+};
+
 struct TableInfo {
   types::Oid oid = types::kInvalidOid;
   std::string schema;  // "public" unless created elsewhere
   std::string name;
   std::vector<ColumnInfo> columns;  // attnum order (attnum = index + 1)
   std::vector<IndexInfo> indexes;   // empty when the provider has no indexes
+  std::vector<CheckConstraintInfo> checks;      // name order (PostgreSQL's check order)
+  std::vector<ForeignKeyInfo> foreign_keys;     // this table references others (oid order)
+  std::vector<ForeignKeyInfo> referenced_by;    // others reference this table (oid order)
 };
 
 // Conditions of an index scan, all on the index's FIRST key column, ANDed.
@@ -247,6 +274,25 @@ class TableProvider {
   // Throws 55000 unless the current transaction created or truncated the
   // table (the default: providers that cannot tell refuse).
   virtual std::unique_ptr<TableBulkInserter> OpenFrozenBulkInserter(const TableInfo& table);
+  // Foreign key checks: like OpenIndexScan (`index` set) or OpenScan, but
+  // under a fresh snapshot that also sees this transaction's rows up to and
+  // including the current command, as PostgreSQL's referential-integrity
+  // queries (a row another transaction committed after the statement began
+  // counts). The snapshot is the one TakeLatestSnapshot took in this
+  // command (taken on first use otherwise). The default uses the
+  // statement's scans.
+  virtual std::unique_ptr<TableScan> OpenLatestScan(const TableInfo& table, const IndexInfo* index,
+                                                    const IndexScanRequest& req) {
+    return index != nullptr ? OpenIndexScan(table, *index, req) : OpenScan(table, false);
+  }
+  virtual void TakeLatestSnapshot() {}
+  // Foreign key checks: FOR KEY SHARE locks that, like OpenLatestScan,
+  // count the current command's own rows (a row it inserted can be locked).
+  virtual std::unique_ptr<TableRowLocker> OpenLatestRowLocker(const TableInfo& table) {
+    return OpenRowLocker(table, RowLockStrength::kKeyShare, RowLockPolicy::kBlock);
+  }
+  // The table with oid `oid` (nullopt if gone). Default: none.
+  virtual std::optional<TableInfo> LookupByOid(types::Oid) { return std::nullopt; }
 };
 
 // PostgreSQL 15's message (it says subtransaction; see copy_plan.cpp).

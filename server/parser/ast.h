@@ -766,6 +766,7 @@ struct Constraint {
   FkAction on_update = FkAction::kNoAction;
   bool deferrable = false;
   bool initially_deferred = false;
+  bool not_valid = false;  // NOT VALID (ALTER TABLE ADD: existing rows unchecked)
   std::vector<GenericOption> with_options;  // PRIMARY KEY ... WITH (...)
   char identity = 0;                 // kIdentity: 'a' (ALWAYS) or 'd' (BY DEFAULT)
   std::vector<SeqOption> seq_options;  // kIdentity: the sequence's options

@@ -263,6 +263,7 @@ void Parser::ParseConstraintAttributes(Constraint& c) {
     } else if (IsKw("not") && PeekKw(1, "valid")) {
       Advance();
       Advance();
+      c.not_valid = true;
     } else if (AcceptKw("initially")) {
       if (AcceptKw("deferred")) {
         c.initially_deferred = true;

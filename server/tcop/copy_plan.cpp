@@ -22,6 +22,8 @@
 #include "executor/executor.h"
 #include "executor/expr/binder.h"
 #include "executor/expr/eval.h"
+#include "executor/check_constraints.h"
+#include "executor/foreign_keys.h"
 #include "executor/row_checks.h"
 #include "parser/parser.h"
 #include "planner/planner.h"
@@ -119,6 +121,9 @@ class InsertSink : public commands::CopyRowSink {
         copied_(copied),
         parser_(parser),
         defaults_(t, copied),
+        checks_(t),
+        fks_(t),
+        exec_(MakeExecContext(s, {})),
         loader_(freeze ? s.tables->OpenFrozenBulkInserter(t) : s.tables->OpenBulkInserter(t)) {
     row_.resize(t.columns.size());
     eval_.func.session = &s.callbacks;
@@ -139,8 +144,10 @@ class InsertSink : public commands::CopyRowSink {
       }
       defaults_.Fill(row_, eval_);
       executor::CheckNotNull(table_, row_);
+      checks_.Check(table_, row_, eval_);
       line = 0;  // from here on the failing row is the loader's
       loader_->Insert(row_, parser_.line_number());
+      if (fks_.active()) fks_.NoteNewRow(row_, nullptr);
     } catch (DbError& e) {
       NameLine(e, line);
       throw;
@@ -155,6 +162,9 @@ class InsertSink : public commands::CopyRowSink {
       NameLine(e, 0);
       throw;
     }
+    // Foreign keys are checked after the last row, as PostgreSQL's
+    // triggers (no line to name).
+    fks_.Finish(exec_);
   }
 
  private:
@@ -169,6 +179,9 @@ class InsertSink : public commands::CopyRowSink {
   const std::vector<size_t>& copied_;
   const commands::CopyFromParser& parser_;
   DefaultFiller defaults_;
+  executor::CheckConstraints checks_;
+  executor::ForeignKeyChecker fks_;
+  executor::ExecContext exec_;
   std::unique_ptr<executor::TableBulkInserter> loader_;
   executor::Row row_;
   executor::EvalContext eval_;

@@ -28,6 +28,7 @@
 #include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/constraint_commands.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -50,6 +51,7 @@ class CreateTablePlan : public Plan {
       planner::CheckDefaultExpr(e);
       return planner::Deparse(e);
     };
+    ctx.check_expr = CheckConstraintText;
     SendNotices(s, catalog::CreateTableWithConstraints(stmt_, ctx));
     return "CREATE TABLE";
   }
@@ -66,7 +68,8 @@ class DropPlan : public Plan {
       SendNotices(s, catalog::DropIndexes(stmt_.objects, stmt_.if_exists));
       return "DROP INDEX";
     }
-    SendNotices(s, catalog::DropTablesWithIndexes(stmt_.objects, stmt_.if_exists));
+    SendNotices(s, catalog::DropTablesWithIndexes(stmt_.objects, stmt_.if_exists,
+                                                  stmt_.behavior == parser::DropBehavior::kCascade));
     return "DROP TABLE";
   }
 
@@ -169,6 +172,7 @@ class AlterTablePlan : public Plan {
  public:
   explicit AlterTablePlan(const parser::AlterTableStmt& stmt) : stmt_(stmt) {
     for (const auto& cmd : stmt.cmds) {
+      if (IsConstraintCommand(cmd)) continue;  // CHECK / FOREIGN KEY: constraint_commands.cpp
       if (cmd.kind != parser::AlterTableCmdKind::kAddConstraint || !cmd.constraint) {
         throw DbError(sqlstate::kFeatureNotSupported,
                       "ALTER TABLE is supported only for ADD PRIMARY KEY and ADD UNIQUE so far");
@@ -176,7 +180,13 @@ class AlterTablePlan : public Plan {
     }
   }
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    for (const auto& cmd : stmt_.cmds) SendNotices(s, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
+    for (const auto& cmd : stmt_.cmds) {
+      if (IsConstraintCommand(cmd)) {
+        RunConstraintCommand(s, stmt_.table, cmd);
+        continue;
+      }
+      SendNotices(s, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
+    }
     return "ALTER TABLE";
   }
 

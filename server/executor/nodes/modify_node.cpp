@@ -24,6 +24,7 @@ ModifyTableNode::ModifyTableNode(ModifyKind kind, TableInfo table, ExecNodePtr c
       new_row_(std::move(new_row)),
       returning_(std::move(returning)) {
   columns_ = std::move(columns);
+  if (kind_ != ModifyKind::kDelete) checks_ = CheckConstraints(table_);
 }
 
 void ModifyTableNode::AddReturning(const Row& table_row, EvalContext& eval) {
@@ -47,7 +48,8 @@ bool ChangesKey(const TableInfo& table, const Row& old_row, const Row& new_row) 
   return false;
 }
 
-void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval) {
+void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval,
+                                ForeignKeyChecker& fks) {
   size_t ncols = table_.columns.size();
   for (;;) {
     eval.row = old_row.data();
@@ -58,6 +60,7 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
       scratch_.resize(ncols);
       for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*new_row_[c].expr, eval);
       CheckNotNull(table_, scratch_);
+      checks_.Check(table_, scratch_, eval);
       r = mod.Update(rid, scratch_, nullptr, ChangesKey(table_, old_row, scratch_));
     } else {
       r = mod.Delete(rid);
@@ -65,6 +68,10 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
     switch (r) {
       case ModifyResult::kOk:
         ++processed_;
+        if (fks.active()) {
+          fks.NoteOldRow(old_row, kind_ == ModifyKind::kUpdate ? &scratch_ : nullptr);
+          if (kind_ == ModifyKind::kUpdate) fks.NoteNewRow(scratch_, &old_row);
+        }
         if (kind_ == ModifyKind::kUpdate && !returning_.empty()) {
           // RETURNING sees the new row (and the other FROM items' columns).
           returned_ = old_row;
@@ -99,6 +106,7 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   }
   std::unique_ptr<TableModifier> mod = ctx.tables->OpenModifier(table_);
   EvalContext eval = ctx.MakeEval();
+  ForeignKeyChecker fks(table_);
   size_t ncols = table_.columns.size();
   child_->Open(ctx);
   Row in;
@@ -106,12 +114,15 @@ void ModifyTableNode::Open(ExecContext& ctx) {
     ctx.CheckInterrupts();
     if (kind_ == ModifyKind::kInsert && on_conflict_) {
       CheckNotNull(table_, in);
-      InsertOnConflict(*mod, in, eval);
+      checks_.Check(table_, in, eval);
+      InsertOnConflict(*mod, in, eval, fks);
       continue;
     }
     if (kind_ == ModifyKind::kInsert) {
       CheckNotNull(table_, in);
+      checks_.Check(table_, in, eval);
       mod->Insert(in);
+      if (fks.active()) fks.NoteNewRow(in, nullptr);
       ++processed_;
       AddReturning(in, eval);
       continue;
@@ -119,25 +130,30 @@ void ModifyTableNode::Open(ExecContext& ctx) {
     // [table row, RowId, other FROM items' columns (UPDATE ... FROM)]:
     // expressions read the whole row.
     auto rid = static_cast<RowId>(in[ncols].i);
-    ModifyOne(*mod, in, rid, eval);
+    ModifyOne(*mod, in, rid, eval, fks);
   }
   child_->Close();
+  fks.Finish(ctx);
 }
 
 void ModifyTableNode::BulkInsert(ExecContext& ctx) {
   std::unique_ptr<TableBulkInserter> loader = ctx.tables->OpenBulkInserter(table_);
   EvalContext eval = ctx.MakeEval();
+  ForeignKeyChecker fks(table_);
   child_->Open(ctx);
   Row in;
   while (child_->Next(in)) {
     ctx.CheckInterrupts();
     CheckNotNull(table_, in);
+    checks_.Check(table_, in, eval);
     loader->Insert(in, processed_);
+    if (fks.active()) fks.NoteNewRow(in, nullptr);
     ++processed_;
     AddReturning(in, eval);
   }
   loader->Finish();
   child_->Close();
+  fks.Finish(ctx);
 }
 
 bool ModifyTableNode::Next(Row& row) {

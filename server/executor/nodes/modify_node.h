@@ -12,7 +12,9 @@
 //     same expressions.
 // Open performs the whole modification (as PostgreSQL does, even when the
 // client reads only part of RETURNING), checks NOT NULL (23502 with
-// PostgreSQL's message and "Failing row contains (...)" detail), and
+// PostgreSQL's message and "Failing row contains (...)" detail) and CHECK
+// constraints (23514), runs foreign key checks and actions at the end
+// (foreign_keys.h), and
 // buffers RETURNING rows, which Next then yields. processed() is the row
 // count for the command tag. Immutable plan, one execution at a time.
 #pragma once
@@ -21,7 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "executor/check_constraints.h"
 #include "executor/exec_node.h"
+#include "executor/foreign_keys.h"
 
 namespace hearth::executor {
 
@@ -78,18 +82,19 @@ class ModifyTableNode : public ExecNode {
  private:
   void AddReturning(const Row& table_row, EvalContext& eval);
   // UPDATE/DELETE of one scanned row, with the Read Committed retry loop.
-  void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval);
+  void ModifyOne(TableModifier& mod, Row& old_row, RowId rid, EvalContext& eval, ForeignKeyChecker& fks);
   void BulkInsert(ExecContext& ctx);
   // INSERT ... ON CONFLICT of one proposed row (modify_on_conflict.cpp).
-  void InsertOnConflict(TableModifier& mod, const Row& proposed, EvalContext& eval);
+  void InsertOnConflict(TableModifier& mod, const Row& proposed, EvalContext& eval, ForeignKeyChecker& fks);
   // DO UPDATE of the locked conflicting row `existing_`: false when its
   // WHERE clause rejects it.
-  bool UpdateConflicting(TableModifier& mod, RowId rid, const Row& proposed, EvalContext& eval);
+  bool UpdateConflicting(TableModifier& mod, RowId rid, const Row& proposed, EvalContext& eval, ForeignKeyChecker& fks);
   void ExplainOnConflict(std::vector<std::string>* lines, const std::string& pad) const;
 
   ModifyKind kind_;
   TableInfo table_;
   ExecNodePtr child_;
+  CheckConstraints checks_;  // INSERT/UPDATE: the table's CHECK constraints, bound at plan time
   PlanExpr where_;
   std::vector<PlanExpr> new_row_;
   std::vector<PlanExpr> returning_;

@@ -25,10 +25,12 @@ OnConflictPlan OnConflictPlan::Clone() const {
   return c;
 }
 
-void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, EvalContext& eval) {
+void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, EvalContext& eval,
+                                       ForeignKeyChecker& fks) {
   const OnConflictPlan& oc = *on_conflict_;
   if (oc.arbiters.empty()) {  // DO NOTHING on a table without unique indexes
     mod.Insert(proposed);
+    if (fks.active()) fks.NoteNewRow(proposed, nullptr);
     ++processed_;
     AddReturning(proposed, eval);
     return;
@@ -37,6 +39,7 @@ void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, 
     RowId rid = kInvalidRowId;
     if (!mod.FindConflict(proposed, oc.arbiters, &rid)) {
       if (!mod.InsertSpeculative(proposed, oc.arbiters, &rid)) continue;  // lost a race: look again
+      if (fks.active()) fks.NoteNewRow(proposed, nullptr);
       ++processed_;
       AddReturning(proposed, eval);
       return;
@@ -52,13 +55,14 @@ void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, 
             .WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained "
                       "values.");
       case TableModifier::ConflictLock::kLocked:
-        if (UpdateConflicting(mod, rid, proposed, eval)) ++processed_;
+        if (UpdateConflicting(mod, rid, proposed, eval, fks)) ++processed_;
         return;
     }
   }
 }
 
-bool ModifyTableNode::UpdateConflicting(TableModifier& mod, RowId rid, const Row& proposed, EvalContext& eval) {
+bool ModifyTableNode::UpdateConflicting(TableModifier& mod, RowId rid, const Row& proposed, EvalContext& eval,
+                                        ForeignKeyChecker& fks) {
   const OnConflictPlan& oc = *on_conflict_;
   const size_t ncols = table_.columns.size();
   existing_.resize(2 * ncols);
@@ -72,9 +76,14 @@ bool ModifyTableNode::UpdateConflicting(TableModifier& mod, RowId rid, const Row
   scratch_.resize(ncols);
   for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*oc.set_row[c].expr, eval);
   CheckNotNull(table_, scratch_);
+  checks_.Check(table_, scratch_, eval);
   // We hold the row lock: nobody else can have changed the version.
   if (mod.Update(rid, scratch_, nullptr, ChangesKey(table_, latest_, scratch_)) != ModifyResult::kOk) {
     throw DbError(sqlstate::kInternalError, "could not update a locked conflicting row");
+  }
+  if (fks.active()) {
+    fks.NoteOldRow(latest_, &scratch_);
+    fks.NoteNewRow(scratch_, &latest_);
   }
   AddReturning(scratch_, eval);
   return true;

@@ -53,10 +53,10 @@ Value IndexDef(const Value* a, int n, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
-Value ConstraintDef(const Value* a, int, FuncCallContext& c) {
+Value ConstraintDef(const Value* a, int n, FuncCallContext& c) {
   const auto* cat = Catalog(c);
   if (cat == nullptr || !cat->constraint_def) return Value::Null(kTextOid);
-  auto def = cat->constraint_def(static_cast<uint32_t>(a[0].i));
+  auto def = cat->constraint_def(static_cast<uint32_t>(a[0].i), n > 1 && !a[1].is_null && a[1].b);
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
@@ -127,6 +127,9 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_get_indexdef", {kOidOid, kInt4Oid, kBoolOid}, kTextOid, IndexDef);
   cat("pg_get_constraintdef", {kOidOid}, kTextOid, ConstraintDef);
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
+  // There are no triggers (foreign keys are not triggers here).
+  cat("pg_get_triggerdef", {kOidOid}, kTextOid, NoDescription);
+  cat("pg_get_triggerdef", {kOidOid, kBoolOid}, kTextOid, NoDescription);
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
   for (auto args : {std::initializer_list<Oid>{kOidOid}, {kOidOid, kNameOid}}) {

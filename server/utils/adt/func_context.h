@@ -50,7 +50,7 @@ struct CatalogCallbacks {
   // column's definition; nullopt when there is no such index.
   std::function<std::optional<std::string>(uint32_t index, int column)> index_def;
   // "PRIMARY KEY (a, b)" of constraint `constraint`, or nullopt.
-  std::function<std::optional<std::string>(uint32_t constraint)> constraint_def;
+  std::function<std::optional<std::string>(uint32_t constraint, bool pretty)> constraint_def;
 };
 
 // Each callback is optional; unset ones fall back to the documented default.

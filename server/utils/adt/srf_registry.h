@@ -60,6 +60,7 @@ void AddSetReturningBuiltins(std::vector<FuncSignature>* table);
 // Per-family definitions (one file each).
 void AddSeriesSrfs(std::vector<SrfDef>* defs);  // generate_series
 void AddArraySrfs(std::vector<SrfDef>* defs);   // unnest
+void AddCatalogSrfs(std::vector<SrfDef>* defs); // pg_partition_ancestors (always empty)
 }  // namespace internal
 
 }  // namespace hearth::types
