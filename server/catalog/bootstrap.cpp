@@ -14,6 +14,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
@@ -55,6 +56,17 @@ const std::vector<ColumnSpec> kSequenceColumns = {
     {"seqincrement", types::kInt8Oid}, {"seqmax", types::kInt8Oid},     {"seqmin", types::kInt8Oid},
     {"seqcache", types::kInt8Oid},    {"seqcycle", types::kBoolOid},   {"seqownerrel", types::kOidOid},
     {"seqownercol", types::kInt2Oid}, {"seqidentity", types::kTextOid},
+};
+
+// hearth_proc (proc_catalog.h).
+const std::vector<ColumnSpec> kProcColumns = {
+    {"oid", types::kOidOid},          {"proname", types::kNameOid},       {"pronamespace", types::kOidOid},
+    {"proowner", types::kOidOid},     {"prolang", types::kOidOid},        {"prokind", types::kTextOid},
+    {"prosecdef", types::kBoolOid},   {"proisstrict", types::kBoolOid},   {"proretset", types::kBoolOid},
+    {"provolatile", types::kTextOid}, {"prorettype", types::kOidOid},     {"proargtypes", types::kTextOid},
+    {"proallargtypes", types::kTextOid}, {"proargmodes", types::kTextOid}, {"proargnames", types::kTextOid},
+    {"proargdefaults", types::kTextOid}, {"prosrc", types::kTextOid},      {"prosqlbody", types::kTextOid, true},
+    {"proacl", types::kTextOid, true},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -129,7 +141,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kPgAuthidOid,
-                    kPgAuthMembersOid}) {
+                    kPgAuthMembersOid, kHearthProcOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -143,6 +155,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthSequenceOid, kHearthSequenceName, kSequenceColumns);
     InsertCatalogRelation(kPgAuthidOid, kPgAuthidName, kAuthidColumns);
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
+    InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     DescribeCatalogIndexes();
@@ -155,6 +168,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(SequenceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_sequence");
     Check(storage::SmgrImmedSync(AuthidRel(), storage::ForkNumber::kMain), "could not sync pg_authid");
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
+    Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

@@ -35,6 +35,7 @@
 #include "tcop/privilege_checks.h"
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
+#include "tcop/sql_functions.h"
 
 namespace hearth::tcop {
 
@@ -109,6 +110,7 @@ void Session::InstallCallbacks() {
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
+  InstallSqlFunctionCallbacks(*this);
   func_context.session = &callbacks;
 }
 
