@@ -15,14 +15,6 @@ namespace hearth::catalog {
 
 namespace {
 
-Oid FunctionGranteeOid(const std::string& name) {
-  if (name == "public") return 0;
-  if (name == "current_user" || name == "current_role" || name == "session_user") return GetCurrentUserId();
-  const Oid oid = AclRoleOid(name);
-  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
-  return oid;
-}
-
 const char* KindName(const ProcInfo& p) { return p.kind == 'p' ? "procedure" : "function"; }
 
 }  // namespace
@@ -52,7 +44,7 @@ void GrantRevokeFunctionExecute(ProcInfo& p, bool is_grant, const std::vector<st
   }
   Acl acl = FunctionAcl(p);
   for (const std::string& name : grantees) {
-    const Oid g = FunctionGranteeOid(name);
+    const Oid g = internal::GranteeOid(name);
     if (!is_grant) {
       AclRevokeFrom(acl, g, p.owner, kAclExecute, grant_option, p.owner, cascade, internal::CachedHasPrivsOf);
       continue;

@@ -130,6 +130,7 @@ SELECT proacl FROM pg_proc WHERE proname = 'sf_count';
 SELECT lanname, lanpltrusted FROM pg_language ORDER BY oid;
 SELECT pg_get_function_arguments(oid), pg_get_function_identity_arguments(oid), pg_get_function_result(oid)
 FROM pg_proc WHERE proname IN ('sf_add', 'sf_ids', 'sf_upto', 'sf_log') ORDER BY proname;
+SELECT 'sf_add'::regproc, 'sf_add'::regproc::oid = (SELECT oid FROM pg_proc WHERE proname = 'sf_add') AS same;
 SELECT pg_get_functiondef(oid) FROM pg_proc WHERE proname = 'sf_add';
 SELECT pg_get_functiondef(oid) FROM pg_proc WHERE proname = 'sf_ins';
 \df sf_a*
