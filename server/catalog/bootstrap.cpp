@@ -16,6 +16,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/namespace_catalog.h"
 #include "catalog/predefined_roles.h"
+#include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/sequence_catalog.h"
@@ -66,6 +67,17 @@ const std::vector<ColumnSpec> kConstraintColumns = {
     {"conindid", types::kOidOid},     {"conkey", types::kTextOid},      {"confkey", types::kTextOid},
     {"confupdtype", types::kTextOid}, {"confdeltype", types::kTextOid}, {"convalidated", types::kBoolOid},
     {"conbin", types::kTextOid},
+};
+
+// hearth_proc (proc_catalog.h).
+const std::vector<ColumnSpec> kProcColumns = {
+    {"oid", types::kOidOid},          {"proname", types::kNameOid},       {"pronamespace", types::kOidOid},
+    {"proowner", types::kOidOid},     {"prolang", types::kOidOid},        {"prokind", types::kTextOid},
+    {"prosecdef", types::kBoolOid},   {"proisstrict", types::kBoolOid},   {"proretset", types::kBoolOid},
+    {"provolatile", types::kTextOid}, {"prorettype", types::kOidOid},     {"proargtypes", types::kTextOid},
+    {"proallargtypes", types::kTextOid}, {"proargmodes", types::kTextOid}, {"proargnames", types::kTextOid},
+    {"proargdefaults", types::kTextOid}, {"prosrc", types::kTextOid},      {"prosqlbody", types::kTextOid, true},
+    {"proacl", types::kTextOid, true},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -146,7 +158,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
-                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid}) {
+                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -162,6 +174,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kPgAuthidOid, kPgAuthidName, kAuthidColumns);
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
+    InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -184,6 +197,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(AuthidRel(), storage::ForkNumber::kMain), "could not sync pg_authid");
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
+    Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

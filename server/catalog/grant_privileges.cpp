@@ -43,13 +43,6 @@ uint32_t PrivilegeBit(const std::string& name, bool on_sequence) {
   return bit;
 }
 
-Oid GranteeOid(const std::string& name) {
-  if (name == "public") return 0;
-  if (name == "current_user" || name == "current_role" || name == "session_user") return GetCurrentUserId();
-  const Oid oid = AclRoleOid(name);
-  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
-  return oid;
-}
 
 void StoreAcl(const RelationEntry& e, const Acl& acl) {
   auto cls = internal::FindClassByOid(e.oid);
@@ -252,7 +245,7 @@ DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
   DdlResult result;
   const GrantTargets targets = SplitTargets(stmt);
   std::vector<Oid> grantees;
-  for (const std::string& g : stmt.grantees) grantees.push_back(GranteeOid(g));
+  for (const std::string& g : stmt.grantees) grantees.push_back(internal::GranteeOid(g));
   for (const parser::RangeVar& rv : stmt.tables) {
     const std::string name = internal::DdlTruncateName(rv.name);
     RelationRef e = NamespaceOid(rv.schema) == types::kInvalidOid
@@ -283,5 +276,17 @@ DdlResult GrantRevokeTablePrivileges(const parser::GrantPrivStmt& stmt) {
   }
   return result;
 }
+
+namespace internal {
+
+Oid GranteeOid(const std::string& name) {
+  if (name == "public") return 0;
+  if (name == "current_user" || name == "current_role" || name == "session_user") return GetCurrentUserId();
+  const Oid oid = AclRoleOid(name);
+  if (oid == 0) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
+  return oid;
+}
+
+}  // namespace internal
 
 }  // namespace hearth::catalog

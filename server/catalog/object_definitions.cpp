@@ -93,6 +93,7 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
+  callbacks.catalog.function_def = [](uint32_t oid, int what) { return FunctionDefinition(oid, what); };
 }
 
 }  // namespace hearth::catalog

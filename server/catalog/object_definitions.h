@@ -28,6 +28,11 @@ std::optional<std::string> IndexDefinition(Oid index_oid, int column);
 // than CHECK ((a > 0))).
 std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty);
 
+// pg_get_functiondef / pg_get_function_arguments / ..._identity_arguments /
+// pg_get_function_result of user function `oid` (`what`: func_context.h's
+// kFunction*); nullopt: no such function (proc_definitions.cpp).
+std::optional<std::string> FunctionDefinition(Oid oid, int what);
+
 // Installs IndexDefinition, ConstraintDefinition and the role names of the
 // cluster catalog in `datadir` as the session's CatalogCallbacks.
 void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::string& datadir);

@@ -170,17 +170,6 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
             {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},
             {"extcondition", kTextOid}});
-  // Built-in functions are not listed yet (they have no oids); user-defined
-  // functions do not exist.
-  AddEmpty(p, kPgProcOid, "pg_proc",
-           {{"oid", kOidOid},          {"proname", kNameOid},     {"pronamespace", kOidOid}, {"proowner", kOidOid},
-            {"prolang", kOidOid},      {"procost", kFloat4Oid},   {"prorows", kFloat4Oid},   {"provariadic", kOidOid},
-            {"prosupport", kOidOid},   {"prokind", kTextOid},     {"prosecdef", kBoolOid},   {"proleakproof", kBoolOid},
-            {"proisstrict", kBoolOid}, {"proretset", kBoolOid},   {"provolatile", kTextOid}, {"proparallel", kTextOid},
-            {"pronargs", kInt2Oid},    {"pronargdefaults", kInt2Oid}, {"prorettype", kOidOid}, {"proargtypes", kTextOid},
-            {"proallargtypes", kTextOid}, {"proargmodes", kTextOid}, {"proargnames", kTextOid},
-            {"proargdefaults", kTextOid}, {"protrftypes", kTextOid}, {"prosrc", kTextOid},  {"probin", kTextOid},
-            {"prosqlbody", kTextOid},  {"proconfig", kTextOid},   {"proacl", kTextOid}});
 }
 
 }  // namespace
@@ -192,6 +181,7 @@ void AddPgCatalogFixedViews(SystemViewProvider& p) {
   AddPgDatabase(p);
   AddPgCollation(p);
   AddEmptyCatalogs(p);
+  AddProcViews(p);  // pg_proc, pg_language (proc_views.cpp)
 }
 
 }  // namespace hearth::catalog::internal

@@ -27,4 +27,8 @@ const Acl& CachedColumnAcl(const std::string& text);
 void RewriteColumnAcls(Oid relid, const std::function<Oid(const std::string&)>& role_oid,
                        const std::function<std::string(Oid)>& role_name, const std::function<bool(Acl&)>& fn);
 
+// A GRANT/REVOKE grantee: 0 for PUBLIC, the acting role for CURRENT_USER &
+// co; 42704 for an unknown role.
+Oid GranteeOid(const std::string& name);
+
 }  // namespace hearth::catalog::internal

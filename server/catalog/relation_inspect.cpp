@@ -6,6 +6,7 @@
 
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
+#include "catalog/proc_catalog.h"
 #include "catalog/relcache.h"
 #include "catalog/system_views.h"
 #include "catalog/namespace_catalog.h"
@@ -134,6 +135,21 @@ void InstallRegclassHooks() {
   hooks.namespace_name = [](Oid oid) -> std::optional<std::string> {
     std::string name = NamespaceName(oid);
     return name.empty() ? std::nullopt : std::optional<std::string>(name);
+  };
+  hooks.function_oids = [](const std::string& name) {
+    std::vector<Oid> out;
+    if (!access::IsTransactionInProgress()) return out;
+    for (const ProcInfo& p : FindFunctionsByName(name)) out.push_back(p.oid);
+    return out;
+  };
+  hooks.function_name = [](Oid oid) -> std::optional<std::string> {
+    if (!access::IsTransactionInProgress()) return std::nullopt;
+    try {
+      std::optional<ProcInfo> p = FindFunctionByOid(oid);
+      return p ? std::optional<std::string>(p->name) : std::nullopt;
+    } catch (const DbError&) {
+      return std::nullopt;
+    }
   };
   types::SetRelationNameHooks(hooks);
 }

@@ -554,6 +554,12 @@ enum class StmtKind {
   kOwned,
   kCreateSchema,  // schema statements: parse_schema.cpp
   kAlterSchema,
+  // SQL functions (parse_function.cpp)
+  kCreateFunction,
+  kDropFunction,
+  kDo,
+  kCall,
+  kGrantFunction,
 };
 
 struct Statement {
@@ -1250,6 +1256,89 @@ struct AlterSchemaStmt : Statement {
   std::string name;
   std::string new_name;   // RENAME TO; empty otherwise
   std::string new_owner;  // OWNER TO; empty otherwise
+// ---------------------------------------------------------------------------
+// SQL functions (parse_function.cpp)
+// ---------------------------------------------------------------------------
+
+enum class FuncParamMode : char { kIn = 'i', kOut = 'o', kInOut = 'b', kVariadic = 'v', kTable = 't' };
+
+struct FuncParam {
+  std::string name;  // empty when unnamed
+  TypeName type;
+  FuncParamMode mode = FuncParamMode::kIn;
+  ExprPtr default_expr;      // DEFAULT / = expression, null if none
+  std::string default_text;  // its source text
+};
+
+// CREATE [OR REPLACE] {FUNCTION|PROCEDURE} name ( params ) [RETURNS type |
+// RETURNS SETOF type | RETURNS TABLE (cols)] options... AS 'body' |
+// RETURN expr | BEGIN ATOMIC stmts END
+struct CreateFunctionStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateFunction;
+  CreateFunctionStmt() : Statement(kKind) {}
+  RangeVar name;
+  bool or_replace = false;
+  bool is_procedure = false;
+  std::vector<FuncParam> params;  // RETURNS TABLE columns are kTable params
+  bool has_return_type = false;
+  TypeName return_type;
+  bool returns_set = false;
+  bool returns_table = false;
+  std::string language;     // lowercased; empty when not given
+  char volatility = 0;      // 'i', 's', 'v'; 0 when not given
+  int strict = -1;          // 1 STRICT, 0 CALLED ON NULL INPUT, -1 not given
+  bool security_definer = false;
+  bool has_body = false;
+  std::string body;          // AS 'body' (prosrc)
+  int body_location = -1;    // offset of the body string token
+  // SQL-standard body (RETURN expr / BEGIN ATOMIC ... END): its source text
+  // as statements ("SELECT expr" for RETURN), kept as the body too.
+  bool sql_standard_body = false;
+  std::string sql_body_text;  // the clause as written (for pg_get_functiondef)
+};
+
+struct FunctionRefSpec {
+  RangeVar name;
+  bool has_args = false;
+  std::vector<TypeName> arg_types;  // IN/INOUT/VARIADIC argument types
+  std::vector<FuncParamMode> arg_modes;
+};
+
+// DROP {FUNCTION|PROCEDURE|ROUTINE} [IF EXISTS] name[(types)], ... [CASCADE|RESTRICT]
+struct DropFunctionStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDropFunction;
+  DropFunctionStmt() : Statement(kKind) {}
+  std::vector<FunctionRefSpec> functions;
+  bool if_exists = false;
+  bool is_procedure = false;
+  bool cascade = false;
+};
+
+// DO [LANGUAGE l] 'code'
+struct DoStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDo;
+  DoStmt() : Statement(kKind) {}
+  std::string language = "plpgsql";
+  std::string code;
+};
+
+// CALL name(args)
+struct CallStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCall;
+  CallStmt() : Statement(kKind) {}
+  std::unique_ptr<FuncCallExpr> call;
+};
+
+// GRANT/REVOKE EXECUTE | ALL [PRIVILEGES] ON {FUNCTION|PROCEDURE|ROUTINE} f[(types)], ...
+// TO/FROM grantee, ...
+struct GrantFunctionStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kGrantFunction;
+  GrantFunctionStmt() : Statement(kKind) {}
+  bool is_grant = true;
+  std::vector<FunctionRefSpec> functions;
+  std::vector<std::string> grantees;
+  bool grant_option = false;
+  bool cascade = false;
 };
 
 }  // namespace hearth::parser

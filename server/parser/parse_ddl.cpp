@@ -36,6 +36,13 @@ DropBehavior Parser::ParseDropBehavior() {
 StmtPtr Parser::ParseCreate() {
   int loc = Loc();
   Advance();  // CREATE
+  if (IsKw("or") && PeekKw(1, "replace")) {
+    Advance();
+    Advance();
+    if (!IsKw("function") && !IsKw("procedure")) SyntaxError();
+    return ParseCreateFunction(true, loc);
+  }
+  if (IsKw("function") || IsKw("procedure")) return ParseCreateFunction(false, loc);
   bool temp = false, unlogged = false;
   if (IsKw("global") || IsKw("local")) {
     Advance();
@@ -480,6 +487,11 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
 
 StmtPtr Parser::ParseDrop() {
   if (PeekKw(1, "owned")) return ParseOwned();
+  if (PeekKw(1, "function") || PeekKw(1, "procedure") || PeekKw(1, "routine")) {
+    const int loc = Loc();
+    Advance();  // DROP
+    return ParseDropFunction(loc);
+  }
   auto s = std::make_unique<DropStmt>();
   s->location = Loc();
   Advance();  // DROP

@@ -624,8 +624,18 @@ StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int locat
     } while (AcceptOp(","));
   }
   ExpectKw("on");
+  if (IsKw("function") || IsKw("procedure") || IsKw("routine")) {
+    for (const std::string& p : s->privileges) {
+      if (p != "all" && p != "execute") {
+        std::string upper;
+        for (char c : p) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        ErrorAt("0LP01", "invalid privilege type " + upper + " for function", location);
+      }
+    }
+    return ParseGrantFunction(is_grant, grant_option, location);
+  }
   s->on_sequence = AcceptKw("sequence");
-  for (const char* kw : {"schema", "database", "function", "procedure", "routine", "language",
+  for (const char* kw : {"schema", "database", "language",
                          "tablespace", "type", "domain", "foreign", "large", "all"}) {
     if (IsKw(kw)) {
       ErrorAt(sqlstate::kFeatureNotSupported, "GRANT and REVOKE are supported on tables only", Loc());

@@ -310,6 +310,8 @@ StmtPtr Parser::ParseStatement() {
   if (w == "declare") return ParseDeclareCursor();
   if (w == "fetch" || w == "move") return ParseFetch();
   if (w == "close") return ParseClosePortal();
+  if (w == "do") return ParseDo();
+  if (w == "call") return ParseCall();
   SyntaxError();
 }
 
@@ -444,6 +446,13 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
     case StmtKind::kCreateSchema: return "CREATE SCHEMA";
     case StmtKind::kAlterSchema: return "ALTER SCHEMA";
+    case StmtKind::kCreateFunction:
+      return s.As<CreateFunctionStmt>().is_procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION";
+    case StmtKind::kDropFunction:
+      return s.As<DropFunctionStmt>().is_procedure ? "DROP PROCEDURE" : "DROP FUNCTION";
+    case StmtKind::kDo: return "DO";
+    case StmtKind::kCall: return "CALL";
+    case StmtKind::kGrantFunction: return s.As<GrantFunctionStmt>().is_grant ? "GRANT" : "REVOKE";
     case StmtKind::kAlterOwner:
       switch (s.As<AlterOwnerStmt>().object_type) {
         case ObjectType::kSequence: return "ALTER SEQUENCE";

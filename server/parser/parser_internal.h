@@ -255,6 +255,16 @@ class Parser {
   bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade = nullptr);
   StmtPtr TryParseAlterOwner(int location);
   StmtPtr ParseOwned();
+  // ---- SQL functions (parse_function.cpp) ----
+  StmtPtr ParseCreateFunction(bool or_replace, int location);
+  FuncParam ParseFuncParam(bool allow_default);
+  void ParseFuncOption(CreateFunctionStmt& s);
+  void ParseSqlStandardBody(CreateFunctionStmt& s);
+  StmtPtr ParseDropFunction(int location);
+  FunctionRefSpec ParseFunctionRefSpec();
+  StmtPtr ParseDo();
+  StmtPtr ParseCall();
+  StmtPtr ParseGrantFunction(bool is_grant, bool grant_option, int location);
 
   std::string_view sql_;
   std::vector<Token> toks_;

@@ -6,6 +6,7 @@
 #include "common/error/sqlstate.h"
 #include "parser/parser.h"
 #include "tcop/plan.h"
+#include "tcop/sql_functions.h"
 
 namespace hearth::tcop {
 
@@ -51,6 +52,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanPrepared(session, stmt)) return plan;
       if (auto plan = PlanExtension(stmt)) return plan;
       if (auto plan = PlanCursorStmt(session, stmt, param_types)) return plan;
+      if (auto plan = PlanFunctionStmt(session, stmt)) return plan;
       NotSupported(stmt);
   }
 }

@@ -35,6 +35,7 @@
 #include "tcop/privilege_checks.h"
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
+#include "tcop/sql_functions.h"
 
 #include "catalog/namespace_catalog.h"
 
@@ -113,6 +114,7 @@ void Session::InstallCallbacks() {
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
+  InstallSqlFunctionCallbacks(*this);
   func_context.session = &callbacks;
 }
 

@@ -17,6 +17,7 @@
 #include "executor/expr/bind_helpers.h"
 #include "executor/expr/in_list_set.h"
 #include "executor/expr/row_compare.h"
+#include "executor/expr/user_functions.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/ordered_set_aggs.h"
 #include "utils/adt/text_io.h"
@@ -213,7 +214,16 @@ BoundExprPtr Binder::BindColumn(const parser::ColumnRefExpr& c) {
             c.location);
   }
   if (ctx_.resolve_column) {
-    std::optional<ColumnBinding> b = AtLocation(c.location, [&] { return ctx_.resolve_column(c); });
+    std::optional<ColumnBinding> b;
+    try {
+      b = AtLocation(c.location, [&] { return ctx_.resolve_column(c); });
+    } catch (const DbError& e) {
+      // Not a column: perhaps a parameter of the SQL function being planned.
+      if (e.sqlstate() == sqlstate::kUndefinedColumn || e.sqlstate() == sqlstate::kUndefinedTable) {
+        if (BoundExprPtr p = BindParamName(c)) return p;
+      }
+      throw;
+    }
     if (b) {
       auto e = Node(BoundKind::kColumn, b->type, c.location);
       e->index = b->index;
@@ -221,6 +231,8 @@ BoundExprPtr Binder::BindColumn(const parser::ColumnRefExpr& c) {
       return e;
     }
   }
+  // A parameter of the SQL function body being planned (user_functions.h).
+  if (BoundExprPtr p = BindParamName(c)) return p;
   if (c.fields.size() == 1) {
     ThrowAt(DbError(sqlstate::kUndefinedColumn, "column \"" + full + "\" does not exist"),
             c.location);
@@ -239,7 +251,8 @@ BoundExprPtr Binder::BindColumn(const parser::ColumnRefExpr& c) {
 constexpr int kMaxParamNumber = 65535;
 
 BoundExprPtr Binder::BindParam(const parser::ParamRefExpr& p) {
-  if (p.number < 1 || p.number > kMaxParamNumber ||
+  const int body_params = BodyParamCount();  // inside a SQL function body: its parameters only
+  if (p.number < 1 || p.number > kMaxParamNumber || (body_params >= 0 && p.number > body_params) ||
       (static_cast<size_t>(p.number) > ctx_.param_types.size() && !ctx_.allow_new_params)) {
     ThrowAt(DbError(sqlstate::kUndefinedParameter,
                     "there is no parameter $" + std::to_string(p.number)),
@@ -478,7 +491,7 @@ BoundExprPtr Binder::BindSpecialFunc(const std::string& name, const parser::Func
 
 BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   const std::string& name = f.name.back();
-  if (f.name.size() > 1 && f.name[f.name.size() - 2] != "pg_catalog") {
+  if (f.name.size() > 1 && f.name[f.name.size() - 2] != "pg_catalog" && f.name[f.name.size() - 2] != "public") {
     ThrowAt(DbError(sqlstate::kInvalidSchemaName,
                     "schema \"" + f.name[f.name.size() - 2] + "\" does not exist"),
             f.location);
@@ -521,12 +534,25 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
       ts.push_back(args.back()->type);
     }
   }
-  types::ResolvedFunc r = AtLocation(f.location, [&] {
-    return types::ResolveFunction(name, ts,
-                                  is_srf   ? types::FuncKind::kSetReturning
-                                  : is_agg ? types::FuncKind::kAggregate
-                                           : types::FuncKind::kFunction);
-  });
+  // User-defined functions: for names no built-in has, or when no built-in
+  // signature matches (user_functions.h).
+  const bool builtin_name = is_srf || is_agg || types::FunctionNameExists(name, types::FuncKind::kFunction);
+  if (!builtin_name || (f.name.size() > 1 && f.name[f.name.size() - 2] == "public")) {
+    if (BoundExprPtr u = BindUserFunction(f, args, ctx_)) return u;
+  }
+  types::ResolvedFunc r;
+  try {
+    r = AtLocation(f.location, [&] {
+      return types::ResolveFunction(name, ts,
+                                    is_srf   ? types::FuncKind::kSetReturning
+                                    : is_agg ? types::FuncKind::kAggregate
+                                             : types::FuncKind::kFunction);
+    });
+  } catch (const DbError& e) {
+    if (e.sqlstate() != sqlstate::kUndefinedFunction || !builtin_name) throw;
+    if (BoundExprPtr u = BindUserFunction(f, args, ctx_)) return u;
+    throw;
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     args[i] = Coerce(std::move(args[i]), r.arg_types[i], -1, CoercionContext::kImplicit, ctx_);
   }

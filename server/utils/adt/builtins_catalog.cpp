@@ -60,6 +60,15 @@ Value ConstraintDef(const Value* a, int n, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
+// pg_get_functiondef & co (user functions; NULL for unknown oids).
+template <int kWhat>
+Value FunctionDef(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->function_def) return Value::Null(kTextOid);
+  auto def = cat->function_def(static_cast<uint32_t>(a[0].i), kWhat);
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
 // decompiling one is the identity.
 Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].str); }
@@ -124,6 +133,10 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_type_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
   cat("pg_function_is_visible", {kOidOid}, kBoolOid, AlwaysVisible);
   cat("pg_get_indexdef", {kOidOid}, kTextOid, IndexDef);
+  cat("pg_get_functiondef", {kOidOid}, kTextOid, FunctionDef<kFunctionDef>);
+  cat("pg_get_function_arguments", {kOidOid}, kTextOid, FunctionDef<kFunctionArguments>);
+  cat("pg_get_function_identity_arguments", {kOidOid}, kTextOid, FunctionDef<kFunctionIdentityArguments>);
+  cat("pg_get_function_result", {kOidOid}, kTextOid, FunctionDef<kFunctionResult>);
   cat("pg_get_indexdef", {kOidOid, kInt4Oid, kBoolOid}, kTextOid, IndexDef);
   cat("pg_get_constraintdef", {kOidOid}, kTextOid, ConstraintDef);
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hearth::types {
 
@@ -27,7 +28,11 @@ inline constexpr uint32_t kAllForksMask = 0xFu;
 
 // Which WAL position pg_current_wal_*lsn() reports.
 enum class WalPosition : uint8_t { kInsert, kWrite, kFlush };
-struct Value;
+}  // namespace hearth::types
+
+#include "utils/adt/value.h"
+
+namespace hearth::types {
 
 // Sequence functions, installed by the backend (catalog/sequence.h). The
 // sequence argument is a regclass (an OID) or a text name. Unset: 0A000.
@@ -51,7 +56,17 @@ struct CatalogCallbacks {
   std::function<std::optional<std::string>(uint32_t index, int column)> index_def;
   // "PRIMARY KEY (a, b)" of constraint `constraint`, or nullopt.
   std::function<std::optional<std::string>(uint32_t constraint, bool pretty)> constraint_def;
+  // User function `fn`: what = kFunctionDef (CREATE OR REPLACE FUNCTION ...),
+  // kFunctionArguments, kFunctionIdentityArguments or kFunctionResult; nullopt
+  // when there is no such function.
+  std::function<std::optional<std::string>(uint32_t fn, int what)> function_def;
 };
+
+// CatalogCallbacks::function_def's `what`.
+inline constexpr int kFunctionDef = 0;
+inline constexpr int kFunctionArguments = 1;
+inline constexpr int kFunctionIdentityArguments = 2;
+inline constexpr int kFunctionResult = 3;
 
 // Each callback is optional; unset ones fall back to the documented default.
 struct SessionCallbacks {
@@ -85,6 +100,11 @@ struct SessionCallbacks {
   std::function<uint64_t(WalPosition)> wal_position;
   SequenceCallbacks sequences;
   CatalogCallbacks catalog;
+  // User-defined SQL functions (CREATE FUNCTION): run function `oid` on
+  // `args` (coerced to its argument types) and return its value, or (set)
+  // its rows' values. Throws as the body does. Unset: 0A000.
+  std::function<Value(uint32_t oid, const Value* args, int nargs)> call_sql_function;
+  std::function<std::vector<Value>(uint32_t oid, const Value* args, int nargs)> call_sql_set_function;
   // has_table_privilege([role,] table, privileges): role nullopt = the
   // current user. Throws 42704 / 42P01 / 22023. Unset: 0A000.
   std::function<bool(const std::optional<std::string>& role, const std::string& table,

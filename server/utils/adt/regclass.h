@@ -39,6 +39,11 @@ struct RelationNameHooks {
   // Namespace oid of `name`, and the name of namespace `oid` (regnamespace).
   std::optional<Oid> (*namespace_oid)(const std::string& name) = nullptr;
   std::optional<std::string> (*namespace_name)(Oid oid) = nullptr;
+  // regproc: oids of the user functions named `name` (any signature), and
+  // the name of function `oid` (nullopt: none). Must not throw outside a
+  // transaction (return nothing).
+  std::vector<Oid> (*function_oids)(const std::string& name) = nullptr;
+  std::optional<std::string> (*function_name)(Oid oid) = nullptr;
 };
 
 // The hooks installed for this process (all null before backend start).

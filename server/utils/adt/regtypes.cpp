@@ -44,10 +44,25 @@ void AppendRegtype(Oid oid, std::string* out) {
 Oid RegprocIn(std::string_view text) {
   if (text == "-") return kInvalidOid;
   if (AllDigits(text)) return static_cast<Oid>(ParseInteger(text, kOidOid));
+  const RelationNameHooks& h = CurrentRelationNameHooks();
+  if (h.function_oids != nullptr) {
+    std::vector<std::string> parts = SplitQualifiedName(text);
+    const bool user_schema = parts.size() == 1 || (parts.size() == 2 && parts[0] == "public");
+    std::vector<Oid> oids = user_schema ? h.function_oids(parts.back()) : std::vector<Oid>{};
+    if (oids.size() > 1) {
+      throw DbError(sqlstate::kAmbiguousFunction, "more than one function named \"" + std::string(text) + "\"");
+    }
+    if (oids.size() == 1) return oids[0];
+  }
   throw DbError(kUndefinedFunction, "function \"" + std::string(text) + "\" does not exist");
 }
 
-void AppendRegproc(Oid oid, std::string* out) { AppendOidOrDash(oid, out); }
+void AppendRegproc(Oid oid, std::string* out) {
+  const RelationNameHooks& h = CurrentRelationNameHooks();
+  std::optional<std::string> name = h.function_name != nullptr && oid != 0 ? h.function_name(oid) : std::nullopt;
+  if (name) out->append(QuoteIdentifier(*name));
+  else AppendOidOrDash(oid, out);
+}
 
 Oid RegnamespaceIn(std::string_view text) {
   if (AllDigits(text)) return static_cast<Oid>(ParseInteger(text, kOidOid));

@@ -35,7 +35,48 @@ bool SameSignature(const FuncSignature& a, const FuncSignature& b) {
 
 }  // namespace
 
+namespace {
+
+// The rows of one user SQL function call, computed at start.
+class UserSqlSrfCall : public SrfCall {
+ public:
+  explicit UserSqlSrfCall(std::vector<Value> rows) : rows_(std::move(rows)) {}
+  bool Next(Value* out) override {
+    if (next_ >= rows_.size()) return false;
+    *out = std::move(rows_[next_++]);
+    return true;
+  }
+
+ private:
+  std::vector<Value> rows_;
+  size_t next_ = 0;
+};
+
+std::unique_ptr<SrfCall> StartUserSqlSrf(const Value* args, int nargs, FuncCallContext& ctx) {
+  if (ctx.session == nullptr || !ctx.session->call_sql_set_function) {
+    throw DbError(sqlstate::kFeatureNotSupported, "SQL functions are not available here");
+  }
+  const auto oid = static_cast<uint32_t>(args[nargs - 1].i);
+  return std::make_unique<UserSqlSrfCall>(ctx.session->call_sql_set_function(oid, args, nargs - 1));
+}
+
+}  // namespace
+
+const SrfDef& UserSqlSrfDef(bool strict) {
+  static const SrfDef defs[2] = {
+      {{"sql_function", FuncKind::kSetReturning, 1, {kAnyOid, 0, 0}, kAnyOid, nullptr, /*strict=*/false,
+        /*variadic=*/true, /*is_volatile=*/true},
+       &StartUserSqlSrf},
+      {{"sql_function", FuncKind::kSetReturning, 1, {kAnyOid, 0, 0}, kAnyOid, nullptr, /*strict=*/true,
+        /*variadic=*/true, /*is_volatile=*/true},
+       &StartUserSqlSrf},
+  };
+  return defs[strict ? 1 : 0];
+}
+
 const SrfDef& LookupSrf(const FuncSignature* sig) {
+  if (sig == &UserSqlSrfDef(false).sig) return UserSqlSrfDef(false);
+  if (sig == &UserSqlSrfDef(true).sig) return UserSqlSrfDef(true);
   for (const SrfDef& d : AllSrfs()) {
     if (&d.sig == sig || SameSignature(d.sig, *sig)) return d;
   }

@@ -51,6 +51,11 @@ struct SrfDef {
 // REQUIRES: sig is such a row.
 const SrfDef& LookupSrf(const FuncSignature* sig);
 
+// The definition behind calls of user-defined set-returning SQL functions
+// (executor/expr/user_functions.h): args = [arguments..., int8 oid]; the
+// rows come from SessionCallbacks::call_sql_set_function.
+const SrfDef& UserSqlSrfDef(bool strict);
+
 // True if `name` is a set-returning function (with any signature).
 bool IsSetReturningName(std::string_view name);
 

@@ -15,10 +15,10 @@ using types::Value;
 namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
-// hearth_sequence, pg_authid, pg_auth_members and their 13 + 9 + 9 + 11 +
-// 12 + 4 columns.
-constexpr int kSystemClassRows = 6;
-constexpr int kSystemAttributeRows = 58;
+// hearth_sequence, pg_authid, pg_auth_members, hearth_proc and their 13 + 9 +
+// 9 + 11 + 12 + 4 + 19 columns.
+constexpr int kSystemClassRows = 7;
+constexpr int kSystemAttributeRows = 77;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
