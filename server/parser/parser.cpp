@@ -310,6 +310,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "declare") return ParseDeclareCursor();
   if (w == "fetch" || w == "move") return ParseFetch();
   if (w == "close") return ParseClosePortal();
+  if (w == "lock") return ParseLock();
   SyntaxError();
 }
 
@@ -449,6 +450,7 @@ const char* StatementName(const Statement& s) {
         case ObjectType::kView: return "ALTER VIEW";
         default: return "ALTER TABLE";
       }
+    case StmtKind::kLock: return "LOCK TABLE";
   }
   return "UNKNOWN";
 }

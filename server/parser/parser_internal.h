@@ -238,6 +238,7 @@ class Parser {
   StmtPtr ParseDeallocate();
   StmtPtr ParseCreateDatabase(int location);
   StmtPtr ParseCreateExtension(int location);
+  StmtPtr ParseLock();  // parse_lock.cpp
   StmtPtr ParseCreateRole(RoleStmtKind kind, int location);
   StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
   void ParseRoleOptions(std::vector<GenericOption>& out);

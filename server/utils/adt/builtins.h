@@ -5,6 +5,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "utils/adt/func_registry.h"
@@ -47,6 +48,15 @@ void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
 void AddCatalogBuiltins(std::vector<FuncSignature>* table);
+// acldefault, current_schemas, pg_get_triggerdef & co. (builtins_dump.cpp).
+void AddDumpBuiltins(std::vector<FuncSignature>* table);
+// The schemas of the session's search_path that exist (public,
+// pg_catalog), in order.
+std::vector<std::string> SearchPathSchemas(FuncCallContext& c);
+// `expr` with each 'name'::regclass literal naming its relation
+// schema-qualified, as PostgreSQL prints expressions when the relation's
+// schema is off the search path (pg_dump sets search_path to '').
+std::string QualifyRegclassLiterals(const std::string& expr);
 void AddArrayBuiltins(std::vector<FuncSignature>* table);
 // array_to_string, string_to_array (array_string.cpp).
 void AddArrayStringBuiltins(std::vector<FuncSignature>* table);

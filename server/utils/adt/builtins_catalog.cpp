@@ -10,6 +10,7 @@
 // (so every relation and type is visible), there are no comments (the
 // description functions return NULL), one tablespace without a location,
 // and array values are their text form ('{a,b}').
+#include <algorithm>
 #include <string>
 
 #include "common/error/db_error.h"
@@ -61,8 +62,13 @@ Value ConstraintDef(const Value* a, int, FuncCallContext& c) {
 }
 
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
-// decompiling one is the identity.
-Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].str); }
+// decompiling one is the identity, but for relation names: qualified when
+// public is off the search path, as PostgreSQL prints them.
+Value GetExpr(const Value* a, int, FuncCallContext& c) {
+  const std::vector<std::string> path = SearchPathSchemas(c);
+  if (std::find(path.begin(), path.end(), "public") != path.end()) return Value::Text(a[0].str);
+  return Value::Text(QualifyRegclassLiterals(a[0].str));
+}
 
 Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
 

@@ -19,6 +19,7 @@ const std::vector<SrfDef>& AllSrfs() {
     auto* d = new std::vector<SrfDef>;
     internal::AddSeriesSrfs(d);
     internal::AddArraySrfs(d);
+    internal::AddOptionsSrfs(d);
     return d;
   }();
   return *defs;
