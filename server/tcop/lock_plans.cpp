@@ -3,7 +3,7 @@
 // Principal entry point: PlanLockStmt — LOCK TABLE: takes the heavyweight
 // lock on each named table (held to transaction end) after PostgreSQL 15's
 // checks: only inside a transaction block (25P01), a relation that exists
-// (42P01), a table or sequence not a view of the catalogs (42809), the
+// (42P01), a table (a sequence or a catalog view is 42809), the
 // privilege the mode needs (42501), and NOWAIT's 55P03.
 #include "catalog/acl.h"
 #include "catalog/privileges.h"
@@ -63,6 +63,7 @@ class LockPlan : public Plan {
       throw DbError(sqlstate::kUndefinedTable,
                     "relation \"" + (rv.schema.empty() ? "" : rv.schema + ".") + rv.name + "\" does not exist");
     }
+    if (rel->relkind != 'r') throw DbError(sqlstate::kWrongObjectType, "\"" + rv.name + "\" is not a table or view");
     CheckLockPrivilege(*rel, mode);
     if (stmt_.nowait &&
         storage::LockAcquire(catalog::RelationLockTag(rel->oid), mode, /*dont_wait=*/true) ==

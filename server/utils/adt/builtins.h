@@ -53,10 +53,11 @@ void AddDumpBuiltins(std::vector<FuncSignature>* table);
 // The schemas of the session's search_path that exist (public,
 // pg_catalog), in order.
 std::vector<std::string> SearchPathSchemas(FuncCallContext& c);
-// `expr` with each 'name'::regclass literal naming its relation
-// schema-qualified, as PostgreSQL prints expressions when the relation's
-// schema is off the search path (pg_dump sets search_path to '').
-std::string QualifyRegclassLiterals(const std::string& expr);
+// `expr` with each 'name'::regclass literal naming its relation as
+// regclass output does (the stored text keeps what was written:
+// 'public.s' or 's'), schema-qualified always when `qualify` (PostgreSQL's
+// form when the schema is off the search path; pg_dump sets it to '').
+std::string RegclassLiteralsAsPrinted(const std::string& expr, bool qualify);
 void AddArrayBuiltins(std::vector<FuncSignature>* table);
 // array_to_string, string_to_array (array_string.cpp).
 void AddArrayStringBuiltins(std::vector<FuncSignature>* table);

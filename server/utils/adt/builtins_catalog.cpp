@@ -62,12 +62,12 @@ Value ConstraintDef(const Value* a, int, FuncCallContext& c) {
 }
 
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
-// decompiling one is the identity, but for relation names: qualified when
-// public is off the search path, as PostgreSQL prints them.
+// decompiling one is the identity, but for relation names: printed as
+// regclass prints them, qualified when public is off the search path.
 Value GetExpr(const Value* a, int, FuncCallContext& c) {
   const std::vector<std::string> path = SearchPathSchemas(c);
-  if (std::find(path.begin(), path.end(), "public") != path.end()) return Value::Text(a[0].str);
-  return Value::Text(QualifyRegclassLiterals(a[0].str));
+  const bool public_visible = std::find(path.begin(), path.end(), "public") != path.end();
+  return Value::Text(RegclassLiteralsAsPrinted(a[0].str, !public_visible));
 }
 
 Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }

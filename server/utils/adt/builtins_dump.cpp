@@ -121,7 +121,7 @@ std::vector<std::string> SearchPathSchemas(FuncCallContext& c) {
   return listed;
 }
 
-std::string QualifyRegclassLiterals(const std::string& expr) {
+std::string RegclassLiteralsAsPrinted(const std::string& expr, bool qualify) {
   static const std::string kCast = "'::regclass";
   const RelationNameHooks& hooks = CurrentRelationNameHooks();
   if (hooks.name_of == nullptr) return expr;
@@ -139,7 +139,9 @@ std::string QualifyRegclassLiterals(const std::string& expr) {
       continue;  // no such relation (any more): as written
     }
     if (!name) continue;
-    out += expr.substr(done, open + 1 - done) + QuoteIdentifier(name->schema) + "." + QuoteIdentifier(name->name);
+    const bool qualified = qualify || !name->on_search_path;
+    out += expr.substr(done, open + 1 - done) + (qualified ? QuoteIdentifier(name->schema) + "." : "") +
+           QuoteIdentifier(name->name);
     done = cast;
   }
   return out + expr.substr(done);
