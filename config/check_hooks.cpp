@@ -240,4 +240,16 @@ void CheckOnlyOn(const SettingDef& def, SettingValue& value, const SettingValue&
   }
 }
 
+// Hearth keeps every relation in pg_default and stores every table as a
+// heap: the only values are those (and "" for default_tablespace).
+void CheckDefaultTablespace(const SettingDef& def, SettingValue& value, const SettingValue&) {
+  if (value.s.empty() || value.s == "pg_default") return;
+  throw InvalidValue(def, value.s).WithDetail("Tablespace " + Quoted(value.s) + " does not exist.");
+}
+
+void CheckTableAccessMethod(const SettingDef& def, SettingValue& value, const SettingValue&) {
+  if (value.s == "heap") return;
+  throw InvalidValue(def, value.s).WithDetail("Table access method " + Quoted(value.s) + " does not exist.");
+}
+
 }  // namespace hearth::config

@@ -33,4 +33,10 @@ void CheckApplicationName(const SettingDef& def, SettingValue& value, const Sett
 // (standard_conforming_strings): off → 0A000.
 void CheckOnlyOn(const SettingDef& def, SettingValue& value, const SettingValue& current);
 
+// default_tablespace: "" or pg_default; default_table_access_method: heap
+// (the only tablespace and table access method there are); others → 22023
+// with PostgreSQL's detail.
+void CheckDefaultTablespace(const SettingDef& def, SettingValue& value, const SettingValue& current);
+void CheckTableAccessMethod(const SettingDef& def, SettingValue& value, const SettingValue& current);
+
 }  // namespace hearth::config

@@ -108,6 +108,11 @@ constexpr EnumOption kPasswordEncryptionOptions[] = {
     {"scram-sha-256", 1},
 };
 
+constexpr EnumOption kXmlOptionOptions[] = {
+    {"content", 0},
+    {"document", 1},
+};
+
 constexpr EnumOption kByteaOutputOptions[] = {
     {"escape", static_cast<int>(ByteaOutput::kEscape)},
     {"hex", static_cast<int>(ByteaOutput::kHex)},
@@ -470,6 +475,20 @@ const SettingDef kSettings[] = {
      .boot_value = "C", .description = "Sets the locale for formatting date and time values."},
     {.name = "jit", .type = kBool, .context = kUser, .category = kClientDefaults,
      .boot_value = "off", .description = "Allow JIT compilation."},
+    // Set by pg_dump's output before its first CREATE.
+    {.name = "default_tablespace", .type = kString, .context = kUser, .category = kClientDefaults,
+     .boot_value = "",
+     .description = "Sets the default tablespace to create tables and indexes in.",
+     .check = CheckDefaultTablespace},
+    {.name = "default_table_access_method", .type = kString, .context = kUser,
+     .category = kClientDefaults, .boot_value = "heap",
+     .description = "Sets the default table access method for new tables.",
+     .check = CheckTableAccessMethod},
+    {.name = "check_function_bodies", .type = kBool, .context = kUser, .category = kClientDefaults,
+     .boot_value = "on", .description = "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
+    {.name = "xmloption", .type = kEnum, .context = kUser, .category = kClientDefaults,
+     .boot_value = "content", .options = kXmlOptionOptions,
+     .description = "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."},
 
     // VERSION AND PLATFORM COMPATIBILITY
     {.name = "standard_conforming_strings", .type = kBool, .context = kUser,

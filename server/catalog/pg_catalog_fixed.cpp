@@ -131,8 +131,14 @@ void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, ViewColumns colu
 }
 
 void AddEmptyCatalogs(SystemViewProvider& p) {
-  AddEmpty(p, kPgDescriptionOid, "pg_description",
-           {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"description", kTextOid}});
+  // Only schema public's standard comment (initdb's; pg_dump writes
+  // COMMENT ON SCHEMA public IS '' when it is missing).
+  p.AddView(PgViewInfo(kPgDescriptionOid, "pg_description",
+                       {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"description", kTextOid}}),
+            [] {
+              return std::vector<Row>{{OidValue(kPublicNamespace), OidValue(kPgNamespaceOid), Value::Int4(0),
+                                       Value::Text("standard public schema")}};
+            });
   AddEmpty(p, kPgInheritsOid, "pg_inherits",
            {{"inhrelid", kOidOid}, {"inhparent", kOidOid}, {"inhseqno", kInt4Oid}, {"inhdetachpending", kBoolOid}});
   AddEmpty(p, kPgTriggerOid, "pg_trigger",
@@ -165,7 +171,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
   AddEmpty(p, kPgPartitionedTableOid, "pg_partitioned_table",
            {{"partrelid", kOidOid}, {"partstrat", kTextOid}, {"partnatts", kInt2Oid}, {"partdefid", kOidOid},
-            {"partattrs", kTextOid}, {"partclass", kTextOid}, {"partcollation", kTextOid}, {"partexprs", kTextOid}});
+            {"partattrs", kTextOid}, {"partclass", kOidArrayOid}, {"partcollation", kTextOid}, {"partexprs", kTextOid}});
   AddEmpty(p, kPgExtensionOid, "pg_extension",
            {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
             {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},

@@ -6,6 +6,7 @@
 // hearth_index / hearth_sequence at scan time (PostgreSQL 15's columns).
 #include "catalog/pg_catalog_views.h"
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "catalog/sequence_catalog.h"
 #include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
+#include "utils/adt/array.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::catalog::internal {
@@ -56,6 +58,10 @@ std::map<std::pair<Oid, int>, char> IdentityColumns(const std::vector<Row>& seqs
   return out;
 }
 
+// PostgreSQL 15's ACL of schema public (pg_dump compares it with this
+// standard value and writes GRANT/REVOKE for any difference).
+constexpr const char* kPublicNamespaceAcl = "{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}";
+
 void AddPgNamespace(SystemViewProvider& p) {
   p.AddView(PgViewInfo(kPgNamespaceOid, "pg_namespace",
                        {{"oid", kOidOid}, {"nspname", kNameOid}, {"nspowner", kOidOid}, {"nspacl", kTextOid}}),
@@ -64,7 +70,7 @@ void AddPgNamespace(SystemViewProvider& p) {
                   {OidValue(kPgCatalogNamespace), NameValue("pg_catalog"), OidValue(kBootstrapSuperuserOid),
                    Value::Null(kTextOid)},
                   {OidValue(kPublicNamespace), NameValue("public"), OidValue(kPgDatabaseOwnerOid),
-                   Value::Null(kTextOid)}};
+                   Value::Text(kPublicNamespaceAcl)}};
               if (const Oid temp = ActiveTempNamespace(); temp != 0) {
                 rows.push_back({OidValue(temp), NameValue(TempNamespaceName(temp)), OidValue(kBootstrapSuperuserOid),
                                 Value::Null(kTextOid)});
@@ -89,7 +95,7 @@ executor::TableInfo PgClassInfo() {
        {"relhassubclass", kBoolOid}, {"relrowsecurity", kBoolOid}, {"relforcerowsecurity", kBoolOid},
        {"relispopulated", kBoolOid}, {"relreplident", kTextOid},   {"relispartition", kBoolOid},
        {"relrewrite", kOidOid},    {"relfrozenxid", kInt8Oid},     {"relminmxid", kInt8Oid},
-       {"relacl", kTextOid},       {"reloptions", kTextOid},       {"relpartbound", kTextOid}});
+       {"relacl", kTextOid},       {"reloptions", kTextArrayOid},  {"relpartbound", kTextOid}});
 }
 
 struct ClassRowFields {
@@ -103,12 +109,30 @@ struct ClassRowFields {
   bool hasindex;
   char kind;
   int natts;
-  std::string options;  // "" → NULL
+  std::vector<std::string> options;  // name=value items; none → NULL
   Oid owner = kBootstrapSuperuserOid;
   std::string acl;  // "" → NULL (the owner's default)
   int checks = 0;            // CHECK constraints
   bool has_triggers = false;  // PostgreSQL's foreign keys are triggers on both tables
 };
+
+// pg_class.reloptions: a text[] of name=value items, NULL when none.
+Value RelOptions(const std::vector<std::string>& items) {
+  if (items.empty()) return Value::Null(kTextArrayOid);
+  std::vector<Value> elems;
+  for (const std::string& i : items) elems.push_back(Value::Text(i));
+  return MakeArray1D(kTextOid, std::move(elems));
+}
+
+// The WITH (...) options of a hearth_class row: fillfactor unless 100,
+// then what reloptions keeps (autovacuum_enabled=...).
+std::vector<std::string> ClassOptions(const Row& c) {
+  std::vector<std::string> out;
+  const int64_t fill = c[kClassRelfillfactor].is_null ? 100 : c[kClassRelfillfactor].i;
+  if (fill != 100) out.push_back("fillfactor=" + std::to_string(fill));
+  if (!c[kClassReloptions].is_null && !c[kClassReloptions].str.empty()) out.push_back(c[kClassReloptions].str);
+  return out;
+}
 
 Row ClassRow(const ClassRowFields& f) {
   const char replident = f.kind == 'r' ? 'd' : 'n';
@@ -120,7 +144,7 @@ Row ClassRow(const ClassRowFields& f) {
           Value::Bool(f.has_triggers), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
           Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
           Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
-          f.options.empty() ? Value::Null(kTextOid) : Value::Text(f.options), Value::Null(kTextOid)};
+          RelOptions(f.options), Value::Null(kTextOid)};
 }
 
 void AddPgClass(SystemViewProvider& p) {
@@ -142,13 +166,12 @@ void AddPgClass(SystemViewProvider& p) {
       const Oid owner = c[kClassRelowner].is_null ? kBootstrapSuperuserOid : static_cast<Oid>(c[kClassRelowner].i);
       owners[oid] = owner;
       const char kind = c[kClassRelkind].str.empty() ? 'r' : c[kClassRelkind].str[0];
-      const int64_t fill = c[kClassRelfillfactor].is_null ? 100 : c[kClassRelfillfactor].i;
       out.push_back(ClassRow({oid, c[kClassRelname].str, static_cast<Oid>(c[kClassRelnamespace].i),
                               kind == 'S' ? 0 : kHeapAmOid, static_cast<Oid>(c[kClassRelfilenode].i),
                               static_cast<int>(c[kClassRelpages].i), c[kClassReltuples].f,
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),
-                              fill == 100 ? "" : "{fillfactor=" + std::to_string(fill) + "}",
+                              ClassOptions(c),
                               owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str, checks[oid],
                               with_foreign_keys.count(oid) != 0}));
     }
@@ -156,7 +179,7 @@ void AddPgClass(SystemViewProvider& p) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,
                               static_cast<Oid>(i[kIndNamespace].i), kBtreeAmOid,
                               static_cast<Oid>(i[kIndRelfilenode].i), 1, 0, false, 'i',
-                              static_cast<int>(KeyAttnums(i).size()), "",
+                              static_cast<int>(KeyAttnums(i).size()), {},
                               owners[static_cast<Oid>(i[kIndIndrelid].i)], "", 0, false}));
     }
     return out;
@@ -249,12 +272,29 @@ void AddPgAttribute(SystemViewProvider& p) {
   });
 }
 
+// nextval('s') as written: PostgreSQL coerces the literal to regclass when
+// it stores the expression, and prints nextval('s'::regclass).
+std::string SequenceArgumentsAsRegclass(const std::string& expr) {
+  std::string out = expr;
+  for (const char* fn : {"nextval('", "currval('"}) {
+    for (size_t at = out.find(fn); at != std::string::npos; at = out.find(fn, at + 1)) {
+      size_t close = at + std::strlen(fn);
+      while (close < out.size() && (out[close] != '\'' || (close + 1 < out.size() && out[close + 1] == '\''))) {
+        close += out[close] == '\'' ? 2 : 1;
+      }
+      if (close >= out.size() || out.compare(close + 1, 2, "::") == 0) continue;
+      out.insert(close + 1, "::regclass");
+    }
+  }
+  return out;
+}
+
 // PostgreSQL prints a string literal default coerced to its column's type
 // ('x'::text); Hearth keeps the literal as written.
 std::string DefaultAsPostgresShows(const std::string& expr, Oid type) {
   const bool plain_literal = expr.size() >= 2 && expr.front() == '\'' && expr.back() == '\'' &&
                              expr.find('\'', 1) == expr.size() - 1;
-  if (!plain_literal) return expr;
+  if (!plain_literal) return SequenceArgumentsAsRegclass(expr);
   return expr + "::" + FormatType(type);
 }
 

@@ -3,7 +3,9 @@
 // Principal entry point: AddRoleViews — pg_roles and pg_user over
 // pg_authid with PostgreSQL 15's columns: passwords always shown as
 // '********'; rolconfig / useconfig are NULL (per-role settings do not
-// exist; typed text, there are no array types).
+// exist; typed text, there are no array types). pg_roles also lists the
+// predefined role pg_database_owner (6171), owner of schema public.
+#include "catalog/cluster_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/system_views.h"
 
@@ -42,6 +44,12 @@ void AddPgRoles(SystemViewProvider& p) {
                       Value::Int4(r.connlimit), Value::Text("********"), ValidUntil(r), Value::Bool(r.bypassrls),
                       Value::Null(kTextOid), Value::Int(kOidOid, r.oid)});
     }
+    // The predefined role that owns schema public (pg_namespace.nspowner):
+    // pg_dump resolves every owner oid through pg_roles.
+    rows.push_back({Name("pg_database_owner"), Value::Bool(false), Value::Bool(true), Value::Bool(false),
+                    Value::Bool(false), Value::Bool(false), Value::Bool(false), Value::Int4(-1),
+                    Value::Text("********"), Value::Null(kTimestampTzOid), Value::Bool(false),
+                    Value::Null(kTextOid), Value::Int(kOidOid, kPgDatabaseOwnerOid)});
     return rows;
   });
 }

@@ -191,6 +191,19 @@ const SystemViewProvider* g_process_views = nullptr;  // the backend's provider 
 SystemViewProvider::SystemViewProvider(executor::TableProvider& tables) : tables_(tables) {}
 
 void SystemViewProvider::AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows) {
+  // PostgreSQL's catalogs (fixed oids below 10000, unlike its views) have
+  // the system column tableoid, which pg_dump reads from each of them.
+  constexpr types::Oid kFirstViewOid = 10000;
+  if (info.oid < kFirstViewOid) {
+    executor::ColumnInfo tableoid = ViewColumn("tableoid", types::kOidOid);
+    tableoid.system_column = true;
+    info.columns.push_back(std::move(tableoid));
+    rows = [rows = std::move(rows), oid = info.oid] {
+      std::vector<executor::Row> out = rows();
+      for (executor::Row& r : out) r.push_back(types::Value::Int(types::kOidOid, oid));
+      return out;
+    };
+  }
   views_.push_back(View{std::move(info), std::move(rows)});
 }
 
@@ -351,6 +364,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   internal::AddPgCatalogFixedViews(*p);
   internal::AddPgCatalogSystemViews(*p);
   AddRoleViews(*p);
+  AddDumpCatalogViews(*p);
   g_process_views = p.get();
   return p;
 }

@@ -168,6 +168,41 @@ inline constexpr types::Oid kPgUserOid = 12301;
 // Block: SQL cursors (12400-12409; tcop/cursor_views.cpp).
 inline constexpr types::Oid kPgCursorsOid = 12400;
 
+// Block: the catalogs pg_dump and pg_dumpall read (pg_catalog_dump.cpp).
+// PostgreSQL's fixed catalog oids; rows only for pg_language's built-in
+// languages, the others empty (Hearth has no such objects). Views of this
+// block take 12550-12599.
+inline constexpr types::Oid kPgDefaultAclOid = 826;
+inline constexpr types::Oid kPgForeignServerOid = 1417;
+inline constexpr types::Oid kPgUserMappingOid = 1418;
+inline constexpr types::Oid kPgForeignDataWrapperOid = 2328;
+inline constexpr types::Oid kPgShdescriptionOid = 2396;
+inline constexpr types::Oid kPgAmopOid = 2602;
+inline constexpr types::Oid kPgAmprocOid = 2603;
+inline constexpr types::Oid kPgCastOid = 2605;
+inline constexpr types::Oid kPgConversionOid = 2607;
+inline constexpr types::Oid kPgLanguageOid = 2612;
+inline constexpr types::Oid kPgLargeobjectOid = 2613;
+inline constexpr types::Oid kPgOpclassOid = 2616;
+inline constexpr types::Oid kPgOperatorOid = 2617;
+inline constexpr types::Oid kPgOpfamilyOid = 2753;
+inline constexpr types::Oid kPgDbRoleSettingOid = 2964;
+inline constexpr types::Oid kPgLargeobjectMetadataOid = 2995;
+inline constexpr types::Oid kPgInitPrivsOid = 3394;
+inline constexpr types::Oid kPgEventTriggerOid = 3466;
+inline constexpr types::Oid kPgRangeOid = 3541;
+inline constexpr types::Oid kPgTransformOid = 3576;
+inline constexpr types::Oid kPgShseclabelOid = 3592;
+inline constexpr types::Oid kPgSeclabelOid = 3596;
+inline constexpr types::Oid kPgTsDictOid = 3600;
+inline constexpr types::Oid kPgTsParserOid = 3601;
+inline constexpr types::Oid kPgTsConfigOid = 3602;
+inline constexpr types::Oid kPgTsConfigMapOid = 3603;
+inline constexpr types::Oid kPgTsTemplateOid = 3764;
+inline constexpr types::Oid kPgSubscriptionOid = 6100;
+inline constexpr types::Oid kPgParameterAclOid = 6243;
+inline constexpr types::Oid kPgSeclabelsOid = 12550;  // view over pg_seclabel/pg_shseclabel
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
 // pg_roles and pg_user (role_views.cpp).
@@ -175,6 +210,9 @@ void AddRoleViews(SystemViewProvider& p);
 
 // pg_stat_all_tables, pg_stat_sys_tables, pg_stat_user_tables (table_stats_views.cpp).
 void AddTableStatsViews(SystemViewProvider& p);
+
+// The catalogs pg_dump reads that Hearth has no objects for (pg_catalog_dump.cpp).
+void AddDumpCatalogViews(SystemViewProvider& p);
 
 // The oid of system view `name` / the name of view `oid`, among the views of
 // this process's provider (nullopt before one is made). For regclass I/O.

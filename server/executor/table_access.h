@@ -46,6 +46,9 @@ struct ColumnInfo {
   bool has_default() const { return !default_expr.empty(); }
   // Identity column: 'a' GENERATED ALWAYS, 'd' BY DEFAULT, 0 for others.
   char identity = 0;
+  // A system column (tableoid of the catalogs): read by name, never
+  // expanded by '*'. Always after the ordinary columns.
+  bool system_column = false;
 };
 
 // A B-tree index on a table, as the planner sees it.

@@ -560,6 +560,7 @@ enum class StmtKind {
   kDo,
   kCall,
   kGrantFunction,
+  kLock,  // LOCK TABLE: parse_lock.cpp
 };
 
 struct Statement {
@@ -1197,6 +1198,17 @@ struct OwnedStmt : Statement {
   std::vector<std::string> roles;
   std::string new_owner;  // REASSIGN
   bool cascade = false;   // DROP ... CASCADE
+};
+
+// LOCK [TABLE] [ONLY] name [*] [, ...] [IN lockmode MODE] [NOWAIT].
+// mode is the heavyweight lock mode's number (1 ACCESS SHARE ... 8 ACCESS
+// EXCLUSIVE, storage::LockMode's values); ACCESS EXCLUSIVE by default.
+struct LockStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kLock;
+  LockStmt() : Statement(kKind) {}
+  std::vector<RangeVar> tables;
+  int mode = 8;
+  bool nowait = false;
 };
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]

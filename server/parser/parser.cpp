@@ -312,6 +312,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "close") return ParseClosePortal();
   if (w == "do") return ParseDo();
   if (w == "call") return ParseCall();
+  if (w == "lock") return ParseLock();
   SyntaxError();
 }
 
@@ -460,6 +461,7 @@ const char* StatementName(const Statement& s) {
         case ObjectType::kView: return "ALTER VIEW";
         default: return "ALTER TABLE";
       }
+    case StmtKind::kLock: return "LOCK TABLE";
   }
   return "UNKNOWN";
 }

@@ -244,6 +244,7 @@ class Parser {
   StmtPtr ParseCreateExtension(int location);
   StmtPtr ParseCreateSchema(int location);  // parse_schema.cpp
   StmtPtr ParseAlterSchema(int location);
+  StmtPtr ParseLock();  // parse_lock.cpp
   StmtPtr ParseCreateRole(RoleStmtKind kind, int location);
   StmtPtr ParseAlterRole(RoleStmtKind kind, int location);
   void ParseRoleOptions(std::vector<GenericOption>& out);

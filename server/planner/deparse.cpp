@@ -123,6 +123,11 @@ std::string Deparse(const parser::Expr& e, const ColumnNamer& namer) {
     }
     case ExprKind::kCast: {
       const auto& c = e.As<parser::CastExpr>();
+      // A string literal needs no parentheses: 'x'::text, as PostgreSQL
+      // prints it (and pg_dump writes it back).
+      const bool literal = c.arg->kind == ExprKind::kConst &&
+                           c.arg->As<parser::ConstExpr>().const_kind == parser::ConstKind::kString;
+      if (literal) return Deparse(*c.arg, namer) + "::" + TypeText(c.type);
       return "(" + Deparse(*c.arg, namer) + ")::" + TypeText(c.type);
     }
     case ExprKind::kFuncCall: {

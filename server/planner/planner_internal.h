@@ -52,6 +52,7 @@ struct RangeEntry {
   std::vector<types::Oid> types;
   std::vector<int32_t> typmods;
   std::vector<bool> hidden;  // right-hand USING columns: no unqualified/star access
+  int system_from = INT32_MAX;  // columns from here on are system columns (tableoid): not in '*'
   int offset = 0;            // first slot in the row of the node that scans this scope
   std::vector<ColumnOrigin> origin;  // per column, for column privileges (may be shorter)
   int width() const { return static_cast<int>(names.size()); }
@@ -447,6 +448,10 @@ void ForEachChild(const parser::Expr& e, const std::function<void(const parser::
 
 // (update_from.cpp) The entry of a table known as `alias` (its name when empty).
 RangeEntry TableRangeEntry(const executor::TableInfo& t, const std::string& alias);
+// A record-returning function in FROM (pg_options_to_table): appends the
+// calls of its further columns to *fns and returns the column names;
+// empty for any other call (select_record_srf.cpp).
+std::vector<std::string> ExpandRecordFunction(std::vector<executor::ScanFunction>* fns);
 
 // A column of JOIN ... USING / NATURAL: its slots in the join's [left, right] row.
 struct UsingColumn {

@@ -230,7 +230,7 @@ std::vector<TargetSpec> QueryPlanner::ExpandTargets(const std::vector<parser::Re
   std::vector<TargetSpec> out;
   // '*' shows a USING column once (the left copy); 't.*' shows all of t.
   auto expand_entry = [&](const RangeEntry& e, int location, bool skip_hidden) {
-    for (int i = 0; i < e.width(); ++i) {
+    for (int i = 0; i < std::min(e.width(), e.system_from); ++i) {
       if ((skip_hidden && e.hidden[static_cast<size_t>(i)]) || e.names[static_cast<size_t>(i)] == kLockRowIdColumn) continue;
       auto ref = std::make_unique<parser::ColumnRefExpr>();
       if (!e.alias.empty()) ref->fields.push_back(e.alias);

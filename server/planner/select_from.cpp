@@ -45,6 +45,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
         e.types.push_back(c.type);
         e.typmods.push_back(c.typmod);
         e.hidden.push_back(false);
+        if (c.system_column && e.system_from == INT32_MAX) e.system_from = static_cast<int>(i);
       }
       // FOR UPDATE/SHARE: the scan also emits the RowId (locking.cpp).
       const std::optional<LockSpec> lock = LockSpecFor(e.alias);
@@ -104,7 +105,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
   if (j.natural) {
     // Common column names, in left order.
     for (const RangeEntry& le : l.entries) {
-      for (int i = 0; i < le.width(); ++i) {
+      for (int i = 0; i < std::min(le.width(), le.system_from); ++i) {
         for (const RangeEntry& re : r.entries) {
           if (le.names[static_cast<size_t>(i)] != kLockRowIdColumn &&
               std::find(re.names.begin(), re.names.end(), le.names[static_cast<size_t>(i)]) != re.names.end()) {

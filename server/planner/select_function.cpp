@@ -125,6 +125,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFunctionItem(const parser::FunctionRe
   FromResult r;
   std::vector<executor::ScanFunction> fns;
   for (const parser::Expr* c : calls) fns.push_back(BindScanFunction(*c, &r.lateral));
+  const std::vector<std::string> record_columns = ExpandRecordFunction(&fns);  // select_record_srf.cpp
   // Names as PostgreSQL: the item is known by its alias, else by the
   // (first) function's name; a single function's column takes the alias.
   const std::string first = FunctionName(*calls[0]);
@@ -134,6 +135,10 @@ QueryPlanner::FromResult QueryPlanner::PlanFunctionItem(const parser::FunctionRe
   for (size_t i = 0; i < calls.size(); ++i) {
     std::string name = calls.size() == 1 && !f.alias.name.empty() ? f.alias.name : FunctionName(*calls[i]);
     cols.push_back(OutputColumn{name, fns[i].type, types::kNoTypmod});
+  }
+  if (!record_columns.empty()) {
+    cols.clear();
+    for (size_t i = 0; i < fns.size(); ++i) cols.push_back(OutputColumn{record_columns[i], fns[i].type, types::kNoTypmod});
   }
   if (f.with_ordinality) cols.push_back(OutputColumn{"ordinality", types::kInt8Oid, types::kNoTypmod});
   if (f.alias.columns.size() > cols.size()) {

@@ -48,7 +48,9 @@ executor::TableInfo LookupTable(Session& s, const parser::RangeVar& rv) {
 std::vector<size_t> CopiedColumns(const executor::TableInfo& t, const std::vector<std::string>& names) {
   std::vector<size_t> idx;
   if (names.empty()) {
-    for (size_t i = 0; i < t.columns.size(); i++) idx.push_back(i);
+    for (size_t i = 0; i < t.columns.size(); i++) {
+      if (!t.columns[i].system_column) idx.push_back(i);  // tableoid only when named
+    }
     return idx;
   }
   for (const std::string& n : names) {

@@ -84,6 +84,8 @@ std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
 std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 // CREATE EXTENSION / DROP EXTENSION; nullptr for other statements.
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
+// LOCK TABLE (lock_plans.cpp); nullptr for other statements.
+std::unique_ptr<Plan> PlanLockStmt(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
 std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
 // CREATE/ALTER/DROP ROLE and GRANT/REVOKE role (role_plans.cpp); nullptr for

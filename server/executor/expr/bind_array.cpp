@@ -22,6 +22,9 @@ using bind::ThrowAt;
 
 namespace {
 
+// The built-in behind name[i] (builtins_dump.cpp); not callable from SQL.
+constexpr const char* kNameSubscriptFunction = "\x01name_subscript";
+
 // Binds the elements of `a` (bare [..] sub-arrays recursively) and reports
 // whether any element is an array, which makes the result multidimensional.
 std::vector<BoundExprPtr> BindElements(const parser::ArrayExpr& a, Oid target, BindContext& ctx,
@@ -140,6 +143,15 @@ BoundExprPtr BindSubscripts(const parser::SubscriptExpr& s, BindContext& ctx, co
     base = chain.front()->arg.get();
   }
   BoundExprPtr arr = h.bind(*base);
+  if (arr->type == types::kNameOid && chain.size() == 1 && !chain[0]->is_slice) {
+    // name is PostgreSQL's char[64] (subscripts from 0): typname[0] = '_'.
+    types::ResolvedFunc f = types::ResolveFunction(kNameSubscriptFunction, {types::kNameOid, types::kInt4Oid});
+    auto call = Node(BoundKind::kFuncCall, f.result_type, s.location);
+    call->func = f.sig;
+    call->children.push_back(std::move(arr));
+    call->children.push_back(Coerce(h.bind(*chain[0]->index), types::kInt4Oid, -1, CoercionContext::kAssignment, ctx));
+    return call;
+  }
   const Oid elem = ElementTypeForSubscript(arr->type, base->location);
   auto node = Node(BoundKind::kSubscript, elem, s.location);
   node->typmod = arr->typmod;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "utils/adt/func_registry.h"
@@ -47,6 +48,16 @@ void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);
 void AddCatalogBuiltins(std::vector<FuncSignature>* table);
+// acldefault, current_schemas, pg_get_triggerdef & co. (builtins_dump.cpp).
+void AddDumpBuiltins(std::vector<FuncSignature>* table);
+// The schemas of the session's search_path that exist (public,
+// pg_catalog), in order.
+std::vector<std::string> SearchPathSchemas(FuncCallContext& c);
+// `expr` with each 'name'::regclass literal naming its relation as
+// regclass output does (the stored text keeps what was written:
+// 'public.s' or 's'), schema-qualified always when `qualify` (PostgreSQL's
+// form when the schema is off the search path; pg_dump sets it to '').
+std::string RegclassLiteralsAsPrinted(const std::string& expr, bool qualify);
 void AddArrayBuiltins(std::vector<FuncSignature>* table);
 // array_to_string, string_to_array (array_string.cpp).
 void AddArrayStringBuiltins(std::vector<FuncSignature>* table);

@@ -10,6 +10,7 @@
 // (so every relation and type is visible), there are no comments (the
 // description functions return NULL), one tablespace without a location,
 // and array values are their text form ('{a,b}').
+#include <algorithm>
 #include <string>
 
 #include "common/error/db_error.h"
@@ -70,8 +71,13 @@ Value FunctionDef(const Value* a, int, FuncCallContext& c) {
 }
 
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
-// decompiling one is the identity.
-Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].str); }
+// decompiling one is the identity, but for relation names: printed as
+// regclass prints them, qualified when public is off the search path.
+Value GetExpr(const Value* a, int, FuncCallContext& c) {
+  const std::vector<std::string> path = SearchPathSchemas(c);
+  const bool public_visible = std::find(path.begin(), path.end(), "public") != path.end();
+  return Value::Text(RegclassLiteralsAsPrinted(a[0].str, !public_visible));
+}
 
 Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
 

@@ -46,6 +46,7 @@ const Registry& GetRegistry() {
     internal::AddAdminBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
     internal::AddCatalogBuiltins(&r->table);
+    internal::AddDumpBuiltins(&r->table);
     internal::AddArrayBuiltins(&r->table);
     internal::AddSetReturningBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);

@@ -20,6 +20,7 @@ const std::vector<SrfDef>& AllSrfs() {
     internal::AddSeriesSrfs(d);
     internal::AddArraySrfs(d);
     internal::AddCatalogSrfs(d);
+    internal::AddOptionsSrfs(d);
     return d;
   }();
   return *defs;

@@ -59,6 +59,11 @@ const SrfDef& UserSqlSrfDef(bool strict);
 // True if `name` is a set-returning function (with any signature).
 bool IsSetReturningName(std::string_view name);
 
+// pg_options_to_table's second column (option_value): the planner plans
+// the record-returning call as two single-column calls over one argument,
+// the registry's (option_name) and this one.
+const SrfDef& OptionValuesSrf();
+
 namespace internal {
 // The registry rows of all SRFs (func_registry.cpp adds them to its table).
 void AddSetReturningBuiltins(std::vector<FuncSignature>* table);
@@ -66,6 +71,7 @@ void AddSetReturningBuiltins(std::vector<FuncSignature>* table);
 void AddSeriesSrfs(std::vector<SrfDef>* defs);  // generate_series
 void AddArraySrfs(std::vector<SrfDef>* defs);   // unnest
 void AddCatalogSrfs(std::vector<SrfDef>* defs); // pg_partition_ancestors (always empty)
+void AddOptionsSrfs(std::vector<SrfDef>* defs); // pg_options_to_table (srf_options.cpp)
 }  // namespace internal
 
 }  // namespace hearth::types

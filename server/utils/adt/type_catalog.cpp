@@ -78,10 +78,12 @@ struct Alias {
   Oid oid;
 };
 
-// Names accepted in casts and DDL besides pg_type.typname. (Bare "char" is
-// deliberately absent: quoted "char" is PostgreSQL's 1-byte type, and the
-// parser already turns CHAR/CHARACTER into bpchar.)
-constexpr std::array<Alias, 18> kAliases = {{
+// Names accepted in casts and DDL besides pg_type.typname. Only quoted
+// "char" reaches this table (the parser turns bare CHAR/CHARACTER into
+// bpchar): PostgreSQL's 1-byte type, which is text here as the catalogs'
+// "char" columns are (pg_dump writes 's'::"char").
+constexpr std::array<Alias, 19> kAliases = {{
+    {"char", kTextOid},
     {"boolean", kBoolOid},
     {"smallint", kInt2Oid},
     {"integer", kInt4Oid},
