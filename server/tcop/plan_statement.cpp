@@ -6,6 +6,7 @@
 #include "common/error/sqlstate.h"
 #include "parser/parser.h"
 #include "tcop/plan.h"
+#include "tcop/read_only_check.h"
 
 namespace hearth::tcop {
 
@@ -21,6 +22,7 @@ namespace {
 
 std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& stmt,
                                     const std::vector<types::Oid>& param_types) {
+  PreventCommandDuringRecovery(stmt);
   using K = parser::StmtKind;
   switch (stmt.kind) {
     case K::kTransaction:

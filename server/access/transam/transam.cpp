@@ -22,6 +22,7 @@ TransamShared* Shared() {
   if (g_shared == nullptr) throw std::logic_error("transam used before TransamStartup");
   return g_shared;
 }
+TransamShared* SharedOrNull() { return g_shared; }
 }  // namespace transam_internal
 
 void TransamStartup(const std::string& datadir) {
@@ -34,6 +35,10 @@ void TransamStartup(const std::string& datadir) {
   shared->clog.lock.Init();
   shared->clog.lru_clock.store(0);
   transam_internal::MultiXactStartup(&shared->multixact);
+  shared->standby.wal_arrived.Init();
+  shared->standby.replayed.Init();
+  shared->standby.candidate_lck.Init();
+  shared->standby.known_lock.Init();
   g_shared = shared;
   g_datadir = datadir;
   transam_internal::XidCounterStartup(datadir);
