@@ -22,7 +22,6 @@ TransamShared* Shared() {
   if (g_shared == nullptr) throw std::logic_error("transam used before TransamStartup");
   return g_shared;
 }
-TransamShared* SharedOrNull() { return g_shared; }
 }  // namespace transam_internal
 
 void TransamStartup(const std::string& datadir) {

@@ -82,7 +82,6 @@ struct SubtransShared {
 // Standby mode (xlog_standby.cpp): recovery flags, positions and the
 // known-assigned xids of the primary. Zero = not in recovery.
 struct StandbyShared {
-  std::atomic<bool> in_recovery;
   std::atomic<bool> consistent;
   std::atomic<bool> promote_requested;
   std::atomic<uint64_t> received_upto;
@@ -133,8 +132,6 @@ static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaB
 
 // The area in this process; nullptr before TransamStartup.
 TransamShared* Shared();
-// Same, or nullptr before TransamStartup (RecoveryInProgress asks anywhere).
-TransamShared* SharedOrNull();
 
 // Called by TransamStartup after the area is initialised.
 void XidCounterStartup(const std::string& datadir);

@@ -259,6 +259,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   xi::CloseWalFile();
   auto* base = static_cast<uint8_t*>(area);
   auto* sh = new (base) xi::XLogShared();
+  sh->in_recovery.store(false);
   sh->insert_pos_lck.Init();
   sh->cur_byte_pos = 0;
   sh->prev_lsn = 0;

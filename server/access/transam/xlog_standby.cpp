@@ -13,6 +13,8 @@
 
 #include "access/transam/clog.h"
 #include "access/transam/transam_shared.h"
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_internal.h"
 
 namespace hearth::access {
 
@@ -56,8 +58,7 @@ void RemoveLocked(StandbyShared* sb, TransactionId xid) {
 }  // namespace
 
 bool RecoveryInProgress() {
-  return transam_internal::SharedOrNull() != nullptr &&
-         transam_internal::SharedOrNull()->standby.in_recovery.load(std::memory_order_acquire);
+  return XLogIsStarted() && xlog_internal::Shared()->in_recovery.load(std::memory_order_acquire);
 }
 
 bool StandbyConsistent() { return Sb()->consistent.load(std::memory_order_acquire); }
@@ -65,12 +66,12 @@ bool StandbyConsistent() { return Sb()->consistent.load(std::memory_order_acquir
 void EnterStandbyMode(XLogRecPtr received_upto) {
   StandbyShared* sb = Sb();
   sb->received_upto.store(received_upto, std::memory_order_release);
-  sb->in_recovery.store(true, std::memory_order_release);
+  xlog_internal::Shared()->in_recovery.store(true, std::memory_order_release);
 }
 
 void LeaveRecovery() {
   StandbyShared* sb = Sb();
-  sb->in_recovery.store(false, std::memory_order_release);
+  xlog_internal::Shared()->in_recovery.store(false, std::memory_order_release);
   sb->promote_requested.store(false, std::memory_order_release);
   sb->replayed.NotifyAll();
 }

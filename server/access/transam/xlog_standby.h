@@ -9,8 +9,8 @@
 // Writers: the startup process (replay: known-assigned xids, replay
 // position, restartpoint candidates) and the walreceiver (receive position);
 // the postmaster sets the initial values before any fork. Readers: any
-// process. Everything lives in transam's shared area (TransamStartup zeroes
-// it: not in recovery).
+// process. The recovery flag lives in the WAL's shared area (XLogStartup
+// clears it), the rest in transam's (TransamStartup zeroes it).
 //
 // Snapshots on a standby (GetStandbySnapshot): xmax = one past the highest
 // xid replayed WAL showed; xip = the known-assigned xids, i.e. every xid below
@@ -36,7 +36,7 @@ namespace hearth::access {
 inline constexpr uint32_t kMaxKnownAssignedXids = 65536;
 
 // True while the server replays WAL as a standby (before promotion). One
-// atomic load; false before TransamStartup.
+// atomic load; false without WAL (before XLogStartup).
 bool RecoveryInProgress();
 // True once replay reached a consistent state (hot standby may serve reads).
 bool StandbyConsistent();
