@@ -4,6 +4,8 @@
 
 #include "config/conf_file.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -115,7 +117,9 @@ std::vector<ConfEntry> ParseConfText(std::string_view text, std::string_view fil
   return entries;
 }
 
-std::vector<ConfEntry> ReadConfFile(const std::string& path) {
+namespace {
+
+std::string ReadConfText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw DbError(kConfigFileError, "could not open configuration file \"" + path +
@@ -123,7 +127,29 @@ std::vector<ConfEntry> ReadConfFile(const std::string& path) {
   }
   std::ostringstream buf;
   buf << in.rdbuf();
-  return ParseConfText(buf.str(), path);
+  return buf.str();
+}
+
+}  // namespace
+
+std::vector<ConfEntry> ReadConfFile(const std::string& path) { return ParseConfText(ReadConfText(path), path); }
+
+std::string ReadServerConfText(const std::string& datadir) {
+  std::string text;
+  for (const std::string& path : ConfigFiles(datadir)) {
+    std::string part = ReadConfText(path);
+    ParseConfText(part, path);  // syntax errors name the file they are in
+    text += part;
+    text += "\n";
+  }
+  return text;
+}
+
+std::vector<std::string> ConfigFiles(const std::string& datadir) {
+  std::vector<std::string> files{datadir + "/hearth.conf"};
+  const std::string auto_conf = datadir + "/" + kAutoConfFile;
+  if (::access(auto_conf.c_str(), F_OK) == 0) files.push_back(auto_conf);
+  return files;
 }
 
 }  // namespace hearth::config

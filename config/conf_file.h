@@ -41,4 +41,14 @@ std::vector<ConfEntry> ParseConfText(std::string_view text, std::string_view fil
 // plus the errors of ParseConfText.
 std::vector<ConfEntry> ReadConfFile(const std::string& path);
 
+// The server's configuration files in `datadir`, in reading order:
+// hearth.conf, then postgresql.auto.conf when it exists (pg_basebackup -R
+// writes primary_conninfo there; PostgreSQL reads that file after its main
+// one, and so does Hearth).
+inline constexpr char kAutoConfFile[] = "postgresql.auto.conf";
+std::vector<std::string> ConfigFiles(const std::string& datadir);
+// Their text, one after the other (for Settings::ReloadConfText: later
+// values win). Throws DbError like ReadConfFile.
+std::string ReadServerConfText(const std::string& datadir);
+
 }  // namespace hearth::config

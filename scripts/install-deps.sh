@@ -14,6 +14,7 @@ packages=(
   libssl-dev
   openssl
   libpcre2-dev
+  libpq-dev
   postgresql-client-15
   postgresql-15
   libpostgresql-jdbc-java

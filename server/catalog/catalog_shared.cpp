@@ -4,6 +4,7 @@
 //
 // Control file format (text, one line): "hearth-oid-control 1 <next_oid>\n".
 #include "catalog/catalog_shared.h"
+#include "catalog/catalog_standby.h"
 
 #include "storage/file/durable_file.h"
 
@@ -20,6 +21,8 @@
 
 #include "access/transam/transam.h"
 #include "access/transam/transam_shared.h"
+#include "access/transam/xlog.h"
+#include "access/transam/xlog_standby.h"
 #include "common/error/db_error.h"
 #include "storage/lmgr/lwlock.h"
 #include "storage/lmgr/proc_array.h"
@@ -78,7 +81,37 @@ CatalogShared* Ready() {
   return s;
 }
 
+// Standbys learn the limit from the WAL: the record precedes (in WAL order)
+// the commit of anything using an OID below it, so it is flushed first.
+void LogOidLimit(Oid limit) {
+  if (!access::XLogIsStarted()) return;  // hearthd init
+  const access::XLogPart part{&limit, sizeof(limit)};
+  access::XLogInsert(access::kRmgrXLog, access::kXLogInfoNextOid, 0, std::span<const access::XLogPart>(&part, 1));
+}
+
 }  // namespace
+
+void AdvanceOidCounter(Oid limit) {
+  CatalogShared* s = Ready();
+  storage::LWLockGuard guard(s->oid_lock, storage::LWLockMode::kExclusive);
+  if (limit <= s->next_oid) return;
+  s->next_oid = limit;
+  if (limit > s->persisted_limit) {
+    WriteOidControlFile(access::TransamDataDir(), limit);
+    s->persisted_limit = limit;
+  }
+}
+
+void SendFullInvalidation() {
+  CatalogShared* s = Shared();
+  {
+    // Jumping past a whole ring makes every reader's ReadRelationInvalidations
+    // report lost messages, so each drops its whole cache.
+    storage::LWLockGuard guard(s->inval_lock, storage::LWLockMode::kExclusive);
+    s->inval_count += kInvalidationRing + 1;
+  }
+  s->catalog_version.fetch_add(1, std::memory_order_acq_rel);
+}
 
 void WriteOidControlFile(const std::string& datadir, Oid next) {
   storage::WriteFileDurably(ControlPath(datadir), "hearth-oid-control 1 " + std::to_string(next) + "\n");
@@ -108,6 +141,7 @@ Oid GetNewObjectId() {
     Oid limit = oid + kOidPrefetch;
     WriteOidControlFile(access::TransamDataDir(), limit);
     s->persisted_limit = limit;
+    LogOidLimit(limit);
   }
   s->next_oid = oid + 1;
   return oid;

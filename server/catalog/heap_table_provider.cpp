@@ -4,6 +4,8 @@
 // OpenScan, OpenModifier, OpenBulkInserter}.
 #include "catalog/heap_table_provider.h"
 
+#include "access/transam/xlog_standby.h"
+
 #include <algorithm>
 #include <span>
 
@@ -141,6 +143,8 @@ class HeapIndexScan final : public executor::TableScan {
   // pruning uses, GetOldestXmin, cached for the scan: an older value only
   // finds less dead) is marked LP_DEAD, so later scans skip it.
   void KillIfDeadToAll(heap::ItemPointer tid) {
+    // A standby's index pages change only by replay.
+    if (access::RecoveryInProgress()) return;
     const nbtree::UniqueProbe probe = ProbeHeapTuple(rel_->rel, tid, &horizon_);
     if (probe.state == nbtree::HeapTupleState::kDead && probe.dead_to_all) scan_->KillCurrent();
   }

@@ -29,23 +29,6 @@ void AddEmptyView(SystemViewProvider& p, Oid oid, const char* name, ViewColumns 
   p.AddView(PgViewInfo(oid, name, columns), [] { return std::vector<Row>{}; });
 }
 
-// internal (12), c (13) and sql (14), as initdb makes them; plpgsql is an
-// extension in PostgreSQL and does not exist here.
-void AddPgLanguage(SystemViewProvider& p) {
-  p.AddView(PgViewInfo(kPgLanguageOid, "pg_language",
-                       {{"oid", kOidOid}, {"lanname", kNameOid}, {"lanowner", kOidOid}, {"lanispl", kBoolOid},
-                        {"lanpltrusted", kBoolOid}, {"lanplcallfoid", kOidOid}, {"laninline", kOidOid},
-                        {"lanvalidator", kOidOid}, {"lanacl", kTextOid}}),
-            [] {
-              auto row = [](Oid oid, const char* name, bool trusted) {
-                return Row{OidValue(oid),         NameValue(name),      OidValue(kBootstrapSuperuserOid),
-                           Value::Bool(false),    Value::Bool(trusted), OidValue(0),
-                           OidValue(0),           OidValue(0),          Value::Null(kTextOid)};
-              };
-              return std::vector<Row>{row(12, "internal", false), row(13, "c", false), row(14, "sql", true)};
-            });
-}
-
 void AddOperatorCatalogs(SystemViewProvider& p) {
   AddEmptyView(p, kPgOperatorOid, "pg_operator",
                {{"oid", kOidOid},       {"oprname", kNameOid},     {"oprnamespace", kOidOid}, {"oprowner", kOidOid},
@@ -150,7 +133,6 @@ void AddPrivilegeAndObjectCatalogs(SystemViewProvider& p) {
 }  // namespace
 
 void AddDumpCatalogViews(SystemViewProvider& p) {
-  AddPgLanguage(p);
   AddOperatorCatalogs(p);
   AddTextSearchCatalogs(p);
   AddForeignCatalogs(p);

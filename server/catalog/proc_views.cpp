@@ -16,7 +16,6 @@ using executor::Row;
 using types::Value;
 using namespace types;
 
-inline constexpr Oid kPgLanguageOid = 2612;
 
 // '{a,b}' text of a list (NULL when empty).
 Value ArrayText(const std::vector<std::string>& items) {

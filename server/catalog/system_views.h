@@ -165,6 +165,10 @@ inline constexpr types::Oid kPgRolesOid = 12300;
 inline constexpr types::Oid kPgUserOid = 12301;
 
 
+// Block: replication (12650-12699; tcop/replication_views.cpp).
+inline constexpr types::Oid kPgStatReplicationOid = 12650;
+inline constexpr types::Oid kPgStatWalReceiverOid = 12651;
+
 // Block: SQL cursors (12400-12409; tcop/cursor_views.cpp).
 inline constexpr types::Oid kPgCursorsOid = 12400;
 

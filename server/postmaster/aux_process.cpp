@@ -6,6 +6,7 @@
 // do one round. SIGUSR2 or SIGTERM asks for a clean exit; SIGQUIT exits at
 // once (crash reset); SIGHUP re-reads the configuration.
 #include "postmaster/aux_process.h"
+#include "postmaster/aux_signals.h"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -22,6 +23,7 @@
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_checkpoint.h"
 #include "access/transam/xlog_segment.h"
+#include "access/transam/xlog_standby.h"
 #include "common/error/db_error.h"
 #include "access/transam/xlog_keep.h"
 #include "common/error/panic.h"
@@ -38,12 +40,8 @@ namespace hearth::postmaster {
 
 namespace {
 
-volatile sig_atomic_t g_shutdown_requested = 0;
-volatile sig_atomic_t g_reload_requested = 0;
-
 pid_t g_postmaster_pid = 0;
 
-void OnShutdownSignal(int) { g_shutdown_requested = 1; }
 
 // A spread checkpoint's question between two buffer writes: finish at full
 // speed when asked to shut down; exit when the postmaster is gone (nobody
@@ -52,16 +50,7 @@ bool CheckpointShouldHurry() {
   if (getppid() != g_postmaster_pid) _exit(1);
   // Descriptors of relations dropped meanwhile would keep their space.
   storage::SmgrCloseDroppedFiles();
-  return g_shutdown_requested != 0;
-}
-void OnReloadSignal(int) { g_reload_requested = 1; }
-void OnQuitSignal(int) { _exit(2); }
-
-void InstallHandler(int signo, void (*fn)(int)) {
-  struct sigaction sa{};
-  sa.sa_handler = fn;
-  sigemptyset(&sa.sa_mask);
-  sigaction(signo, &sa, nullptr);
+  return AuxShutdownRequested();
 }
 
 // The setting that paces each process's loop, in milliseconds.
@@ -168,7 +157,8 @@ void DoRound(ChildKind kind, const config::Settings& s, bool shutdown = false) {
       break;
     }
     case ChildKind::kWalWriter: {
-      if (!access::XLogIsStarted()) break;
+      // A standby inserts nothing; the walreceiver writes its WAL.
+      if (!access::XLogIsStarted() || access::RecoveryInProgress()) break;
       try {
         access::XLogBackgroundFlush();
       } catch (const std::exception& e) {
@@ -195,12 +185,7 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   log::SetLogRole(ChildKindName(kind));
   // Shows as "hearth walwriter" etc. in ps/top (the kernel keeps 15 bytes).
   prctl(PR_SET_NAME, (std::string("hearth ") + ChildKindName(kind)).c_str(), 0, 0, 0);
-  InstallHandler(SIGTERM, OnShutdownSignal);
-  InstallHandler(SIGUSR2, OnShutdownSignal);
-  InstallHandler(SIGINT, SIG_IGN);
-  InstallHandler(SIGHUP, OnReloadSignal);
-  InstallHandler(SIGQUIT, OnQuitSignal);
-  UnblockAllSignals();
+  InstallAuxSignalHandlers();
   pid_t postmaster = getppid();
   g_postmaster_pid = postmaster;
   storage::BackendType type = kind == ChildKind::kWalWriter            ? storage::BackendType::kWalWriter
@@ -212,15 +197,14 @@ void AuxProcessMain(ChildKind kind, storage::ProcNumber slot, config::Settings* 
   spdlog::debug("{} started", ChildKindName(kind));
 
   auto next_round = std::chrono::steady_clock::now();
-  while (!g_shutdown_requested) {
+  while (!AuxShutdownRequested()) {
     if (getppid() != postmaster) {
       // The postmaster died: nobody will reset shared memory, so stop now.
       _exit(1);
     }
     // Descriptors of dropped relations would keep their inodes alive.
     storage::SmgrCloseDroppedFiles();
-    if (g_reload_requested) {
-      g_reload_requested = 0;
+    if (TakeAuxReloadRequest()) {
       std::string error;
       ReloadServerSettings(*settings, settings->GetString("data_directory"), &error);
       // fsync and wal_sync_method are reloadable: the walwriter passes them

@@ -14,6 +14,8 @@ const char* ChildKindName(ChildKind k) {
     case ChildKind::kCheckpointer: return "checkpointer";
     case ChildKind::kAutovacuumLauncher: return "autovacuum launcher";
     case ChildKind::kAutovacuumWorker: return "autovacuum worker";
+    case ChildKind::kStartup: return "startup";
+    case ChildKind::kWalReceiver: return "walreceiver";
   }
   return "child";
 }

@@ -24,6 +24,8 @@ enum class ChildKind {
   kCheckpointer,
   kAutovacuumLauncher,  // auxiliary: restarted when it exits
   kAutovacuumWorker,    // started on the launcher's request; exits when done
+  kStartup,             // standby mode: replays WAL until promotion (standby_processes.h)
+  kWalReceiver,         // standby mode: streams WAL from the primary
 };
 
 const char* ChildKindName(ChildKind k);

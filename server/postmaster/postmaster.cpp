@@ -26,6 +26,8 @@
 #include "access/transam/xlog.h"
 #include "access/transam/visibility.h"
 #include "access/transam/xlog_recovery.h"
+#include "access/transam/xlog_backup_label.h"
+#include "access/transam/xlog_standby.h"
 #include "access/transam/xlog_xact_records.h"
 #include "config/enums.h"
 #include "storage/buffer/bufmgr.h"
@@ -39,6 +41,7 @@
 #include "postmaster/datadir.h"
 #include "postmaster/pidfile.h"
 #include "postmaster/server_settings.h"
+#include "postmaster/standby_processes.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/smgr/smgr.h"
 #include "tcop/auth.h"
@@ -98,6 +101,8 @@ class Postmaster {
   bool LoadHba(std::string* error);
   // Creates the shared segment and starts the subsystems that live in it.
   void CreateSharedState();
+  bool EnterStandbyModeIfSignalled(const access::XLogStartupInfo& wi);
+  void ForkAuxProcess(ChildKind kind);
 
   const PostmasterOptions& opts_;
   config::Settings settings_;
@@ -108,6 +113,10 @@ class Postmaster {
   asio::steady_timer kill_timer_;
   asio::steady_timer reset_retry_timer_;
   int reset_failures_ = 0;
+  // standby.signal was there when shared state was built: the startup
+  // process and the walreceiver run until promotion (standby_processes.h).
+  bool standby_ = false;
+  access::XLogRecPtr consistent_at_ = 0;
   // False while a crash reset has not rebuilt shared state: nothing may
   // touch it then (shutdown skips writing the transaction state).
   bool shared_ready_ = false;
@@ -160,6 +169,7 @@ void Postmaster::CreateSharedState() {
   heap::RegisterHeapRmgr();
   catalog::RegisterSequenceRmgr();
   nbtree::RegisterBtreeRmgr();
+  if (EnterStandbyModeIfSignalled(wi)) return;
   access::RecoveryResult rr = access::StartupXLogRecovery();
   // Children inherit our descriptors: keep none of the files redo touched
   // (we never learn when they are dropped).
@@ -174,6 +184,24 @@ void Postmaster::CreateSharedState() {
                  wi.prealloc_error);
   }
   shared_ready_ = true;
+}
+
+// A data directory with standby.signal replays in the startup process, not
+// here: the postmaster only registers the redo functions and publishes where
+// the WAL in pg_wal ends (replay may read that far; reads are allowed once
+// replay got there).
+bool Postmaster::EnterStandbyModeIfSignalled(const access::XLogStartupInfo& wi) {
+  std::error_code ec;
+  standby_ = std::filesystem::exists(opts_.datadir + "/" + kStandbySignalFile, ec);
+  if (!standby_) return false;
+  access::RegisterCoreRmgrs();
+  access::EnterStandbyMode(wi.end_of_wal);
+  consistent_at_ = wi.end_of_wal;
+  storage::SmgrCloseAll();
+  spdlog::info("entering standby mode: WAL in pg_wal ends at {}; streaming from primary_conninfo{}",
+               access::FormatLsn(wi.end_of_wal), settings_.GetBool("hot_standby") ? "; hot standby" : "");
+  shared_ready_ = true;
+  return true;
 }
 
 int Postmaster::Run() {
@@ -346,23 +374,35 @@ void Postmaster::ForkBackend(tcp::socket socket) {
 }
 
 void Postmaster::StartAuxProcesses() {
-  for (ChildKind kind :
-       {ChildKind::kWalWriter, ChildKind::kBgWriter, ChildKind::kCheckpointer, ChildKind::kAutovacuumLauncher}) {
-    if (children_.HasKind(kind)) continue;
-    auto slot = children_.ReserveAuxSlot();
-    if (!slot) {
-      spdlog::error("no proc slot left for {}", ChildKindName(kind));
-      continue;
-    }
-    pid_t pid = ForkChild();
-    if (pid == 0) AuxProcessMain(kind, *slot, &settings_);
-    if (pid < 0) {
-      spdlog::error("could not fork {}: {}", ChildKindName(kind), strerror(errno));
-      children_.FreeSlot(*slot);
-      continue;
-    }
-    children_.Add(ChildInfo{pid, kind, *slot, 0});
+  for (ChildKind kind : {ChildKind::kWalWriter, ChildKind::kBgWriter, ChildKind::kCheckpointer}) ForkAuxProcess(kind);
+  if (standby_) {
+    // Nothing may write on a standby: no autovacuum until promotion.
+    ForkAuxProcess(ChildKind::kStartup);
+    ForkAuxProcess(ChildKind::kWalReceiver);
+  } else {
+    ForkAuxProcess(ChildKind::kAutovacuumLauncher);
   }
+}
+
+void Postmaster::ForkAuxProcess(ChildKind kind) {
+  if (children_.HasKind(kind)) return;
+  auto slot = children_.ReserveAuxSlot();
+  if (!slot) {
+    spdlog::error("no proc slot left for {}", ChildKindName(kind));
+    return;
+  }
+  pid_t pid = ForkChild();
+  if (pid == 0) {
+    if (kind == ChildKind::kStartup) StartupProcessMain(*slot, &settings_, consistent_at_);
+    if (kind == ChildKind::kWalReceiver) WalReceiverProcessMain(*slot, &settings_);
+    AuxProcessMain(kind, *slot, &settings_);
+  }
+  if (pid < 0) {
+    spdlog::error("could not fork {}: {}", ChildKindName(kind), strerror(errno));
+    children_.FreeSlot(*slot);
+    return;
+  }
+  children_.Add(ChildInfo{pid, kind, *slot, 0});
 }
 
 // One more worker unless autovacuum_max_workers run already; never while
@@ -505,7 +545,16 @@ void Postmaster::HandleChildExit(const ChildInfo& child, int status) {
     if (state_ == PmState::kRunning) StartCrashReset(how);
     return;
   }
+  if (child.kind == ChildKind::kStartup && standby_ && state_ == PmState::kRunning) {
+    // The startup process exits cleanly only once it promoted the server.
+    spdlog::info("recovery ended: the server is no longer a standby");
+    standby_ = false;
+    SignalKind(ChildKind::kWalReceiver, SIGTERM);
+    StartAuxProcesses();
+    return;
+  }
   bool is_aux = child.kind != ChildKind::kBackend && child.kind != ChildKind::kAutovacuumWorker;
+  if (child.kind == ChildKind::kWalReceiver && !standby_) return;
   if (is_aux && state_ == PmState::kRunning) {
     spdlog::warn("{} process (PID {}) exited; restarting it", ChildKindName(child.kind), child.pid);
     StartAuxProcesses();

@@ -6,16 +6,19 @@
 
 #include "common/error/db_error.h"
 #include "config/enums.h"
+#include "config/conf_file.h"
 #include "config/settings.h"
 
 namespace hearth::postmaster {
+
+using config::ConfigFiles;
 
 bool LoadServerSettings(config::Settings& settings, const std::string& datadir,
                         const std::vector<std::pair<std::string, std::string>>& overrides, std::string* error) {
   try {
     // Command-line values win over the file whatever the order.
     for (const auto& [name, value] : overrides) settings.ApplyCommandLine(name, value);
-    settings.ApplyFile(datadir + "/hearth.conf");
+    for (const std::string& file : ConfigFiles(datadir)) settings.ApplyFile(file);
     settings.SetInternal("data_directory", datadir);
   } catch (const DbError& e) {
     *error = e.message();
@@ -39,9 +42,9 @@ ServerSettings ReadServerSettings(const config::Settings& settings) {
   ss.shmem.nbuffers = static_cast<int>(settings.GetInt("shared_buffers"));
   ss.shmem.wal_buffers = static_cast<int>(settings.GetInt("wal_buffers"));
   ss.shmem.relation_size_cache = static_cast<int>(settings.GetInt("relation_size_cache"));
-  // walwriter, bgwriter, checkpointer, autovacuum launcher, one spare, and
-  // the autovacuum workers.
-  ss.shmem.max_aux_processes = 5 + static_cast<int>(settings.GetInt("autovacuum_max_workers"));
+  // walwriter, bgwriter, checkpointer, autovacuum launcher, one spare, a
+  // standby's startup process and walreceiver, and the autovacuum workers.
+  ss.shmem.max_aux_processes = 7 + static_cast<int>(settings.GetInt("autovacuum_max_workers"));
   ss.shmem.max_locks_per_transaction = static_cast<int>(settings.GetInt("max_locks_per_transaction"));
   ss.log_file = settings.GetString("log_file");
   ss.log_min_messages = settings.GetString("log_min_messages");
@@ -60,7 +63,8 @@ access::WalSyncMethod WalSyncMethodSetting(const config::Settings& settings) {
 std::vector<std::string> ReloadServerSettings(config::Settings& settings, const std::string& datadir,
                                               std::string* error) {
   try {
-    return settings.Reload(datadir + "/hearth.conf").ignored_restart_required;
+    return settings.ReloadConfText(config::ReadServerConfText(datadir), datadir + "/hearth.conf")
+        .ignored_restart_required;
   } catch (const DbError& e) {
     *error = e.message();
     return {};

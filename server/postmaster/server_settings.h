@@ -28,7 +28,8 @@ struct ServerSettings {
   std::string log_min_messages;
 };
 
-// Loads defaults, <datadir>/hearth.conf, then `overrides`. False with *error
+// Loads defaults, <datadir>/hearth.conf, <datadir>/postgresql.auto.conf (if
+// present), then `overrides`. False with *error
 // (file:line and the reason) on a bad file or value.
 bool LoadServerSettings(config::Settings& settings, const std::string& datadir,
                         const std::vector<std::pair<std::string, std::string>>& overrides, std::string* error);

@@ -4,8 +4,12 @@
 // segment files; the loop sends it and answers the client.
 #include "replication/wal_stream.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +21,7 @@
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_backup_label.h"
 #include "access/transam/xlog_keep.h"
+#include "access/transam/walsnd_status.h"
 #include "common/error/db_error.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
@@ -127,9 +132,14 @@ void SendSome(tcop::Session& session, WalFileReader& reader, std::vector<char>& 
   st.sent += n;
 }
 
+int64_t UnixMicrosNow() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 // One message from the client during the stream.
 void HandleClientMessage(tcop::Session& session, const std::string& slot, char type, const std::string& body,
-                         StreamState& st) {
+                         StreamState& st, access::WalSndStatusEntry& status) {
   st.last_heard_ms = NowMs();
   st.ping_sent = false;
   if (type == protocol::fe::kCopyDone) {
@@ -142,12 +152,35 @@ void HandleClientMessage(tcop::Session& session, const std::string& slot, char t
                   "unexpected message type \"" + std::string(1, type) + "\" during WAL streaming", Severity::kFatal);
   }
   if (body[0] == 'r' && body.size() >= 1 + 8 * 4 + 1) {
-    uint64_t flush_be;
-    std::memcpy(&flush_be, body.data() + 1 + 8, 8);
+    uint64_t be[4];  // write, flush, apply, send time (µs since 2000)
+    std::memcpy(be, body.data() + 1, sizeof(be));
+    status.SetReply(__builtin_bswap64(be[0]), __builtin_bswap64(be[1]), __builtin_bswap64(be[2]), UnixMicrosNow());
+    uint64_t flush_be = be[1];
     if (!slot.empty()) access::AdvanceReplicationSlot(slot, __builtin_bswap64(flush_be));
     if (body[1 + 8 * 4] != 0) SendKeepalive(session, false);
   }
   // 'h' (hot standby feedback): nothing to do without hot standby.
+}
+
+// Who streams, for pg_stat_replication.
+access::WalSndInfo DescribeClient(tcop::Session& session, access::XLogRecPtr start) {
+  access::WalSndInfo who;
+  who.pid = session.backend_pid;
+  who.application_name = session.settings.Show("application_name");
+  who.usename = session.user;
+  who.backend_start_us = UnixMicrosNow();
+  who.state = access::WalSndState::kCatchup;
+  who.sent = start;
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  char host[64] = "";
+  if (::getpeername(session.sock.fd(), reinterpret_cast<sockaddr*>(&addr), &len) == 0 &&
+      ::getnameinfo(reinterpret_cast<sockaddr*>(&addr), len, host, sizeof(host), nullptr, 0, NI_NUMERICHOST) == 0) {
+    who.client_addr = host;
+    who.client_port = addr.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
+                                                 : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  }
+  return who;
 }
 
 // Looks for client input (waiting up to `timeout_ms`); true when a message can be read.
@@ -186,6 +219,7 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
   std::vector<char> buf(24 + kMaxSendBytes);
   StreamState st;
   st.sent = cmd.lsn;
+  access::WalSndStatusEntry status(DescribeClient(session, cmd.lsn));
   st.last_heard_ms = NowMs();
   const size_t max_message = static_cast<size_t>(session.settings.GetInt("max_message_size"));
   std::string body;
@@ -196,6 +230,9 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     if (!caught_up) {
       SendSome(session, reader, buf, st, flushed);
       hold.Move(st.sent);
+      status.SetSent(st.sent);
+    } else {
+      status.SetState(access::WalSndState::kStreaming);
     }
     const int64_t timeout_ms = session.settings.GetInt("wal_sender_timeout");
     const int64_t silent_ms = NowMs() - st.last_heard_ms;
@@ -221,7 +258,7 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     if (rs != tcop::ReadStatus::kOk) {
       throw DbError(sqlstate::kProtocolViolation, "invalid message format", Severity::kFatal);
     }
-    HandleClientMessage(session, cmd.name, type, body, st);
+    HandleClientMessage(session, cmd.name, type, body, st, status);
   }
   SendCopyDone(session.sock);
   SendCommandComplete(session.sock, "START_STREAMING");

@@ -7,6 +7,9 @@
 // makes the postmaster reset shared memory.
 #include "tcop/backend_main.h"
 
+#include "access/transam/xlog_standby.h"
+#include "config/conf_file.h"
+
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -62,7 +65,7 @@ void SendFatal(ClientSocket& sock, const DbError& e) {
 void ReloadSettings(Session& session, const BackendStartInfo& info) {
   g_reload_pending = 0;
   try {
-    info.settings->Reload(info.datadir + "/hearth.conf");
+    info.settings->ReloadConfText(config::ReadServerConfText(info.datadir), info.datadir + "/hearth.conf");
     session.settings.OnReload(*info.settings);
   } catch (const DbError& e) {
     spdlog::warn("configuration file not reloaded: {}", e.message());
@@ -155,6 +158,21 @@ bool CountSessionOrRefuse(const StartupResult& startup, const BackendStartInfo& 
   return sessions > max - static_cast<int>(info.settings->GetInt("superuser_reserved_connections"));
 }
 
+// A standby accepts sessions only once replay is consistent, and only with
+// hot_standby on (PostgreSQL 15's words).
+void RefuseDuringRecovery(const BackendStartInfo& info) {
+  if (!access::RecoveryInProgress()) return;
+  if (!info.settings->GetBool("hot_standby")) {
+    throw DbError(sqlstate::kCannotConnectNow, "the database system is not accepting connections", Severity::kFatal)
+        .WithDetail("Hot standby mode is disabled.");
+  }
+  if (!access::StandbyConsistent()) {
+    throw DbError(sqlstate::kCannotConnectNow, "the database system is not yet accepting connections",
+                  Severity::kFatal)
+        .WithDetail("Consistent recovery state has not been yet reached.");
+  }
+}
+
 }  // namespace
 
 void BackendMain(const BackendStartInfo& info) {
@@ -172,6 +190,7 @@ void BackendMain(const BackendStartInfo& info) {
     StartupResult startup = ProcessStartup(sock, info);
     if (!startup.proceed) ExitBackend(0);
     DeferStartupTimeout();  // from here on, leave through ExitBackend
+    RefuseDuringRecovery(info);
     startup.superusers_only = CountSessionOrRefuse(startup, info);
     const bool walsender = startup.replication != ReplicationMode::kNone;
     storage::ClaimProcSlot(info.slot, walsender ? storage::BackendType::kWalSender : storage::BackendType::kClient);
@@ -183,6 +202,7 @@ void BackendMain(const BackendStartInfo& info) {
     config::SessionSettings settings(*info.settings);
     settings.SetInternal("session_authorization", startup.user);
     settings.SetInternal("is_superuser", identity.superuser ? "on" : "off");
+    settings.SetInternal("in_hot_standby", access::RecoveryInProgress() ? "on" : "off");
     for (const auto& [k, v] : startup.params) settings.ApplyStartupOption(k, v);
     settings.SetShowIntOverride([&socket_options](std::string_view name, int64_t stored) {
       return socket_options.Show(name, stored);

@@ -7,6 +7,7 @@
 #include "parser/parser.h"
 #include "tcop/plan.h"
 #include "tcop/sql_functions.h"
+#include "tcop/read_only_check.h"
 
 namespace hearth::tcop {
 
@@ -22,6 +23,7 @@ namespace {
 
 std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& stmt,
                                     const std::vector<types::Oid>& param_types) {
+  PreventCommandDuringRecovery(stmt);
   using K = parser::StmtKind;
   switch (stmt.kind) {
     case K::kTransaction:

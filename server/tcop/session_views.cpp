@@ -184,6 +184,7 @@ void AddSessionViews(catalog::SystemViewProvider& p, Session& session) {
   AddPgSettings(p, session);
   AddPgStatActivity(p, session);
   AddPgCursors(p, session);
+  AddReplicationViews(p);
 }
 
 }  // namespace hearth::tcop

@@ -24,5 +24,8 @@ class Session;
 void AddSessionViews(catalog::SystemViewProvider& p, Session& session);
 // pg_cursors alone (cursor_views.cpp; AddSessionViews calls it).
 void AddPgCursors(catalog::SystemViewProvider& p, Session& session);
+// pg_stat_replication and pg_stat_wal_receiver (replication_views.cpp;
+// AddSessionViews calls it).
+void AddReplicationViews(catalog::SystemViewProvider& p);
 
 }  // namespace hearth::tcop

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "crash_util.h"
+#include "pg_tools.h"
 #include "raw_session.h"
 #include "test_server.h"
 
@@ -26,13 +27,6 @@ using namespace hearth::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string PgBin(const std::string& tool) {
-  const char* dir = getenv("HEARTH_PG_BINDIR");
-  return std::string(dir != nullptr ? dir : "/usr/lib/postgresql/15/bin") + "/" + tool;
-}
-
-bool Contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 uint64_t ParseLsn(const std::string& text) {
   const size_t slash = text.find('/');

@@ -9,6 +9,7 @@
 #include "access/heap/htup.h"
 #include "access/transam/snapshot.h"
 #include "access/transam/visibility.h"
+#include "access/transam/xlog_standby.h"
 #include "storage/buffer/bufmgr.h"
 
 namespace hearth::heap {
@@ -205,6 +206,8 @@ void HeapPagePruneOnRead(PinnedBuffer& buf, access::TransactionId snapshot_xmin)
   // try (the decision is re-made under the lock).
   Page pg = buf.page();
   if (pg.IsNew() || !access::TransactionIdIsValid(pg.prune_xid())) return;
+  // A standby's pages change only by replay (pruning would log WAL).
+  if (access::RecoveryInProgress()) return;
   if (!access::TransactionIdPrecedes(pg.prune_xid(), snapshot_xmin)) return;
   const bool full = (pg.flags() & storage::kPageFlagPageFull) != 0;
   if (!full && pg.FreeSpace() >= storage::kBlockSize / 10) return;

@@ -14,6 +14,8 @@
 
 #include "access/transam/clog.h"
 #include "access/transam/subtrans.h"
+#include "access/transam/varsup.h"
+#include "access/transam/xlog_standby.h"
 
 namespace hearth::access {
 
@@ -30,7 +32,27 @@ bool Snapshot::TopInXip(TransactionId subxid) const {
   return TransactionIdIsValid(top) && top >= xmin && InXip(top);
 }
 
+namespace {
+
+// A standby session's snapshot holds back what index hints may call dead.
+void AdvertiseStandbyXmin(TransactionId xmin, bool replace_xmin) {
+  const storage::ProcNumber me = storage::MyProcNumber();
+  if (me == storage::kInvalidProcNumber) return;
+  ProcArrayShared* pa = ProcArray();
+  LWLockGuard g(pa->lock, LWLockMode::kShared);
+  if (replace_xmin || !TransactionIdIsValid(pa->slots[me].xmin.load(std::memory_order_relaxed))) {
+    pa->slots[me].xmin.store(xmin, std::memory_order_release);
+  }
+}
+
+}  // namespace
+
 void GetSnapshotData(Snapshot* out, bool replace_xmin) {
+  if (RecoveryInProgress()) {
+    GetStandbySnapshot(out);
+    AdvertiseStandbyXmin(out->xmin, replace_xmin);
+    return;
+  }
   ProcArrayShared* pa = ProcArray();
   const storage::ProcNumber me = storage::MyProcNumber();
   out->xip.clear();
@@ -68,6 +90,8 @@ TransactionId GetOldestXmin() {
   ProcArrayShared* pa = ProcArray();
   LWLockGuard g(pa->lock, LWLockMode::kShared);
   TransactionId oldest = pa->latest_completed_xid.load(std::memory_order_acquire) + 1;
+  // A standby: the primary's running xids are the known-assigned ones.
+  if (RecoveryInProgress()) oldest = StandbyOldestRunningXid();
   for (int i = 0; i < pa->nslots; i++) {
     TransactionId x = pa->slots[i].xid.load(std::memory_order_acquire);
     if (TransactionIdIsNormal(x)) oldest = std::min(oldest, x);
@@ -77,7 +101,22 @@ TransactionId GetOldestXmin() {
   return oldest;
 }
 
+TransactionId GetOldestRunningXid() {
+  // Read the next xid first: every xid below it is published in its slot
+  // (invariant 2) once the generation lock was free, which the counter's
+  // lock-free read does not promise; a later xid only raises the answer.
+  TransactionId oldest = NextXidPublished();
+  ProcArrayShared* pa = ProcArray();
+  LWLockGuard g(pa->lock, LWLockMode::kShared);
+  for (int i = 0; i < pa->nslots; i++) {
+    const TransactionId x = pa->slots[i].xid.load(std::memory_order_acquire);
+    if (TransactionIdIsNormal(x)) oldest = std::min(oldest, x);
+  }
+  return oldest;
+}
+
 bool TransactionIdIsInProgress(TransactionId xid) {
+  if (RecoveryInProgress()) return KnownAssignedXidIsRunning(xid);
   if (storage::ProcArrayXidIsRunning(xid)) return true;
   if (!SubtransAnyRunning()) return false;
   const TransactionId top = SubtransGetTopmost(xid);

@@ -34,6 +34,10 @@ void TransamStartup(const std::string& datadir) {
   shared->clog.lock.Init();
   shared->clog.lru_clock.store(0);
   transam_internal::MultiXactStartup(&shared->multixact);
+  shared->standby.wal_arrived.Init();
+  shared->standby.replayed.Init();
+  shared->standby.candidate_lck.Init();
+  shared->standby.known_lock.Init();
   g_shared = shared;
   g_datadir = datadir;
   transam_internal::XidCounterStartup(datadir);

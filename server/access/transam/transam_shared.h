@@ -79,11 +79,54 @@ struct SubtransShared {
   std::atomic<uint64_t> entries[kSubtransEntries];
 };
 
+// Standby mode (xlog_standby.cpp): recovery flags, positions and the
+// known-assigned xids of the primary. Zero = not in recovery.
+struct StandbyShared {
+  std::atomic<bool> consistent;
+  std::atomic<bool> promote_requested;
+  std::atomic<uint64_t> received_upto;
+  std::atomic<uint64_t> replayed_upto;
+  std::atomic<int64_t> last_xact_time_us;
+  storage::SharedCondition wal_arrived;  // received_upto moved
+  storage::SharedCondition replayed;     // replayed_upto moved or recovery ended
+  std::atomic<bool> receiver_streaming;  // the walreceiver may be writing WAL
+  std::atomic<int32_t> receiver_pid;      // while streaming
+  storage::SpinLock candidate_lck;
+  uint64_t candidate_checkpoint_lsn;  // under candidate_lck
+  uint64_t candidate_redo_lsn;
+  uint32_t candidate_next_xid;
+  // Known-assigned xids: unsorted, under known_lock (exclusive to change,
+  // shared for snapshots).
+  storage::LWLock known_lock;
+  TransactionId known_max;  // highest xid seen (0: none)
+  bool known_started;       // a checkpoint record gave the starting set
+  uint32_t nknown;
+  TransactionId known[65536];  // kMaxKnownAssignedXids
+};
+
+// One walsender's state for pg_stat_replication (walsnd_status.cpp): a slot
+// is claimed by CAS on pid; strings are written before `ready` is set.
+inline constexpr int kWalSndStatusSlots = 64;
+struct WalSndStatusSlot {
+  std::atomic<int32_t> pid;
+  std::atomic<bool> ready;
+  char application_name[64];
+  char usename[64];
+  char client_addr[64];
+  int32_t client_port;
+  int64_t backend_start_us;
+  std::atomic<uint8_t> state;
+  std::atomic<uint64_t> sent, write, flush, replay;
+  std::atomic<int64_t> reply_time_us;
+};
+
 struct TransamShared {
   XidCounterShared xid;
   ClogShared clog;
   MultiXactShared multixact;
   SubtransShared subtrans;
+  StandbyShared standby;
+  WalSndStatusSlot walsnds[kWalSndStatusSlots];
 };
 static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaBytes");
 

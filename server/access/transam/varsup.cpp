@@ -7,6 +7,7 @@
 #include "access/transam/varsup.h"
 
 #include "storage/file/durable_file.h"
+#include "access/transam/xlog_standby.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -80,6 +81,9 @@ void XidCounterShutdown() {
 }  // namespace transam_internal
 
 TransactionId GetNewTransactionId(storage::ProcSlot* publish_to) {
+  if (RecoveryInProgress()) {
+    throw DbError(sqlstate::kReadOnlySqlTransaction, "cannot assign TransactionIds during recovery");
+  }
   XidCounterShared& x = Shared()->xid;
   storage::LWLockGuard g(x.gen_lock, storage::LWLockMode::kExclusive);
   TransactionId xid = x.next_xid.load(std::memory_order_relaxed);
@@ -116,6 +120,12 @@ void AdvanceNextTransactionId(TransactionId seen) {
   x.persisted_limit = static_cast<TransactionId>(limit);
   x.next_xid.store(next, std::memory_order_release);
   storage::ProcArray()->latest_completed_xid.store(seen);
+}
+
+TransactionId NextXidPublished() {
+  XidCounterShared& x = Shared()->xid;
+  storage::LWLockGuard g(x.gen_lock, storage::LWLockMode::kShared);
+  return x.next_xid.load(std::memory_order_acquire);
 }
 
 TransactionId ReadNextTransactionId() { return Shared()->xid.next_xid.load(std::memory_order_acquire); }

@@ -26,6 +26,8 @@
 #include "access/transam/xlog_keep.h"
 #include "access/transam/xlog_rmgr.h"
 #include "access/transam/xlog_segment.h"
+#include "access/transam/xlog_standby.h"
+#include "access/transam/xlog_backup_label.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/smgr/smgr.h"
 #include "storage/file/disk_full.h"
@@ -111,6 +113,7 @@ void WriteCheckpointRecord(const std::string& datadir, bool shutdown, Checkpoint
   rec.next_oid = 0;  // the catalog keeps its own OID counter file
   rec.time_us = xi::NowMicrosUnix();
   rec.shutdown = shutdown ? 1 : 0;
+  rec.oldest_running_xid = GetOldestRunningXid();
   res.end_lsn = XLogInsertCheckpoint(rec, &res.checkpoint_lsn);
   XLogFlush(res.end_lsn);
   ControlFileData cf;
@@ -160,12 +163,59 @@ void LogCheckpointComplete(const CheckpointResult& res, const storage::Checkpoin
                average, distance / 1024, estimate / 1024);
 }
 
+// A standby's checkpoint (PostgreSQL's restartpoint): inserts no WAL; makes
+// the last checkpoint record replayed the place where recovery restarts,
+// once every page replayed so far is written and synced. Its redo point's
+// first changes of each page carry full images (the primary logged them so),
+// which is why only a primary checkpoint's redo point may serve.
+CheckpointResult CreateRestartPoint(const std::string& datadir, const CheckpointOptions& opts) {
+  CheckpointResult res;
+  const RestartPointCandidate c = GetRestartPointCandidate();
+  std::optional<ControlFileData> old = ReadControlFile(datadir);
+  // Nothing newer than what pg_control names, unless a base backup's label
+  // still waits for the checkpoint it started from to be made the restart point.
+  const bool label = ReadBackupLabel(datadir).has_value();
+  if (c.checkpoint_lsn == 0 || (old && old->checkpoint_lsn > c.checkpoint_lsn) ||
+      (old && old->checkpoint_lsn == c.checkpoint_lsn && !label)) {
+    return res;
+  }
+  if (opts.log) spdlog::info("restartpoint starting: {}", opts.cause);
+  storage::CheckpointWriteResult wr;
+  storage::Status st = storage::BufferSync(nullptr, &wr);
+  if (!st.ok()) {
+    if (st.IsDiskFull()) throw storage::DiskFullError("restartpoint could not write buffers: " + st.ToString());
+    throw std::runtime_error("restartpoint could not write buffers: " + st.ToString());
+  }
+  storage::SmgrSyncStats sync;
+  st = storage::SmgrSyncPending(&sync);
+  if (!st.ok()) throw std::runtime_error("restartpoint could not sync data files: " + st.ToString());
+  TransamCheckpoint();
+  ControlFileData cf = old.value_or(ControlFileData{});
+  cf.checkpoint_lsn = c.checkpoint_lsn;
+  cf.redo_lsn = c.redo_lsn;
+  cf.segment_size = XLogSegmentSize();
+  if (c.next_xid > cf.next_xid) cf.next_xid = c.next_xid;
+  cf.state = DbState::kInProduction;
+  UpdateControlFile(datadir, cf);
+  // A base backup's label named where replay had to start; pg_control now
+  // names a redo point at or after it.
+  if (label) RetireBackupLabel(datadir);
+  res.redo_lsn = c.redo_lsn;
+  res.checkpoint_lsn = c.checkpoint_lsn;
+  if (opts.log) {
+    spdlog::info("restartpoint complete: wrote {} buffers; recovery restart point at {:X}/{:X}", wr.written,
+                 c.redo_lsn >> 32, c.redo_lsn & 0xFFFFFFFF);
+  }
+  return res;
+}
+
 }  // namespace
 
 CheckpointResult CreateCheckPoint(bool shutdown, const CheckpointOptions& opts) {
   const std::string& datadir = TransamDataDir();
   if (datadir.empty()) throw std::logic_error("CreateCheckPoint before TransamStartup");
   CheckpointLock lock(datadir);
+  if (RecoveryInProgress()) return CreateRestartPoint(datadir, opts);
   if (opts.log) spdlog::info("checkpoint starting: {}", shutdown ? "shutdown immediate" : opts.cause);
   CheckpointTimes t;
   t.start = SteadyNs();

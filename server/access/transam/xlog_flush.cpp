@@ -24,6 +24,7 @@
 #include <string>
 
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_standby.h"
 #include "access/transam/xlog_internal.h"
 #include "access/transam/xlog_segment.h"
 #include "storage/file/disk_full.h"
@@ -135,6 +136,9 @@ void FlushImpl(XLogRecPtr lsn, int commit_delay_us, int commit_siblings, bool co
     if (commit) sh->stats.commit_already_flushed.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  // A standby inserts nothing: the WAL its pages and clog depend on was
+  // received and synced before it was replayed.
+  if (RecoveryInProgress()) return;
   if (lsn > xi::ReservedEnd()) {
     throw std::logic_error("WAL flush request " + std::to_string(lsn) + " is beyond the end of WAL " +
                            std::to_string(xi::ReservedEnd()));
@@ -240,7 +244,9 @@ void XLogFlushCommit(XLogRecPtr lsn, int commit_delay_us, int commit_siblings) {
   FlushImpl(lsn, commit_delay_us, commit_siblings, true);
 }
 
-bool XLogNeedsFlush(XLogRecPtr lsn) { return lsn > xi::Shared()->flushed_upto.load(std::memory_order_acquire); }
+bool XLogNeedsFlush(XLogRecPtr lsn) {
+  return lsn > xi::Shared()->flushed_upto.load(std::memory_order_acquire) && !RecoveryInProgress();
+}
 
 bool XLogBackgroundFlush() {
   xi::XLogShared* sh = xi::Shared();

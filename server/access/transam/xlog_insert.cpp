@@ -21,6 +21,7 @@
 #include "access/transam/xlog_internal.h"
 #include "access/transam/xlog_reader.h"
 #include "access/transam/xlog_segment.h"
+#include "access/transam/xlog_standby.h"
 #include "storage/file/disk_full.h"
 #include "storage/lmgr/proc_array.h"
 
@@ -131,6 +132,8 @@ void CopyRecord(XLogRecPtr start, const XLogRecordHeader& hdr, std::span<const X
   for (const XLogPart& p : parts) copy(static_cast<const uint8_t*>(p.data), p.len);
 }
 
+void PositionInsertAt(XLogRecPtr end_of_wal, XLogRecPtr last_record);
+
 // Finds the end of valid WAL and positions the insert pointer there.
 XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   XLogStartupInfo info;
@@ -144,27 +147,35 @@ XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   info.end_of_wal = reader.EndOfWal();
   info.end_reason = reader.EndReason();
   if (auto label = ReadBackupLabel(opts.datadir)) CheckBackupWalPresent(*label, info.last_record);
+  PositionInsertAt(info.end_of_wal, info.last_record);
+  return info;
+}
 
+// Makes `end_of_wal` (a record start after valid WAL ending with the record
+// at `last_record`) the insert position: nothing is written or flushed
+// beyond it, and a mid-page end reloads the valid part of that page.
+void PositionInsertAt(XLogRecPtr end_of_wal, XLogRecPtr last_record) {
   xi::XLogShared* sh = g_shared;
-  const uint64_t pos = RecPtrToBytePos(info.end_of_wal);
+  const uint64_t pos = RecPtrToBytePos(end_of_wal);
   sh->cur_byte_pos = pos;
-  sh->prev_lsn = info.last_record;
+  sh->prev_lsn = last_record;
   const XLogRecPtr end_lsn = BytePosToEndRecPtr(pos);
   sh->written_upto.store(end_lsn);
   sh->flushed_upto.store(end_lsn);
+  for (int i = 0; i < sh->nbuffers; i++) g_xlblocks[i].store(0);
   if (pos % kXLogUsablePerPage == 0) {
     // At a page boundary: the next page is initialised on first use.
     sh->initialized_upto.store(XLogPageStart(BytePosToRecPtr(pos)));
-    return info;
+    return;
   }
   // Mid-page: load the valid part of that page so it is rewritten intact.
   const XLogRecPtr page_lsn = XLogPageStart(end_lsn);
   const int idx = BufferIndex(page_lsn);
   uint8_t* page = g_pages + static_cast<size_t>(idx) * kXLogPageSize;
-  const std::string path = g_wal_dir + "/" + XLogSegmentFileName(XLogSegNo(page_lsn, opts.segment_size), opts.segment_size);
+  const std::string path = g_wal_dir + "/" + XLogSegmentFileName(XLogSegNo(page_lsn, sh->segment_size), sh->segment_size);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error("WAL: cannot reopen " + path + ": " + std::strerror(errno));
-  ssize_t n = ::pread(fd, page, kXLogPageSize, static_cast<off_t>(page_lsn % opts.segment_size));
+  ssize_t n = ::pread(fd, page, kXLogPageSize, static_cast<off_t>(page_lsn % sh->segment_size));
   ::close(fd);
   if (n != static_cast<ssize_t>(kXLogPageSize))
     throw std::runtime_error("WAL: cannot read back the last page of " + path);
@@ -172,7 +183,6 @@ XLogStartupInfo LocateEndOfWal(const XLogOptions& opts) {
   std::memset(page + keep, 0, kXLogPageSize - keep);
   g_xlblocks[idx].store(page_lsn + kXLogPageSize);
   sh->initialized_upto.store(page_lsn + kXLogPageSize);
-  return info;
 }
 
 }  // namespace
@@ -249,6 +259,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   xi::CloseWalFile();
   auto* base = static_cast<uint8_t*>(area);
   auto* sh = new (base) xi::XLogShared();
+  sh->in_recovery.store(false);
   sh->insert_pos_lck.Init();
   sh->cur_byte_pos = 0;
   sh->prev_lsn = 0;
@@ -321,6 +332,8 @@ namespace {
 // redo pointer differs from *expected_redo at reservation time.
 XLogRecPtr InsertRecord(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts,
                         XLogRecPtr* start_lsn, int fpi_count, const XLogRecPtr* expected_redo) {
+  // The insert position of a standby is stale: WAL arrives from the primary.
+  if (RecoveryInProgress()) throw std::logic_error("cannot make new WAL entries during recovery");
   xi::XLogShared* sh = xi::Shared();
   uint64_t payload_len = 0;
   uint32_t crc = kCrc32cInit;
@@ -384,6 +397,11 @@ XLogRecPtr InsertRecord(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const
 }
 
 }  // namespace
+
+void XLogResetInsertPosition(XLogRecPtr end_of_wal, XLogRecPtr last_record) {
+  xi::CloseWalFile();
+  PositionInsertAt(end_of_wal, last_record);
+}
 
 XLogRecPtr XLogInsert(RmgrId rmgr, uint8_t info, uint32_t xid, std::span<const XLogPart> parts, XLogRecPtr* start_lsn,
                       int fpi_count) {

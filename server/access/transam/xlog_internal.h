@@ -83,6 +83,9 @@ struct ReplSlotShared {
 };
 
 struct XLogShared {
+  // Standby mode (xlog_standby.h RecoveryInProgress): nothing may insert.
+  // Here rather than in transam's area so the check needs only the WAL.
+  std::atomic<bool> in_recovery;
   // Insert position (usable byte positions, see xlog_format.h).
   alignas(64) storage::SpinLock insert_pos_lck;
   uint64_t cur_byte_pos;  // end of reserved space

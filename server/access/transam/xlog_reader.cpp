@@ -25,6 +25,7 @@ XLogReader::~XLogReader() {
 void XLogReader::Seek(XLogRecPtr start, XLogRecPtr expected_prev) {
   next_ = start;
   expected_prev_ = expected_prev;
+  page_lsn_ = UINT64_MAX;  // the files may have grown since (a standby re-reads)
   last_start_ = 0;
   ended_ = false;
   end_of_wal_ = 0;

@@ -41,6 +41,13 @@ struct SlotGuard {
 
 }  // namespace
 
+void RegisterCoreRmgrs() {
+  RegisterRmgr(kRmgrXLog, "XLOG", XLogRmgrRedo);
+  RegisterRmgr(kRmgrXact, "Transaction", XactRedo);
+  RegisterRmgr(kRmgrStorage, "Storage", SmgrRedo);
+  SetXactRedoDropHook(RedoDropRelations);
+}
+
 RecoveryResult StartupXLogRecovery() {
   if (!XLogIsStarted()) throw std::logic_error("StartupXLogRecovery before XLogStartup");
   const std::string& datadir = TransamDataDir();
@@ -53,10 +60,7 @@ RecoveryResult StartupXLogRecovery() {
   const std::optional<BackupLabel> label = ReadBackupLabel(datadir);
   const XLogRecPtr redo = RecoveryStartLsn(datadir);
   if (label) res.was_clean_shutdown = false;
-  RegisterRmgr(kRmgrXLog, "XLOG", XLogRmgrRedo);
-  RegisterRmgr(kRmgrXact, "Transaction", XactRedo);
-  RegisterRmgr(kRmgrStorage, "Storage", SmgrRedo);
-  SetXactRedoDropHook(RedoDropRelations);
+  RegisterCoreRmgrs();
 
   SlotGuard slot;
   if (storage::MyProc() == nullptr) {

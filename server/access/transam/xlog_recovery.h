@@ -35,6 +35,9 @@ struct RecoveryResult {
   bool from_backup = false;  // started from a base backup's backup_label (now backup_label.old)
 };
 
+// Step 1 alone (standby mode: the startup process replays later).
+void RegisterCoreRmgrs();
+
 // Runs the steps above. Throws std::runtime_error when a record cannot be
 // replayed, or when WAL shows an xid at or beyond the persisted next xid
 // (the cluster is then inconsistent); the caller must refuse to start.

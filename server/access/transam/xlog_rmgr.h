@@ -41,7 +41,9 @@ struct CheckpointRecord {
   uint32_t next_oid;
   int64_t time_us;    // Unix µs
   uint32_t shutdown;  // 1 for a shutdown checkpoint (nothing to replay after it)
-  uint32_t reserved;
+  // Every xid below it had ended when the record was written (0: not
+  // recorded); a standby forgets known-assigned xids below it.
+  uint32_t oldest_running_xid;
 };
 static_assert(sizeof(CheckpointRecord) == 32);
 

@@ -135,6 +135,8 @@ int XLogPreallocateSegments() {
   return created;
 }
 
+void XLogEnsureSegmentFile(uint64_t segno) { xi::InstallSegment(segno, /*on_demand=*/true); }
+
 void XLogEnsureSpaceForChange() {
   if (!XLogIsStarted()) return;
   xi::XLogShared* sh = xi::Shared();

@@ -20,6 +20,10 @@ namespace hearth::access {
 // Called by XLogStartup and XLogBackgroundFlush (walwriter).
 int XLogPreallocateSegments();
 
+// A standby's walreceiver, before writing into segment `segno`: creates it
+// whole (zero-filled, synced) unless it exists.
+void XLogEnsureSegmentFile(uint64_t segno);
+
 struct RemovedSegments {
   int recycled = 0;  // renamed to future names
   int removed = 0;   // unlinked (enough future segments existed)

@@ -3,6 +3,7 @@
 // Principal entry points: XLogInsertXactCommit, XLogInsertXactAbort,
 // DecodeXactRecord, XactRedo.
 #include "access/transam/xlog_xact_records.h"
+#include "access/transam/xlog_standby.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -94,7 +95,7 @@ void XactRedo(const XLogRecordView& rec) {
 void SetXactRedoDropHook(XactRedoDropHook hook) { g_drop_hook = hook; }
 
 bool XactCommitIsDurable(storage::TransactionId xid) {
-  if (!XLogIsStarted()) return true;
+  if (!XLogIsStarted() || RecoveryInProgress()) return true;  // replayed commits are durable
   const uint64_t bound = TransactionIdGetCommitLsnBound(xid);
   return bound == 0 || bound <= XLogFlushedUpTo();
 }

@@ -89,9 +89,6 @@ Value SetConfig(const Value* a, int, FuncCallContext& c) {
   return Value::Text(S(c)->set_setting(a[0].str, a[1].is_null ? std::string_view() : a[1].str, is_local));
 }
 
-// Backends accept queries only after recovery ends (no hot standby).
-Value IsInRecovery(const Value*, int, FuncCallContext&) { return Value::Bool(false); }
-
 Value BackendPid(const Value*, int, FuncCallContext& c) {
   if (S(c) && S(c)->backend_pid) return Value::Int4(S(c)->backend_pid());
   return Value::Int4(static_cast<int32_t>(getpid()));
@@ -187,7 +184,6 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("current_setting", {kTextOid}, kTextOid, CurrentSetting);
   vol("current_setting", {kTextOid, kBoolOid}, kTextOid, CurrentSetting, false);
   vol("set_config", {kTextOid, kTextOid, kBoolOid}, kTextOid, SetConfig, false);
-  vol("pg_is_in_recovery", {}, kBoolOid, IsInRecovery);
   vol("pg_backend_pid", {}, kInt4Oid, BackendPid);
   vol("random", {}, kFloat8Oid, Random);
   vol("gen_random_uuid", {}, kUuidOid, GenRandomUuid);

@@ -4,6 +4,7 @@
 // The candidate-narrowing steps follow PostgreSQL's func_select_candidate
 // (documented in "Type Conversion: Functions/Operators").
 #include "utils/adt/func_registry.h"
+#include "utils/adt/recovery_funcs.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -44,6 +45,7 @@ const Registry& GetRegistry() {
     internal::AddAggregateBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);
+    internal::AddRecoveryBuiltins(&r->table);
     internal::AddSequenceBuiltins(&r->table);
     internal::AddCatalogBuiltins(&r->table);
     internal::AddDumpBuiltins(&r->table);

@@ -1,0 +1,204 @@
+// Standby mode over the wire: a copy made by the real PostgreSQL 15
+// `pg_basebackup -R` (standby.signal, primary_conninfo in
+// postgresql.auto.conf) starts as a standby of a real hearthd primary,
+// streams and replays its WAL, serves read-only queries that see exactly the
+// primary's committed transactions (hot standby), refuses writes with 25006,
+// survives kill -9 of itself and a restart of its primary, and is promoted by
+// pg_promote() into a server that accepts writes.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "crash_util.h"
+#include "pg_tools.h"
+#include "raw_session.h"
+#include "test_server.h"
+
+using namespace hearth::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Polls `cond` every 50 ms for up to 60 s; true as soon as it holds.
+bool WaitFor(const std::function<bool()>& cond) {
+  for (int i = 0; i < 1200; i++) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return cond();
+}
+
+// The value `sql` returns on `server`, or "" when the query fails (e.g. the
+// standby does not accept connections yet).
+std::string TryValue(const TestServer& server, const std::string& sql) {
+  CommandResult r = server.Psql({"-A", "-t", "-q", "-c", sql});
+  if (r.exit_code != 0) return "";
+  std::string v = r.out;
+  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+  return v;
+}
+
+// Waits until `sql` answers `want` on `server`.
+void WaitForValue(const TestServer& server, const std::string& sql, const std::string& want) {
+  std::string last;
+  const bool ok = WaitFor([&] {
+    last = TryValue(server, sql);
+    return last == want;
+  });
+  INFO(sql << " answered \"" << last << "\", expected \"" << want << "\"\nserver log:\n" << server.log());
+  REQUIRE(ok);
+}
+
+// pg_basebackup -R of `primary` into a fresh <tmp>/data; returns its path.
+std::string BackupForStandby(const TestServer& primary, const std::vector<std::string>& extra = {}) {
+  char tmpl[] = "/tmp/hearth-standby-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string copy = std::string(tmpl) + "/data";
+  std::vector<std::string> argv{PgBin("pg_basebackup"), "-h", "127.0.0.1", "-p", std::to_string(primary.port()),
+                                "-U", "hearth", "-D", copy, "-X", "stream", "-c", "fast", "-R"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  CommandResult r = RunCommand(argv);
+  INFO(r.out << r.err << "\nprimary log:\n" << primary.log());
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(fs::exists(copy + "/standby.signal"));
+  REQUIRE(Contains(ReadFile(copy + "/postgresql.auto.conf"), "primary_conninfo"));
+  return copy;
+}
+
+// The error line psql prints with VERBOSITY verbose (it carries the SQLSTATE).
+std::string VerboseError(const TestServer& server, const std::string& sql) {
+  CommandResult r = server.PsqlScript("\\set VERBOSITY verbose\n" + sql + ";\n");
+  return r.out;
+}
+
+int64_t Count(const TestServer& server, const std::string& where = "true") {
+  return PsqlInt(server, "select count(*) from t where " + where);
+}
+
+}  // namespace
+
+TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", "[standby_test]") {
+  TestServer primary;
+  REQUIRE(primary.Psql({"-c", "create table t (id int primary key, v text)"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'before' from generate_series(1, 100) g"}).exit_code == 0);
+
+  const std::string copy = BackupForStandby(primary);
+  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  WaitForValue(standby, "select count(*) from t", "100");
+  CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "t");
+  CHECK(standby.PsqlValue("show in_hot_standby") == "on");
+  CHECK(primary.PsqlValue("select pg_is_in_recovery()") == "f");
+
+  // Committed rows arrive; rows of a transaction still open on the primary
+  // stay invisible until it commits, and rolled-back ones never appear.
+  RawConn open_tx(primary.port());
+  RequireStartup(open_tx);
+  REQUIRE(Exec(open_tx, "begin"));
+  REQUIRE(Exec(open_tx, "insert into t select -g, 'open' from generate_series(1, 20) g"));
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'after' from generate_series(101, 250) g"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "begin; insert into t values (-1000, 'rolled back'); rollback"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from t where id > 0", "250");
+  CHECK(Count(standby, "id < 0") == 0);
+  REQUIRE(Exec(open_tx, "commit"));
+  WaitForValue(standby, "select count(*) from t where id < 0", "20");
+  CHECK(Count(standby, "id = -1000") == 0);
+  // The primary key index was replayed too: a point lookup finds the row.
+  CHECK(standby.PsqlValue("select v from t where id = 200") == "after");
+
+  // Updates and deletes, and a table created after the backup.
+  REQUIRE(primary.Psql({"-c", "update t set v = 'updated' where id between 1 and 10; delete from t where id between 11 and 20"})
+              .exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "create table t2 (a int); insert into t2 values (7)"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from t where v = 'updated'", "10");
+  WaitForValue(standby, "select a from t2", "7");
+  CHECK(Count(standby, "id between 11 and 20") == 0);
+
+  // The primary sees its standby streaming, with the positions it reported
+  // (replay catches up with what was sent once the primary is idle).
+  WaitForValue(primary,
+               "select state, application_name, sent_lsn = replay_lsn, flush_lsn = sent_lsn from pg_stat_replication",
+               "streaming|walreceiver|t|t");
+  CHECK(standby.PsqlValue("select status from pg_stat_wal_receiver") == "streaming");
+
+  // Recovery information functions.
+  CHECK(standby.PsqlValue("select pg_last_wal_receive_lsn() is not null") == "t");
+  CHECK(standby.PsqlValue("select pg_last_wal_replay_lsn() <= pg_last_wal_receive_lsn()") == "t");
+  CHECK(standby.PsqlValue("select pg_last_xact_replay_timestamp() is not null") == "t");
+  CHECK(primary.PsqlValue("select pg_last_wal_receive_lsn() is null") == "t");
+
+  // Writes are refused as in a read-only transaction.
+  CHECK(Contains(VerboseError(standby, "insert into t values (1000, 'no')"),
+                 "ERROR:  25006: cannot execute INSERT in a read-only transaction"));
+  CHECK(Contains(VerboseError(standby, "update t set v = 'no'"),
+                 "ERROR:  25006: cannot execute UPDATE in a read-only transaction"));
+  CHECK(Contains(VerboseError(standby, "create table nope (a int)"),
+                 "ERROR:  25006: cannot execute CREATE TABLE in a read-only transaction"));
+  CHECK(Contains(VerboseError(standby, "select pg_current_wal_lsn()"), "ERROR:  55000: recovery is in progress"));
+  CHECK(Contains(VerboseError(primary, "select pg_promote()"), "ERROR:  55000: recovery is not in progress"));
+  CHECK(Count(standby, "id = 1000") == 0);
+}
+
+TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted", "[standby_test]") {
+  TestServer primary;
+  REQUIRE(primary.Psql({"-c", "create table t (id int primary key, v text)"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'x' from generate_series(1, 50) g"}).exit_code == 0);
+  const std::string copy = BackupForStandby(primary);
+  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  WaitForValue(standby, "select count(*) from t", "50");
+
+  // kill -9 of the standby's postmaster and children: the restart replays
+  // from its last restartpoint and streams again.
+  // A primary checkpoint replayed, then CHECKPOINT on the standby: a
+  // restartpoint there, which retires the base backup's label.
+  REQUIRE(primary.Psql({"-c", "checkpoint"}).exit_code == 0);
+  const std::string primary_lsn = primary.PsqlValue("select pg_current_wal_lsn()");
+  WaitForValue(standby, "select pg_last_wal_replay_lsn() >= '" + primary_lsn + "'", "t");
+  REQUIRE(standby.Psql({"-c", "checkpoint"}).exit_code == 0);
+  CHECK_FALSE(fs::exists(copy + "/backup_label"));
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'x' from generate_series(51, 80) g"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from t", "80");
+  CrashAndRestart(standby, [&primary] {
+    REQUIRE(primary.Psql({"-c", "insert into t select g, 'x' from generate_series(81, 120) g"}).exit_code == 0);
+  });
+  WaitForValue(standby, "select count(*) from t", "120");
+  CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "t");
+
+  // The primary restarts: the walreceiver reconnects (with backoff).
+  REQUIRE(primary.Stop(SIGTERM) == 0);
+  primary.Start();
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'x' from generate_series(121, 150) g"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from t", "150");
+
+  // Promotion: pg_promote() waits until writes are accepted.
+  CHECK(standby.PsqlValue("select pg_promote()") == "t");
+  CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "f");
+  CHECK_FALSE(fs::exists(copy + "/standby.signal"));
+  REQUIRE(standby.Psql({"-c", "insert into t values (1000, 'promoted')"}).exit_code == 0);
+  REQUIRE(standby.Psql({"-c", "create table after_promotion (a int); insert into after_promotion values (1)"})
+              .exit_code == 0);
+  CHECK(Count(standby) == 151);
+  CHECK(PsqlInt(standby, "select count(*) from after_promotion") == 1);
+  // The primary's rows and the new ones survive a restart of the new primary.
+  REQUIRE(standby.Stop(SIGTERM) == 0);
+  standby.Start();
+  CHECK(Count(standby) == 151);
+  CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "f");
+  // The old primary is untouched.
+  CHECK(Count(primary) == 150);
+}
