@@ -1268,6 +1268,8 @@ struct AlterSchemaStmt : Statement {
   std::string name;
   std::string new_name;   // RENAME TO; empty otherwise
   std::string new_owner;  // OWNER TO; empty otherwise
+};
+
 // ---------------------------------------------------------------------------
 // SQL functions (parse_function.cpp)
 // ---------------------------------------------------------------------------
