@@ -34,11 +34,13 @@
 namespace hearth::catalog {
 
 struct DdlNotice {
-  DdlNotice(std::string state, std::string text, std::string hint_text = {})
-      : sqlstate(std::move(state)), message(std::move(text)), hint(std::move(hint_text)) {}
+  DdlNotice(std::string state, std::string text, std::string hint_text = {}, std::string detail_text = {})
+      : sqlstate(std::move(state)), message(std::move(text)), hint(std::move(hint_text)),
+        detail(std::move(detail_text)) {}
   std::string sqlstate;  // "42P07", "00000", ...
   std::string message;   // e.g. relation "t" already exists, skipping
   std::string hint;      // empty: none
+  std::string detail;    // empty: none
 };
 
 struct DdlContext {

@@ -65,6 +65,11 @@ struct TableInfo {
   std::string name;
   std::vector<ColumnInfo> columns;  // attnum order (attnum = index + 1)
   std::vector<IndexInfo> indexes;   // empty when the provider has no indexes
+  // A view (relkind 'v'): its query (SQL text, planned in its place as a
+  // subquery) and its owner (the role its tables are checked as). Empty for tables.
+  std::string view_query;
+  types::Oid view_owner = types::kInvalidOid;
+  bool is_view() const { return !view_query.empty(); }
 };
 
 // Conditions of an index scan, all on the index's FIRST key column, ANDed.

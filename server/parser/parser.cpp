@@ -442,6 +442,9 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kFetch: return s.As<FetchStmt>().is_move ? "MOVE" : "FETCH";
     case StmtKind::kClosePortal: return "CLOSE CURSOR";
     case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
+    case StmtKind::kCreateView: return "CREATE VIEW";
+    case StmtKind::kRenameRelation:
+      return s.As<RenameRelationStmt>().object_type == ObjectType::kView ? "ALTER VIEW" : "ALTER TABLE";
     case StmtKind::kAlterOwner:
       switch (s.As<AlterOwnerStmt>().object_type) {
         case ObjectType::kSequence: return "ALTER SEQUENCE";

@@ -248,6 +248,8 @@ class Parser {
   std::vector<std::string> ParseGrantees(bool is_grant);
   bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade = nullptr);
   StmtPtr TryParseAlterOwner(int location);
+  StmtPtr ParseCreateView(bool or_replace, bool temp, int location);  // parse_view.cpp
+  StmtPtr TryParseAlterViewRename(int location);
   StmtPtr ParseOwned();
 
   std::string_view sql_;

@@ -32,6 +32,7 @@
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/admin_callbacks.h"
+#include "tcop/plan.h"
 #include "tcop/privilege_checks.h"
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
@@ -109,6 +110,7 @@ void Session::InstallCallbacks() {
   InstallAdminCallbacks(callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
+  InstallViewDefinitionCallback(*this);
   func_context.session = &callbacks;
 }
 

@@ -60,6 +60,21 @@ Value ConstraintDef(const Value* a, int, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
+// pg_get_viewdef(view [, pretty | wrap column]) by oid or by name.
+Value ViewDefOf(Oid oid, bool pretty, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->view_def) return Value::Null(kTextOid);
+  auto def = cat->view_def(oid, pretty);
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+Value ViewDef(const Value* a, int n, FuncCallContext& c) {
+  return ViewDefOf(static_cast<Oid>(a[0].i), n > 1 && a[1].b, c);
+}
+Value ViewDefWrap(const Value* a, int, FuncCallContext& c) { return ViewDefOf(static_cast<Oid>(a[0].i), true, c); }
+Value ViewDefByName(const Value* a, int n, FuncCallContext& c) {
+  return ViewDefOf(RegclassIn(a[0].str), n > 1 && a[1].b, c);
+}
+
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
 // decompiling one is the identity.
 Value GetExpr(const Value* a, int, FuncCallContext&) { return Value::Text(a[0].str); }
@@ -126,6 +141,11 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_get_indexdef", {kOidOid}, kTextOid, IndexDef);
   cat("pg_get_indexdef", {kOidOid, kInt4Oid, kBoolOid}, kTextOid, IndexDef);
   cat("pg_get_constraintdef", {kOidOid}, kTextOid, ConstraintDef);
+  cat("pg_get_viewdef", {kOidOid}, kTextOid, ViewDef);
+  cat("pg_get_viewdef", {kOidOid, kBoolOid}, kTextOid, ViewDef);
+  cat("pg_get_viewdef", {kOidOid, kInt4Oid}, kTextOid, ViewDefWrap);
+  cat("pg_get_viewdef", {kTextOid}, kTextOid, ViewDefByName);
+  cat("pg_get_viewdef", {kTextOid, kBoolOid}, kTextOid, ViewDefByName);
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
@@ -136,6 +156,9 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("shobj_description", kFn, {kOidOid, kNameOid}, kTextOid, NoDescription));
   cat("pg_relation_is_publishable", {kRegclassOid}, kBoolOid, NotPublishable);
   t->push_back(Row("pg_get_statisticsobjdef_columns", kFn, {kOidOid}, kTextOid, NoDescription));
+  // There are no rules besides views' (pg_rewrite is empty): psql's \d of a view asks.
+  t->push_back(Row("pg_get_ruledef", kFn, {kOidOid}, kTextOid, NoDescription));
+  t->push_back(Row("pg_get_ruledef", kFn, {kOidOid, kBoolOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_result", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));

@@ -51,6 +51,9 @@ struct CatalogCallbacks {
   std::function<std::optional<std::string>(uint32_t index, int column)> index_def;
   // "PRIMARY KEY (a, b)" of constraint `constraint`, or nullopt.
   std::function<std::optional<std::string>(uint32_t constraint)> constraint_def;
+  // pg_get_viewdef: the definition of view `view` (pretty: fewer
+  // parentheses), nullopt when it is not a view.
+  std::function<std::optional<std::string>(uint32_t view, bool pretty)> view_def;
 };
 
 // Each callback is optional; unset ones fall back to the documented default.
