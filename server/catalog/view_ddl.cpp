@@ -179,6 +179,7 @@ DdlResult CreateView(const ViewDefinition& def) {
     return replaced;
   }
   if (internal::FindIndexByName(ns, relname)) throw DbError("42P07", "relation \"" + relname + "\" already exists");
+  NoteViewCreated();
   const Oid oid = GetNewObjectId();
   internal::ClassFields cf;
   cf.oid = oid;
@@ -203,9 +204,12 @@ DdlResult CreateView(const ViewDefinition& def) {
 DdlResult DropDependentViews(const std::vector<RelationRef>& relations, parser::DropBehavior behavior) {
   RequireTransaction();
   DdlResult result;
-  if (relations.empty()) return result;
+  if (relations.empty() || ViewsExist() == ViewsKnown::kNone) return result;
   const std::map<Oid, ViewRow> views = AllViews();
-  if (views.empty()) return result;
+  if (views.empty()) {
+    NoteNoViews();
+    return result;
+  }
   std::set<Oid> skip;
   for (const RelationRef& r : relations) skip.insert(r->oid);
   std::vector<Oid> found;

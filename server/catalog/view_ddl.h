@@ -64,6 +64,16 @@ using ViewDefinitionPrinter = std::function<std::string(const executor::TableInf
 void SetViewDefinitionPrinter(ViewDefinitionPrinter printer);
 std::string PrintViewDefinition(const executor::TableInfo& view, bool pretty);
 
+// Cluster-wide hint in shared memory (catalog_shared.cpp) so DROP TABLE
+// scans hearth_class for dependent views only when views may exist: unknown
+// after a (re)start until a scan finds none; "maybe" from the first CREATE
+// VIEW on (set before its row is written, so a concurrent scan's "none"
+// cannot hide it).
+enum class ViewsKnown { kUnknown, kNone, kMaybe };
+ViewsKnown ViewsExist();
+void NoteNoViews();
+void NoteViewCreated();
+
 // The relations a view depends on (its relviewdeps).
 std::vector<Oid> ViewDependencies(Oid view);
 
