@@ -41,6 +41,7 @@ const std::vector<ColumnSpec> kClassColumns = {
     {"relpages", types::kInt4Oid},    {"reltuples", types::kFloat4Oid}, {"relhasindex", types::kBoolOid},
     {"relfillfactor", types::kInt4Oid}, {"reloptions", types::kTextOid},
     {"relowner", types::kOidOid},     {"relacl", types::kTextOid, true},
+    {"relviewdef", types::kTextOid, true}, {"relviewdeps", types::kTextOid, true},
 };
 const std::vector<ColumnSpec> kAttributeColumns = {
     {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},

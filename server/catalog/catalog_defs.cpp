@@ -27,6 +27,8 @@ const TupleDesc& ClassTupleDesc() {
       ColumnDesc::ForType(types::kTextOid),    // reloptions
       ColumnDesc::ForType(types::kOidOid),     // relowner
       ColumnDesc::ForType(types::kTextOid),    // relacl
+      ColumnDesc::ForType(types::kTextOid),    // relviewdef
+      ColumnDesc::ForType(types::kTextOid),    // relviewdeps
   });
   return desc;
 }

@@ -63,6 +63,8 @@ enum ClassCol : int {
   kClassReloptions,    // text, NULL or "autovacuum_enabled=<bool>" (WITH (...) options kept)
   kClassRelowner,      // oid: the owning role (pg_authid)
   kClassRelacl,        // text: aclitem[] as PostgreSQL prints it; NULL = the owner's default
+  kClassRelviewdef,    // text: a view's query (relkind 'v'); NULL for other relations
+  kClassRelviewdeps,   // text: a view's direct dependencies, space-separated relation oids; NULL otherwise
   kClassNatts
 };
 

@@ -153,6 +153,8 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassReloptions] = f.reloptions.empty() ? Value::Null(types::kTextOid) : Value::Text(f.reloptions);
   r[kClassRelowner] = Value::Int(types::kOidOid, f.owner);
   r[kClassRelacl] = Value::Null(types::kTextOid);
+  r[kClassRelviewdef] = f.relkind == 'v' ? Value::Text(f.viewdef) : Value::Null(types::kTextOid);
+  r[kClassRelviewdeps] = f.relkind == 'v' ? Value::Text(f.viewdeps) : Value::Null(types::kTextOid);
   return r;
 }
 

@@ -51,9 +51,11 @@ struct ClassFields {
   Oid relfilenode = 0;
   int relnatts = 0;
   int fillfactor = 100;
-  char relkind = 'r';  // 'S' for sequences
+  char relkind = 'r';  // 'S' for sequences, 'v' for views
   std::string reloptions;  // empty: NULL
   Oid owner = kBootstrapSuperuserOid;
+  std::string viewdef;   // views: the query text (else NULL)
+  std::string viewdeps;  // views: space-separated oids of the relations the query names (else NULL)
 };
 heap::Row MakeClassRow(const ClassFields& f);
 

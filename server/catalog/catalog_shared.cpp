@@ -26,6 +26,7 @@
 #include "common/error/db_error.h"
 #include "storage/lmgr/lwlock.h"
 #include "storage/lmgr/proc_array.h"
+#include "catalog/view_ddl.h"
 
 namespace hearth::catalog {
 
@@ -41,6 +42,8 @@ struct CatalogShared {
   storage::LWLock inval_lock;  // exclusive: append; shared: read (all zero = unlocked)
   uint64_t inval_count;        // messages ever appended (under inval_lock)
   Oid inval_oids[kInvalidationRing];
+  // Whether views may exist (view_ddl.h): 0 unknown, 1 none, 2 maybe.
+  std::atomic<uint32_t> views_exist;
 };
 static_assert(sizeof(access::transam_internal::TransamShared) + sizeof(CatalogShared) + 64 <= storage::kXactAreaBytes,
               "the catalog's shared state no longer fits behind transam's in the xact area");
@@ -154,6 +157,18 @@ void CatalogShutdown() {
   WriteOidControlFile(access::TransamDataDir(), s->next_oid);
   s->persisted_limit = s->next_oid;
 }
+
+ViewsKnown ViewsExist() {
+  const uint32_t v = Shared()->views_exist.load(std::memory_order_acquire);
+  return v == 1 ? ViewsKnown::kNone : v == 2 ? ViewsKnown::kMaybe : ViewsKnown::kUnknown;
+}
+
+void NoteNoViews() {
+  uint32_t expected = 0;
+  Shared()->views_exist.compare_exchange_strong(expected, 1);  // a view created meanwhile wins
+}
+
+void NoteViewCreated() { Shared()->views_exist.store(2, std::memory_order_release); }
 
 uint64_t CatalogVersion() { return Shared()->catalog_version.load(std::memory_order_acquire); }
 

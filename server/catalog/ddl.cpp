@@ -342,6 +342,9 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
     if (e->relkind == 'S') {
       throw DbError("42809", "\"" + name + "\" is not a table").WithHint("Use DROP SEQUENCE to remove a sequence.");
     }
+    if (e->relkind == 'v') {
+      throw DbError("42809", "\"" + name + "\" is not a table").WithHint("Use DROP VIEW to remove a view.");
+    }
     CheckOwnership(*e);
     if (seen.insert(e->oid).second) victims.push_back(std::move(e));
   }
@@ -384,7 +387,7 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
     RelationRef e = OpenRelation(rv.schema, name, storage::LockMode::kAccessExclusive);
     if (e == nullptr) throw DbError("42P01", "relation \"" + name + "\" does not exist");
     RejectSystemCatalog(*e);
-    if (e->relkind == 'S') throw DbError("42809", "\"" + name + "\" is not a table");
+    if (e->relkind == 'S' || e->relkind == 'v') throw DbError("42809", "\"" + name + "\" is not a table");
     CheckTablePrivileges(*e, kAclTruncate);
     if (seen.insert(e->oid).second) targets.push_back(std::move(e));
   }

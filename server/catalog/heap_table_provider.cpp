@@ -364,6 +364,8 @@ std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& 
 RelationRef HeapTableProvider::Open(const executor::TableInfo& table, storage::LockMode mode) {
   RelationRef e = OpenRelationByOid(table.oid, mode);
   if (e == nullptr) throw DbError("42P01", "relation \"" + table.name + "\" does not exist");
+  // A view has no file: the planner expands it (planner/view_ref.cpp).
+  if (e->relkind == 'v') throw DbError("42809", "\"" + table.name + "\" is a view");
   return e;
 }
 

@@ -291,9 +291,10 @@ RelationRef OpenTableForIndex(const parser::RangeVar& rv, storage::LockMode mode
   if (e->namespace_oid == kPgCatalogNamespace) {
     throw DbError("42501", "permission denied: \"" + e->info.name + "\" is a system catalog");
   }
-  if (e->relkind == 'S') {
+  if (e->relkind == 'S' || e->relkind == 'v') {
     throw DbError("42809", "cannot create index on relation \"" + e->info.name + "\"")
-        .WithDetail("This operation is not supported for sequences.");
+        .WithDetail(e->relkind == 'S' ? "This operation is not supported for sequences."
+                                      : "This operation is not supported for views.");
   }
   return e;
 }

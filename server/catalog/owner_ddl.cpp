@@ -32,7 +32,8 @@ const char* KindWord(parser::ObjectType t) {
 
 void RejectWrongKind(parser::ObjectType wanted, char relkind, const std::string& name) {
   const bool ok = (wanted == parser::ObjectType::kTable) ||
-                  (wanted == parser::ObjectType::kSequence && relkind == 'S');
+                  (wanted == parser::ObjectType::kSequence && relkind == 'S') ||
+                  (wanted == parser::ObjectType::kView && relkind == 'v');
   if (!ok) throw DbError("42809", "\"" + name + "\" is not " + KindWord(wanted));
 }
 

@@ -2,7 +2,7 @@
 //
 // Principal entry point: AddPgCatalogSystemViews — PostgreSQL's views over
 // the catalogs that need no session state: pg_tables, pg_indexes,
-// pg_sequences and pg_views (Hearth has no user views: empty), computed
+// pg_sequences and pg_views, computed
 // from hearth_class / hearth_index / hearth_attribute / hearth_sequence.
 #include <map>
 #include <set>
@@ -12,6 +12,8 @@
 #include "catalog/cluster_catalog.h"
 #include "catalog/object_definitions.h"
 #include "catalog/pg_catalog_views.h"
+#include "catalog/privileges.h"
+#include "catalog/view_ddl.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
@@ -82,7 +84,17 @@ void AddPgViews(SystemViewProvider& p) {
   p.AddView(PgViewInfo(kPgViewsOid, "pg_views",
                        {{"schemaname", kNameOid}, {"viewname", kNameOid}, {"viewowner", kNameOid},
                         {"definition", kTextOid}}),
-            [] { return std::vector<Row>{}; });
+            [&p] {
+              std::vector<Row> out;
+              for (const Row& c : ScanCatalog(p.wrapped(), kHearthClassName)) {
+                if (c[kClassRelkind].str != "v") continue;
+                RelationRef e = LookupRelationByOid(static_cast<Oid>(c[kClassOid].i));
+                if (e == nullptr) continue;
+                out.push_back({NameValue(NamespaceName(e->namespace_oid)), NameValue(e->info.name),
+                               NameValue(AclRoleName(e->owner)), Value::Text(PrintViewDefinition(e->info, false))});
+              }
+              return out;
+            });
 }
 
 }  // namespace

@@ -140,7 +140,7 @@ Row ClassRow(const ClassRowFields& f) {
           OidValue(0),      OidValue(f.owner),      OidValue(f.am), OidValue(f.filenode),
           OidValue(0),      Value::Int4(f.pages),   Float4Value(f.tuples), Value::Int4(0),
           OidValue(0),      Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
-          CharValue(f.kind), Int2Value(f.natts),    Int2Value(f.checks),  Value::Bool(false),
+          CharValue(f.kind), Int2Value(f.natts),    Int2Value(f.checks),  Value::Bool(f.kind == 'v'),
           Value::Bool(f.has_triggers), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
           Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
           Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
@@ -167,7 +167,7 @@ void AddPgClass(SystemViewProvider& p) {
       owners[oid] = owner;
       const char kind = c[kClassRelkind].str.empty() ? 'r' : c[kClassRelkind].str[0];
       out.push_back(ClassRow({oid, c[kClassRelname].str, static_cast<Oid>(c[kClassRelnamespace].i),
-                              kind == 'S' ? 0 : kHeapAmOid, static_cast<Oid>(c[kClassRelfilenode].i),
+                              kind == 'S' || kind == 'v' ? 0 : kHeapAmOid, static_cast<Oid>(c[kClassRelfilenode].i),
                               static_cast<int>(c[kClassRelpages].i), c[kClassReltuples].f,
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),

@@ -69,7 +69,9 @@ Acl RelationAcl(const RelationEntry& e) {
   return EffectiveAcl(e.acl, e.owner, AclRoleOid, e.relkind == 'S' ? kAclAllSequence : kAclAllTable);
 }
 
-const char* RelKindName(char relkind) { return relkind == 'S' ? "sequence" : "table"; }
+const char* RelKindName(char relkind) {
+  return relkind == 'S' ? "sequence" : relkind == 'v' ? "view" : "table";
+}
 
 bool CachedHasPrivsOf(Oid member, Oid role) {
   CheckCache& c = Cache();

@@ -109,6 +109,7 @@ std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_ma
   types::RelationSizes s;
   if (RelationRef r = LookupRelationByOid(oid)) {
     s.filenode = r->rel.number.value;
+    if (r->relkind == 'v') return s;  // a view has no storage: 0 bytes
     AddForkSizes(r->rel, fork_mask, &s);
     if (with_indexes) {
       for (const IndexEntry& ix : r->indexes) s.indexes_bytes += AllForksBytes(ix.desc.rel);

@@ -36,11 +36,16 @@ Cache& TheCache() {
   return c;
 }
 
-// relkind; a sequence's parameters; identity markers of a table's columns
+// relkind; a view's query; a sequence's parameters; identity markers of a table's columns
 // (only tables with a nextval() default can have owned sequences).
 void LoadSequenceParts(RelationEntry& e, const heap::Row& cls) {
   const Value& kind = cls[kClassRelkind];
   e.relkind = kind.is_null || kind.str.empty() ? 'r' : kind.str[0];
+  if (e.relkind == 'v' && cls.size() > kClassRelviewdef && !cls[kClassRelviewdef].is_null) {
+    e.info.view_query = cls[kClassRelviewdef].str;
+    e.info.view_owner = e.owner;
+    return;
+  }
   if (e.relkind == 'S') {
     if (auto row = FindSequenceRow(e.oid)) e.sequence = std::make_shared<SequenceParams>(ParseSequenceRow(row->row));
     return;

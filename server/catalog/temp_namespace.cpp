@@ -12,6 +12,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/index_ddl.h"
 #include "catalog/sequence_ddl.h"
+#include "catalog/view_ddl.h"
 #include "storage/lmgr/proc_array.h"
 
 namespace hearth::catalog {
@@ -24,14 +25,24 @@ bool g_claimed = false;
 // sequences first, then sequences left on their own.
 void DropAllIn(Oid ns) {
   const std::string schema = TempNamespaceName(ns);
-  std::vector<parser::RangeVar> tables, sequences;
+  std::vector<parser::RangeVar> tables, sequences, views;
   for (const internal::CatalogTuple& t : internal::FindClassesInNamespace(ns)) {
     parser::RangeVar rv;
     rv.schema = schema;
     rv.name = t.row[kClassRelname].str;
-    (t.row[kClassRelkind].str == "S" ? sequences : tables).push_back(std::move(rv));
+    const std::string& kind = t.row[kClassRelkind].str;
+    (kind == "S" ? sequences : kind == "v" ? views : tables).push_back(std::move(rv));
   }
-  if (!tables.empty()) DropTablesWithIndexes(tables, /*if_exists=*/true);
+  // Views first, with the views over them (only temporary views can be).
+  if (!views.empty()) DropViews(views, /*if_exists=*/true, parser::DropBehavior::kCascade);
+  if (!tables.empty()) {
+    std::vector<RelationRef> refs;
+    for (const parser::RangeVar& rv : tables) {
+      if (RelationRef r = LookupRelation(rv.schema, rv.name)) refs.push_back(std::move(r));
+    }
+    DropDependentViews(refs, parser::DropBehavior::kCascade);
+    DropTablesWithIndexes(tables, /*if_exists=*/true);
+  }
   if (!sequences.empty()) DropSequences(sequences, /*if_exists=*/true, parser::DropBehavior::kRestrict);
 }
 

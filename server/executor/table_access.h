@@ -95,6 +95,11 @@ struct TableInfo {
   std::vector<CheckConstraintInfo> checks;      // name order (PostgreSQL's check order)
   std::vector<ForeignKeyInfo> foreign_keys;     // this table references others (oid order)
   std::vector<ForeignKeyInfo> referenced_by;    // others reference this table (oid order)
+  // A view (relkind 'v'): its query (SQL text, planned in its place as a
+  // subquery) and its owner (the role its tables are checked as). Empty for tables.
+  std::string view_query;
+  types::Oid view_owner = types::kInvalidOid;
+  bool is_view() const { return !view_query.empty(); }
 };
 
 // Conditions of an index scan, all on the index's FIRST key column, ANDed.

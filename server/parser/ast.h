@@ -561,6 +561,8 @@ enum class StmtKind {
   kCall,
   kGrantFunction,
   kLock,  // LOCK TABLE: parse_lock.cpp
+  kCreateView,  // views: parse_view.cpp
+  kRenameRelation,
 };
 
 struct Statement {
@@ -1187,6 +1189,29 @@ struct AlterOwnerStmt : Statement {
   RangeVar object;
   bool if_exists = false;
   std::string new_owner;
+};
+
+// CREATE [OR REPLACE] [TEMP] VIEW name [(col, ...)] AS query
+// [WITH [CASCADED | LOCAL] CHECK OPTION].
+struct CreateViewStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateView;
+  CreateViewStmt() : Statement(kKind) {}
+  RangeVar view;
+  bool or_replace = false;
+  bool temp = false;
+  std::vector<std::string> column_names;
+  StmtPtr query;  // a SelectStmt; query->text is its source text
+  std::string check_option;  // "", "cascaded" or "local"
+};
+
+// ALTER {VIEW | TABLE} [IF EXISTS] name RENAME TO new_name (views only so far).
+struct RenameRelationStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kRenameRelation;
+  RenameRelationStmt() : Statement(kKind) {}
+  ObjectType object_type = ObjectType::kView;
+  RangeVar object;
+  bool if_exists = false;
+  std::string new_name;
 };
 
 // REASSIGN OWNED BY role[, ...] TO role | DROP OWNED BY role[, ...]

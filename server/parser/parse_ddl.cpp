@@ -36,13 +36,13 @@ DropBehavior Parser::ParseDropBehavior() {
 StmtPtr Parser::ParseCreate() {
   int loc = Loc();
   Advance();  // CREATE
+  bool or_replace = false;
   if (IsKw("or") && PeekKw(1, "replace")) {
     Advance();
     Advance();
-    if (!IsKw("function") && !IsKw("procedure")) SyntaxError();
-    return ParseCreateFunction(true, loc);
+    or_replace = true;
   }
-  if (IsKw("function") || IsKw("procedure")) return ParseCreateFunction(false, loc);
+  if (IsKw("function") || IsKw("procedure")) return ParseCreateFunction(or_replace, loc);
   bool temp = false, unlogged = false;
   if (IsKw("global") || IsKw("local")) {
     Advance();
@@ -53,6 +53,10 @@ StmtPtr Parser::ParseCreate() {
   } else if (AcceptKw("unlogged")) {
     unlogged = true;
   }
+  if (!unlogged && (IsKw("view") || (IsKw("recursive") && PeekKw(1, "view")))) {
+    return ParseCreateView(or_replace, temp, loc);  // parse_view.cpp
+  }
+  if (or_replace) SyntaxError();
   if (IsKw("table")) return ParseCreateTable(temp, unlogged, loc);
   if (IsKw("sequence") && !unlogged) return ParseCreateSequence(temp, loc);
   if (temp || unlogged) SyntaxError();
@@ -383,6 +387,7 @@ StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
+  if (StmtPtr rename = TryParseAlterViewRename(loc)) return rename;  // parse_view.cpp
   if (IsKw("table")) return ParseAlterTable(loc);
   if (IsKw("sequence")) return ParseAlterSequence(loc);
   if (AcceptKw("schema")) return ParseAlterSchema(loc);

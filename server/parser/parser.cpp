@@ -454,6 +454,9 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kDo: return "DO";
     case StmtKind::kCall: return "CALL";
     case StmtKind::kGrantFunction: return s.As<GrantFunctionStmt>().is_grant ? "GRANT" : "REVOKE";
+    case StmtKind::kCreateView: return "CREATE VIEW";
+    case StmtKind::kRenameRelation:
+      return s.As<RenameRelationStmt>().object_type == ObjectType::kView ? "ALTER VIEW" : "ALTER TABLE";
     case StmtKind::kAlterOwner:
       switch (s.As<AlterOwnerStmt>().object_type) {
         case ObjectType::kSequence: return "ALTER SEQUENCE";

@@ -255,6 +255,8 @@ class Parser {
   std::vector<std::string> ParseGrantees(bool is_grant);
   bool ParseGrantTail(bool is_grant, const char* option, std::string* grantor, bool* cascade = nullptr);
   StmtPtr TryParseAlterOwner(int location);
+  StmtPtr ParseCreateView(bool or_replace, bool temp, int location);  // parse_view.cpp
+  StmtPtr TryParseAlterViewRename(int location);
   StmtPtr ParseOwned();
   // ---- SQL functions (parse_function.cpp) ----
   StmtPtr ParseCreateFunction(bool or_replace, int location);

@@ -22,6 +22,10 @@ struct RelationUse {
   bool target = false;        // the table INSERT / UPDATE / DELETE modifies
   std::vector<int> read;      // 1-based attnums read (sorted, unique)
   std::vector<int> modified;  // target: attnums INSERT / UPDATE write (sorted, unique)
+  // Inside a view's query: the role its privileges are checked as (the
+  // view's owner) and the view (0 and 0: named by the statement itself).
+  types::Oid check_as = 0;
+  types::Oid via_view = 0;
 };
 
 class ColumnUseRecorder {
@@ -40,6 +44,34 @@ class ColumnUseRecorder {
  private:
   std::vector<RelationUse> uses_;
   ColumnUseRecorder* previous_ = nullptr;
+};
+
+// While it lives, the relations the planner notes are those of view
+// `view`'s query: checked as `owner` (PostgreSQL checks a view's tables
+// with its owner's privileges). Nests (a view over a view).
+class ViewExpansionScope {
+ public:
+  ViewExpansionScope(types::Oid view, types::Oid owner);
+  ~ViewExpansionScope();
+  ViewExpansionScope(const ViewExpansionScope&) = delete;
+  ViewExpansionScope& operator=(const ViewExpansionScope&) = delete;
+
+ private:
+  types::Oid saved_view_;
+  types::Oid saved_owner_;
+};
+
+// While it lives, the target use of `base` (INSERT / UPDATE / DELETE
+// through view `view`) is checked as `owner`; other relations are not.
+class ViewTargetScope {
+ public:
+  ViewTargetScope(types::Oid base, types::Oid view, types::Oid owner);
+  ~ViewTargetScope();
+  ViewTargetScope(const ViewTargetScope&) = delete;
+  ViewTargetScope& operator=(const ViewTargetScope&) = delete;
+
+ private:
+  types::Oid saved_[3];
 };
 
 // Where a column of a scope entry comes from: a use (-1: none, e.g. a

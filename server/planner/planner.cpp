@@ -17,6 +17,7 @@
 #include "planner/cte.h"
 #include "planner/on_conflict.h"
 #include "planner/planner_internal.h"
+#include "planner/view_dml.h"
 
 namespace hearth::planner {
 
@@ -398,6 +399,18 @@ PlannedStatement PlanInner(const parser::Statement& stmt, PlannerState& st) {
   DmlPlanner d(st);
   switch (stmt.kind) {
     case parser::StmtKind::kSelect: return d.Select(stmt.As<parser::SelectStmt>());
+    case parser::StmtKind::kInsert:
+    case parser::StmtKind::kUpdate:
+    case parser::StmtKind::kDelete:
+      if (std::optional<ViewDmlTarget> v = RewriteViewDml(stmt, st)) {  // view_dml.cpp
+        ViewTargetScope as_owner(v->base, v->view, v->owner);
+        return PlanInner(*v->rewritten, st);
+      }
+      break;
+    default:
+      break;
+  }
+  switch (stmt.kind) {
     case parser::StmtKind::kInsert: return d.Insert(stmt.As<parser::InsertStmt>());
     case parser::StmtKind::kUpdate: return d.Update(stmt.As<parser::UpdateStmt>());
     case parser::StmtKind::kDelete: return d.Delete(stmt.As<parser::DeleteStmt>());

@@ -133,6 +133,13 @@ struct PlannerState {
   // alive for the duration of planning.
   std::vector<std::unique_ptr<parser::Expr>> synthetic;
   std::vector<std::vector<parser::StmtPtr>> parsed_defaults;
+  // Views: their queries as parsed for this plan, and the views being
+  // expanded (innermost last; a view met again is infinite recursion).
+  std::vector<std::vector<parser::StmtPtr>> parsed_views;
+  std::vector<types::Oid> view_stack;
+  // Statements the planner made by rewriting DML on a view (view_dml.cpp):
+  // rewritten again in place when their target is a view too.
+  std::vector<const parser::Statement*> owned_statements;
 };
 
 // RAII: marks the planning of a part that may be re-run per execution.
@@ -319,6 +326,8 @@ class QueryPlanner {
   FromResult PlanFunctionItem(const parser::FunctionRef& f);
   executor::ScanFunction BindScanFunction(const parser::Expr& call, LateralRefs* lateral);
   FromResult PlanSubqueryItem(const parser::SubqueryRef& sq);
+  // (view_ref.cpp) A view in FROM: its query planned in its place.
+  FromResult PlanViewRef(const parser::TableRef& t, const executor::TableInfo& view);
   // A FROM item at `lateral_scope_`'s level: the left row joined to `right`
   // per outer row (LateralJoinNode); `conds` bound on the combined row.
   ExecNodePtr JoinLateral(executor::JoinKind kind, ExecNodePtr left, ExecNodePtr right, LateralRefs refs,

@@ -36,6 +36,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
         if (t.table.schema.empty()) AddInvisibleCteHint(st_, t.table.name, &e);  // cte.cpp
         ThrowAt(std::move(e), t.table.location >= 0 ? t.table.location : item.location);
       }
+      if (info->is_view()) return PlanViewRef(t, *info);  // view_ref.cpp
       RangeEntry e;
       e.alias = t.alias.name.empty() ? info->name : t.alias.name;
       e.origin = OriginsOf(NoteRelationUse(info->oid, /*target=*/false), info->columns.size());

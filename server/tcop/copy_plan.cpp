@@ -205,6 +205,10 @@ class CopyPlan : public Plan {
  private:
   std::string CopyFrom(Session& s) {
     executor::TableInfo t = LookupTable(s, stmt_.table);
+    if (t.is_view()) {
+      throw DbError("42809", "cannot copy to view \"" + t.name + "\"")
+          .WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.");
+    }
     CheckTablePrivilege(t, catalog::kAclInsert);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
     std::vector<commands::CopyColumn> cols;
@@ -225,6 +229,10 @@ class CopyPlan : public Plan {
   std::string CopyTo(Session& s) {
     if (stmt_.query) return CopyQueryTo(s);
     executor::TableInfo t = LookupTable(s, stmt_.table);
+    if (t.is_view()) {
+      throw DbError("42809", "cannot copy from view \"" + t.name + "\"")
+          .WithHint("Try the COPY (SELECT ...) TO variant.");
+    }
     CheckTablePrivilege(t, catalog::kAclSelect);
     std::vector<size_t> copied = CopiedColumns(t, stmt_.columns);
     std::vector<std::string> names;

@@ -21,6 +21,7 @@
 #include "catalog/relcache.h"
 #include "catalog/sequence_ddl.h"
 #include "catalog/vacuum_relation.h"
+#include "catalog/view_ddl.h"
 #include "common/error/sqlstate.h"
 #include "planner/default_expr.h"
 #include "planner/deparse.h"
@@ -29,6 +30,7 @@
 #include "storage/smgr/smgr.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/constraint_commands.h"
+#include "tcop/dest.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -36,7 +38,24 @@ namespace hearth::tcop {
 namespace {
 
 void SendNotices(Session& s, const catalog::DdlResult& r) {
-  for (const auto& n : r.notices) s.Notice(Severity::kNotice, n.sqlstate, n.message);
+  for (const auto& n : r.notices) {
+    if (n.detail.empty()) {
+      s.Notice(Severity::kNotice, n.sqlstate, n.message);
+    } else {
+      PutError(s.sock.out(), DbError(n.sqlstate, n.message, Severity::kNotice).WithDetail(n.detail));
+    }
+  }
+}
+
+// The tables DROP TABLE names that exist (locked as DropTables locks them).
+std::vector<catalog::RelationRef> ExistingTables(const std::vector<parser::RangeVar>& names) {
+  std::vector<catalog::RelationRef> out;
+  for (const parser::RangeVar& rv : names) {
+    if (catalog::NamespaceOid(rv.schema) == types::kInvalidOid) continue;
+    catalog::RelationRef e = catalog::OpenRelation(rv.schema, rv.name, storage::LockMode::kAccessExclusive);
+    if (e != nullptr && e->relkind == 'r') out.push_back(std::move(e));
+  }
+  return out;
 }
 
 class CreateTablePlan : public Plan {
@@ -68,8 +87,12 @@ class DropPlan : public Plan {
       SendNotices(s, catalog::DropIndexes(stmt_.objects, stmt_.if_exists));
       return "DROP INDEX";
     }
-    SendNotices(s, catalog::DropTablesWithIndexes(stmt_.objects, stmt_.if_exists,
-                                                  stmt_.behavior == parser::DropBehavior::kCascade));
+    const std::vector<catalog::RelationRef> tables = ExistingTables(stmt_.objects);
+    catalog::DdlResult dropped = catalog::DropTablesWithIndexes(
+        stmt_.objects, stmt_.if_exists, stmt_.behavior == parser::DropBehavior::kCascade);
+    // Views over them: 2BP01, or dropped too with CASCADE (view_ddl.h).
+    SendNotices(s, catalog::DropDependentViews(tables, stmt_.behavior));
+    SendNotices(s, dropped);
     return "DROP TABLE";
   }
 

@@ -82,6 +82,11 @@ std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
 // CREATE TABLE, DROP TABLE, TRUNCATE, VACUUM/ANALYZE, CHECKPOINT; nullptr
 // for other statements (and DROP of other object kinds).
 std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
+// CREATE [OR REPLACE] VIEW, DROP VIEW, ALTER VIEW RENAME (view_plans.cpp);
+// nullptr for other statements.
+std::unique_ptr<Plan> PlanViewDdl(const parser::Statement& stmt);
+// pg_get_viewdef's callback (view_plans.cpp), installed at session start.
+void InstallViewDefinitionCallback(Session& s);
 // CREATE EXTENSION / DROP EXTENSION; nullptr for other statements.
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // LOCK TABLE (lock_plans.cpp); nullptr for other statements.

@@ -51,6 +51,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanRoleStmt(stmt)) return plan;
       if (auto plan = PlanSequenceDdl(stmt)) return plan;
       if (auto plan = PlanDdl(session, stmt)) return plan;
+      if (auto plan = PlanViewDdl(stmt)) return plan;
       if (auto plan = PlanPrepared(session, stmt)) return plan;
       if (auto plan = PlanExtension(stmt)) return plan;
       if (auto plan = PlanCursorStmt(session, stmt, param_types)) return plan;

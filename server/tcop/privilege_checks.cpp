@@ -9,6 +9,7 @@
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
 #include "catalog/role_catalog.h"
+#include "catalog/role_ddl.h"
 #include "catalog/system_views.h"
 #include "planner/planner.h"
 #include "tcop/session.h"
@@ -89,8 +90,12 @@ RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const
   for (const planner::RelationUse& u : columns_.uses()) {
     if (u.relid < catalog::kFirstNormalObjectId) continue;  // system views and catalogs
     covered.insert(u.relid);
-    RelationPrivileges r{u.relid, catalog::kAclSelect, u.read, u.modified};
-    const uint32_t privilege = u.target ? target_privilege(u.relid) : 0;
+    RelationPrivileges r{u.relid, catalog::kAclSelect, u.read, u.modified, u.check_as};
+    // The base relation of a view the statement changes: the statement's
+    // privilege, checked as the view's owner (check_as).
+    const uint32_t privilege = !u.target ? 0
+                               : u.via_view != 0 ? (targets.empty() ? 0 : targets[0].privilege)
+                                                 : target_privilege(u.relid);
     if (privilege != 0) r.mask = privilege | (u.read.empty() ? 0u : uint32_t{catalog::kAclSelect});
     need.push_back(std::move(r));
   }
@@ -104,12 +109,39 @@ RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const
   return need;
 }
 
+namespace {
+
+// Acts as `role` while it lives (a view's relations are checked with its
+// owner's privileges, whoever runs the query).
+class ActingRoleSwap {
+ public:
+  explicit ActingRoleSwap(types::Oid role)
+      : saved_(catalog::GetCurrentUserId()), saved_super_(catalog::CurrentUserIsSuperuser()) {
+    catalog::SetCurrentUser(role, catalog::RoleIsSuperuser(role));
+  }
+  ~ActingRoleSwap() { catalog::SetCurrentUser(saved_, saved_super_); }
+  ActingRoleSwap(const ActingRoleSwap&) = delete;
+  ActingRoleSwap& operator=(const ActingRoleSwap&) = delete;
+
+ private:
+  types::Oid saved_;
+  bool saved_super_;
+};
+
+}  // namespace
+
 void CheckPrivileges(const RequiredPrivileges& required) {
-  if (catalog::CurrentUserIsSuperuser()) return;
+  const bool superuser = catalog::CurrentUserIsSuperuser();
   for (const RelationPrivileges& r : required) {
-    if (catalog::RelationRef e = catalog::LookupRelationByOid(r.relid)) {
+    if (superuser && r.check_as == 0) continue;
+    catalog::RelationRef e = catalog::LookupRelationByOid(r.relid);
+    if (e == nullptr) continue;
+    if (r.check_as == 0) {
       catalog::CheckRelationPrivileges(*e, r.mask, r.selected, r.modified);
+      continue;
     }
+    ActingRoleSwap as_owner(r.check_as);
+    catalog::CheckRelationPrivileges(*e, r.mask, r.selected, r.modified);
   }
 }
 

@@ -31,6 +31,7 @@ struct RelationPrivileges {
   uint32_t mask = 0;          // ACL bits
   std::vector<int> selected;  // attnums read (SELECT); empty: any column
   std::vector<int> modified;  // attnums INSERT / UPDATE write
+  types::Oid check_as = 0;    // a view's relation: checked as the view's owner (0: the acting role)
 };
 using RequiredPrivileges = std::vector<RelationPrivileges>;
 

@@ -32,6 +32,7 @@
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/admin_callbacks.h"
+#include "tcop/plan.h"
 #include "tcop/privilege_checks.h"
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
@@ -115,6 +116,7 @@ void Session::InstallCallbacks() {
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
   InstallSqlFunctionCallbacks(*this);
+  InstallViewDefinitionCallback(*this);
   func_context.session = &callbacks;
 }
 

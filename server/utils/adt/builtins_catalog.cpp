@@ -70,6 +70,21 @@ Value FunctionDef(const Value* a, int, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
+// pg_get_viewdef(view [, pretty | wrap column]) by oid or by name.
+Value ViewDefOf(Oid oid, bool pretty, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->view_def) return Value::Null(kTextOid);
+  auto def = cat->view_def(oid, pretty);
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+Value ViewDef(const Value* a, int n, FuncCallContext& c) {
+  return ViewDefOf(static_cast<Oid>(a[0].i), n > 1 && a[1].b, c);
+}
+Value ViewDefWrap(const Value* a, int, FuncCallContext& c) { return ViewDefOf(static_cast<Oid>(a[0].i), true, c); }
+Value ViewDefByName(const Value* a, int n, FuncCallContext& c) {
+  return ViewDefOf(RegclassIn(a[0].str), n > 1 && a[1].b, c);
+}
+
 // Expressions are stored as their SQL text (pg_attrdef.adbin), so
 // decompiling one is the identity, but for relation names: printed as
 // regclass prints them, qualified when public is off the search path.
@@ -145,6 +160,11 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_get_function_result", {kOidOid}, kTextOid, FunctionDef<kFunctionResult>);
   cat("pg_get_indexdef", {kOidOid, kInt4Oid, kBoolOid}, kTextOid, IndexDef);
   cat("pg_get_constraintdef", {kOidOid}, kTextOid, ConstraintDef);
+  cat("pg_get_viewdef", {kOidOid}, kTextOid, ViewDef);
+  cat("pg_get_viewdef", {kOidOid, kBoolOid}, kTextOid, ViewDef);
+  cat("pg_get_viewdef", {kOidOid, kInt4Oid}, kTextOid, ViewDefWrap);
+  cat("pg_get_viewdef", {kTextOid}, kTextOid, ViewDefByName);
+  cat("pg_get_viewdef", {kTextOid, kBoolOid}, kTextOid, ViewDefByName);
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
   // There are no triggers (foreign keys are not triggers here).
   cat("pg_get_triggerdef", {kOidOid}, kTextOid, NoDescription);
@@ -158,6 +178,9 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("shobj_description", kFn, {kOidOid, kNameOid}, kTextOid, NoDescription));
   cat("pg_relation_is_publishable", {kRegclassOid}, kBoolOid, NotPublishable);
   t->push_back(Row("pg_get_statisticsobjdef_columns", kFn, {kOidOid}, kTextOid, NoDescription));
+  // There are no rules besides views' (pg_rewrite is empty): psql's \d of a view asks.
+  t->push_back(Row("pg_get_ruledef", kFn, {kOidOid}, kTextOid, NoDescription));
+  t->push_back(Row("pg_get_ruledef", kFn, {kOidOid, kBoolOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_result", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));

@@ -60,6 +60,9 @@ struct CatalogCallbacks {
   // kFunctionArguments, kFunctionIdentityArguments or kFunctionResult; nullopt
   // when there is no such function.
   std::function<std::optional<std::string>(uint32_t fn, int what)> function_def;
+  // pg_get_viewdef: the definition of view `view` (pretty: fewer
+  // parentheses), nullopt when it is not a view.
+  std::function<std::optional<std::string>(uint32_t view, bool pretty)> view_def;
 };
 
 // CatalogCallbacks::function_def's `what`.

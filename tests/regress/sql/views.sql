@@ -1,0 +1,128 @@
+-- views: CREATE [OR REPLACE] VIEW, SELECT through views, DROP VIEW and dependencies, catalog, updatable views
+create table vt (a int, b text, c int);
+insert into vt values (1, 'one', 10), (2, 'two', 20), (3, 'three', 30), (4, null, 40);
+create view v1 as select a, b from vt where a > 1;
+select * from v1 order by a;
+select b from v1 where a = 3;
+select count(*), max(a) from v1;
+create view v2 (x, y) as select a + 1, upper(b) from vt;
+select * from v2 order by x;
+select v1.a, v2.y from v1 join v2 on v1.a + 1 = v2.x order by 1;
+select a, (select y from v2 where x = v1.a + 1) as y from v1 order by a;
+create view v3 as select * from v1 where b like 't%';
+select * from v3 order by a;
+select * from v3 v(p, q) order by p;
+create view v4 as select b, sum(c) as total from vt group by b;
+select * from v4 where total > 15 order by total;
+create view v5 as select 1 as one, 'x' as s;
+select * from v5;
+with w as (select * from v1) select count(*) from w;
+select * from (select * from v1) s where s.a = 2;
+-- errors
+create view v1 as select 1;
+create view bad as select nosuch from vt;
+create view bad as select * from nosuch;
+create view bad (p, q, r) as select a, b from vt;
+create view bad as select a, a from vt;
+-- OR REPLACE
+create or replace view v1 as select a, b, c from vt where a > 1;
+select * from v1 order by a;
+create or replace view v1 as select a, b from vt;
+create or replace view v1 as select a, c, b from vt;
+create or replace view v1 as select a, c::text as b, c from vt;
+create or replace view vt as select 1;
+create or replace view v6 as select a from vt;
+create or replace view v6 as select a * 2 as a from vt;
+select * from v6 order by a;
+-- catalog
+select relkind, relnatts, relfilenode from pg_class where relname = 'v1';
+select attname, atttypid::regtype, attnum from pg_attribute where attrelid = 'v2'::regclass and attnum > 0 order by attnum;
+select schemaname, viewname, viewowner from pg_views where schemaname = 'public' order by viewname;
+select pg_get_viewdef('v1');
+select pg_get_viewdef('v2'::regclass, true);
+select definition from pg_views where viewname = 'v4';
+\dv
+\d v2
+-- dependencies
+drop table vt;
+drop view v1;
+drop view v1, v3;
+drop view if exists nosuch, v5;
+drop view nosuch;
+drop view vt;
+drop table v2;
+truncate v2;
+begin;
+drop table vt cascade;
+select count(*) from pg_views where schemaname = 'public';
+rollback;
+select count(*) from pg_views where schemaname = 'public';
+drop view v1 cascade;
+select viewname from pg_views where schemaname = 'public' order by 1;
+-- ALTER VIEW
+alter view v2 rename to v2r;
+select * from v2r order by x limit 1;
+alter view if exists nosuch rename to other;
+alter view vt rename to other;
+-- updatable views
+create table ut (id int primary key, name text, n int default 7);
+create view uv as select id, name from ut where id < 100;
+insert into uv values (1, 'a'), (2, 'b');
+insert into uv (name, id) values ('c', 3);
+select * from ut order by id;
+update uv set name = name || '!' where id >= 2;
+delete from uv where id = 1;
+select * from ut order by id;
+insert into ut values (200, 'hidden', 1);
+update uv set name = 'all';
+delete from uv;
+select * from ut order by id;
+create view uv2 (k, label) as select id, name from ut;
+insert into uv2 (k, label) values (5, 'five');
+update uv2 set label = 'FIVE' where k = 5;
+select * from uv2 order by k;
+create view uv4 as select label as l, k from uv2 where k > 100;
+update uv4 set l = 'big';
+insert into uv4 (k, l) values (300, 'new');
+select * from ut order by id;
+create view uv3 as select id, n * 2 as dbl from ut;
+update uv3 set dbl = 1;
+insert into uv3 (id) values (6);
+select id, n from ut order by id;
+create view ro1 as select distinct name from ut;
+insert into ro1 values ('x');
+create view ro2 as select count(*) from ut;
+update ro2 set count = 1;
+create view ro3 as select ut.id from ut, vt;
+delete from ro3;
+create view ro4 as select id from ut limit 1;
+delete from ro4;
+-- privileges: the view's owner reads the tables
+create role v_owner;
+create role v_reader;
+grant select on ut to v_owner;
+create view pv as select id, name from ut;
+alter view pv owner to v_owner;
+select viewowner from pg_views where viewname = 'pv';
+grant select on pv to v_reader;
+set role v_reader;
+select * from pv order by id;
+select * from ut;
+reset role;
+revoke select on ut from v_owner;
+set role v_reader;
+select * from pv;
+reset role;
+drop view pv;
+drop role v_owner;
+drop role v_reader;
+-- temporary views
+create temp view tv as select 1 as x;
+select * from tv;
+create temp table tt (a int);
+create view tv2 as select * from tt;
+select n.nspname like 'pg_temp%' as temp from pg_class c join pg_namespace n on n.oid = c.relnamespace where relname = 'tv2';
+drop view tv, tv2;
+drop table tt;
+drop view v2r, v4, v6, uv, uv4, uv2, uv3, ro1, ro2, ro3, ro4;
+drop table ut, vt;
