@@ -374,6 +374,7 @@ StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
+  if (StmtPtr rename = TryParseAlterRename(loc)) return rename;
   if (IsKw("table")) return ParseAlterTable(loc);
   if (IsKw("sequence")) return ParseAlterSequence(loc);
   if (AcceptKw("role")) return ParseAlterRole(RoleStmtKind::kRole, loc);

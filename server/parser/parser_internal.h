@@ -193,6 +193,9 @@ class Parser {
   StmtPtr ParseAlter();
   StmtPtr ParseAlterTable(int location);
   AlterTableCmd ParseAlterTableCmd();
+  // parse_rename.cpp: ALTER INDEX|SEQUENCE [IF EXISTS] name RENAME TO new
+  // (nullptr, position unchanged, for other ALTER INDEX/SEQUENCE forms).
+  StmtPtr TryParseAlterRename(int location);
   void ParseIndexConstraintOptions(Constraint& c);
   StmtPtr ParseDrop();
   StmtPtr ParseTruncate();

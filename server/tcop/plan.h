@@ -77,6 +77,8 @@ std::unique_ptr<Plan> PlanQuery(Session& session, const parser::Statement& stmt,
 // CREATE TABLE, DROP TABLE, TRUNCATE, VACUUM/ANALYZE, CHECKPOINT; nullptr
 // for other statements (and DROP of other object kinds).
 std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
+// ALTER TABLE actions, ALTER INDEX / SEQUENCE ... RENAME TO (alter_table_plan.cpp).
+std::unique_ptr<Plan> PlanAlterTable(Session& session, const parser::AlterTableStmt& stmt);
 // CREATE EXTENSION / DROP EXTENSION; nullptr for other statements.
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
