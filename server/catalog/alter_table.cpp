@@ -218,16 +218,10 @@ DdlResult RenameRelation(parser::ObjectType kind, const parser::RangeVar& rv, bo
     }
   }
   RelationRef e = OpenTableForAlter(rv, if_exists, /*tables_only=*/false, &result);
-  if (e == nullptr) {
-    if (kind == parser::ObjectType::kIndex && !result.notices.empty()) {
-      result.notices.back().message = "relation \"" + name + "\" does not exist, skipping";
-    }
-    return result;
-  }
+  if (e == nullptr) return result;
   if (kind == parser::ObjectType::kSequence && e->relkind != 'S') {
     throw DbError("42809", "\"" + name + "\" is not a sequence");
   }
-  if (kind == parser::ObjectType::kIndex) throw DbError("42809", "\"" + name + "\" is not an index");
   RequireFreeName(e->namespace_oid, target);
   auto cls = internal::FindClassByOid(e->oid);
   if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
@@ -372,7 +366,7 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
       p.owner_col = pos + 1;
     }
     MarkCatalogChanged(p.relid);
-    internal::CatalogUpdate(kHearthSequenceOid, t.tid, MakeSequenceRow(p), xid, cid);
+    RewriteSequenceRow(t, p);
   }
   access::CommandCounterIncrement();
   RebuildIndexes(old_entry.oid);

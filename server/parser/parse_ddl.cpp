@@ -383,6 +383,15 @@ StmtPtr Parser::ParseAlter() {
   SyntaxError();
 }
 
+namespace {
+
+bool IsRenameCmd(AlterTableCmdKind k) {
+  return k == AlterTableCmdKind::kRenameTable || k == AlterTableCmdKind::kRenameColumn ||
+         k == AlterTableCmdKind::kRenameConstraint;
+}
+
+}  // namespace
+
 StmtPtr Parser::ParseAlterTable(int location) {
   auto s = std::make_unique<AlterTableStmt>();
   s->location = location;
@@ -393,8 +402,10 @@ StmtPtr Parser::ParseAlterTable(int location) {
   s->table.inh = !only;
   AcceptOp("*");
   do {
+    // RENAME stands alone, as in PostgreSQL's grammar.
+    if (!s->cmds.empty() && IsKw("rename")) SyntaxError();
     s->cmds.push_back(ParseAlterTableCmd());
-  } while (AcceptOp(","));
+  } while (!IsRenameCmd(s->cmds.back().kind) && AcceptOp(","));
   return s;
 }
 

@@ -15,6 +15,7 @@
 // catalog::FinishTableRewrite swaps the file and rebuilds the indexes.
 // Everything is transactional: ROLLBACK brings back the old catalog rows,
 // and the old file, which is unlinked only at commit.
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -52,7 +53,8 @@ void SendNotices(Session& s, const catalog::DdlResult& r) {
   for (const auto& n : r.notices) s.Notice(Severity::kNotice, n.sqlstate, n.message);
 }
 
-// A column's new values: its attribute and the SELECT expression giving them.
+// A column's new values: its attribute and the SELECT expression giving
+// them (empty for a new column, which gets its DEFAULT).
 struct RewriteColumn {
   catalog::RewrittenColumn column;
   std::string expr;
@@ -94,14 +96,18 @@ void RewriteTable(Session& s, const catalog::RelationRef& e, const std::vector<R
     ci.default_expr = c.column.attr.attdefault;
     infos.push_back(std::move(ci));
     attrs.push_back(c.column);
+    if (c.expr.empty()) continue;  // a new column: INSERT fills in its DEFAULT
     names += (names.empty() ? "" : ", ") + QuoteIdent(c.column.attr.attname);
     exprs += (exprs.empty() ? "" : ", ") + c.expr;
   }
   const types::Oid file = catalog::NewRewriteFile();
   catalog::TableRewriteProvider provider(*s.tables, e, std::move(infos), file);
   const std::string source = QuoteIdent(e->info.schema) + "." + QuoteIdent(e->info.name);
+  // No column to copy (all dropped, or only new ones): `SELECT FROM t`
+  // still yields one row per row.
   const std::string sql = "INSERT INTO " + std::string(catalog::kRewriteTargetSchema) + "." +
-                          QuoteIdent(e->info.name) + " (" + names + ") SELECT " + exprs + " FROM " + source;
+                          QuoteIdent(e->info.name) + (names.empty() ? "" : " (" + names + ")") + " SELECT " + exprs +
+                          " FROM " + source;
   auto parsed = parser::ParseStatements(sql);
   executor::PlannedStatement plan;
   try {
@@ -137,6 +143,24 @@ void CheckDefaultType(Session& s, const std::string& text, const std::string& co
   }
 }
 
+// PostgreSQL runs the actions of one ALTER TABLE in passes, whatever
+// their order in the command: drops first, then type changes, added
+// columns, constraints, column attributes, and the rest.
+int Pass(const Cmd& cmd) {
+  switch (cmd.kind) {
+    case K::kDropColumn:
+    case K::kDropConstraint:
+    case K::kDropNotNull:
+    case K::kDropDefault: return 0;
+    case K::kAlterColumnType: return 1;
+    case K::kAddColumn: return 4;
+    case K::kAddConstraint: return 5;
+    case K::kSetNotNull: return 6;
+    case K::kSetDefault: return 9;
+    default: return 10;
+  }
+}
+
 class AlterTableRunner {
  public:
   AlterTableRunner(Session& s, const parser::AlterTableStmt& stmt) : s_(s), stmt_(stmt) {
@@ -147,9 +171,12 @@ class AlterTableRunner {
   void Run() {
     e_ = catalog::OpenTableForAlter(stmt_.table, stmt_.if_exists, /*tables_only=*/true, &result_);
     if (e_ == nullptr) return Flush();
-    for (const Cmd& cmd : stmt_.cmds) {
+    std::vector<const Cmd*> order;
+    for (const Cmd& cmd : stmt_.cmds) order.push_back(&cmd);
+    std::stable_sort(order.begin(), order.end(), [](const Cmd* a, const Cmd* b) { return Pass(*a) < Pass(*b); });
+    for (const Cmd* cmd : order) {
       CheckForInterrupts();
-      Apply(cmd);
+      Apply(*cmd);
       Flush();
       // The relcache entry was dropped by the change: read it again.
       const types::Oid oid = e_->oid;
@@ -214,9 +241,8 @@ class AlterTableRunner {
     }
     if (attr.attdefault.empty() && !attr.attnotnull) return catalog::AddColumnWithoutRewrite(*e_, attr);
     std::vector<RewriteColumn> cols = KeepColumns(*e_);
-    RewriteColumn added;
+    RewriteColumn added;  // no expression: filled in by its DEFAULT
     added.column.attr = attr;
-    added.expr = attr.attdefault.empty() ? "NULL" : "(" + attr.attdefault + ")";
     cols.push_back(std::move(added));
     RewriteTable(s_, e_, cols, [&](const DbError& err) {
       // INSERT's `column "c" is of type x but expression is of type y`: the default's.
