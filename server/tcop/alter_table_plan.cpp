@@ -131,8 +131,25 @@ std::string DeparseDefault(const parser::Expr& e) {
   return planner::Deparse(e);
 }
 
-// 42804 when a DEFAULT's value cannot be assigned to the column.
-void CheckDefaultType(Session& s, const std::string& text, const std::string& column, types::Oid type) {
+// 42804 when a DEFAULT's value cannot be assigned to the column; a string
+// literal must be valid input of the column's type (22P02 & co now, as
+// PostgreSQL folds the coerced constant when storing it).
+void CheckDefaultType(Session& s, const parser::Expr& expr, const std::string& text, const std::string& column,
+                      types::Oid type, int32_t typmod) {
+  if (expr.kind == parser::ExprKind::kConst &&
+      expr.As<parser::ConstExpr>().const_kind == parser::ConstKind::kString) {
+    auto cast = parser::ParseStatements("SELECT CAST(" + text + " AS " + types::FormatType(type, typmod) + ")");
+    try {
+      executor::PlannedStatement plan = planner::PlanStatement(*cast.at(0), *s.tables);
+      executor::Execution exec(plan, MakeExecContext(s, {}));
+      executor::Row row;
+      while (exec.Next(row)) {
+      }
+    } catch (DbError& err) {
+      throw std::move(err.WithPosition(0));  // a position in our SELECT means nothing to the client
+    }
+    return;
+  }
   auto parsed = parser::ParseStatements("SELECT " + text);
   executor::PlannedStatement plan = planner::PlanStatement(*parsed.at(0), *s.tables);
   const types::Oid have = plan.columns.at(0).type;
@@ -200,7 +217,8 @@ class AlterTableRunner {
         const int pos = catalog::AlterColumnPosition(*e_, cmd.name);
         std::string text = DeparseDefault(*cmd.expr);
         if (text == "NULL") text.clear();  // as no default, as PostgreSQL
-        if (!text.empty()) CheckDefaultType(s_, text, cmd.name, e_->info.columns[static_cast<size_t>(pos)].type);
+        const executor::ColumnInfo& col = e_->info.columns[static_cast<size_t>(pos)];
+        if (!text.empty()) CheckDefaultType(s_, *cmd.expr, text, cmd.name, col.type, col.typmod);
         return catalog::AlterColumnDefault(*e_, cmd.name, text);
       }
       case K::kDropDefault: return catalog::AlterColumnDefault(*e_, cmd.name, "");
@@ -270,7 +288,8 @@ class AlterTableRunner {
     const int pos = catalog::AlterColumnPosition(*e_, cmd.name);
     std::vector<RewriteColumn> cols = KeepColumns(*e_);
     RewriteColumn& c = cols[static_cast<size_t>(pos)];
-    catalog::ResolveAlterColumnType(cmd.type, cmd.name, ctx_.query_text, &c.column.attr.atttypid,
+    // No error position here, as PostgreSQL.
+    catalog::ResolveAlterColumnType(cmd.type, cmd.name, {}, &c.column.attr.atttypid,
                                     &c.column.attr.atttypmod);
     const std::string type_text = types::FormatType(c.column.attr.atttypid, c.column.attr.atttypmod);
     if (cmd.expr) c.expr = "(" + planner::Deparse(*cmd.expr) + ")";
