@@ -74,6 +74,7 @@ class HeapTableProvider : public executor::TableProvider {
 
   access::Snapshot snapshot_;
   uint64_t snapshot_xact_ = 0;  // XactGeneration() when snapshot_ was taken; 0 = none
+  bool snapshot_used_ = false;  // a scan of this statement has read with snapshot_
 };
 
 }  // namespace hearth::catalog

@@ -80,7 +80,7 @@ TEST_CASE("alter_table: ALTER TABLE takes AccessExclusiveLock", "[alter_table_te
   SECTION("it waits for a reader's transaction") {
     Run(*reader, "begin");
     CHECK(Value(*reader, "select count(*) from t") == "2");
-    SendAndAwaitBlocked(*alterer, *observer, "alter table t add column b int default 3");
+    SendAndAwaitBlocked(*alterer, *observer, "alter table t add column b int default 3", kReplyMs);
     Run(*reader, "commit");
     auto msgs = alterer->ReadUntilReady(kReplyMs);
     CHECK(LastCommandTag(msgs) == "ALTER TABLE");
@@ -89,7 +89,7 @@ TEST_CASE("alter_table: ALTER TABLE takes AccessExclusiveLock", "[alter_table_te
   SECTION("readers wait for its transaction and then see the new column") {
     Run(*alterer, "begin");
     Run(*alterer, "alter table t alter column a type text using a::text || '!'");
-    SendAndAwaitBlocked(*reader, *observer, "select string_agg(a, ',' order by a) from t");
+    SendAndAwaitBlocked(*reader, *observer, "select string_agg(a, ',' order by a) from t", kReplyMs);
     Run(*alterer, "commit");
     auto msgs = reader->ReadUntilReady(kReplyMs);
     REQUIRE(FirstColumn(msgs).size() == 1);
