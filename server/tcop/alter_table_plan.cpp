@@ -186,7 +186,7 @@ class AlterTableRunner {
   }
 
   void Run() {
-    e_ = catalog::OpenTableForAlter(stmt_.table, stmt_.if_exists, /*tables_only=*/true, &result_);
+    e_ = catalog::OpenTableForAlter(stmt_.table, stmt_.if_exists, /*tables_only=*/false, &result_);
     if (e_ == nullptr) return Flush();
     std::vector<const Cmd*> order;
     for (const Cmd& cmd : stmt_.cmds) order.push_back(&cmd);
@@ -208,7 +208,31 @@ class AlterTableRunner {
     result_.notices.clear();
   }
 
+  // PostgreSQL's 42809 for an action on a sequence.
+  void RejectSequence(const Cmd& cmd) const {
+    if (e_->relkind != 'S') return;
+    std::string action;
+    switch (cmd.kind) {
+      case K::kAddColumn: action = "ADD COLUMN"; break;
+      case K::kDropColumn: action = "DROP COLUMN"; break;
+      case K::kAlterColumnType: action = "ALTER COLUMN ... SET DATA TYPE"; break;
+      case K::kSetDefault: action = "ALTER COLUMN ... SET DEFAULT"; break;
+      case K::kDropDefault: action = "ALTER COLUMN ... DROP DEFAULT"; break;
+      case K::kSetNotNull: action = "ALTER COLUMN ... SET NOT NULL"; break;
+      case K::kDropNotNull: action = "ALTER COLUMN ... DROP NOT NULL"; break;
+      case K::kAddConstraint: action = "ADD CONSTRAINT"; break;
+      case K::kRenameColumn:
+        throw DbError(sqlstate::kWrongObjectType, "cannot rename columns of relation \"" + e_->info.name + "\"")
+            .WithDetail("This operation is not supported for sequences.");
+      default: return;
+    }
+    throw DbError(sqlstate::kWrongObjectType,
+                  "ALTER action " + action + " cannot be performed on relation \"" + e_->info.name + "\"")
+        .WithDetail("This operation is not supported for sequences.");
+  }
+
   void Apply(const Cmd& cmd) {
+    RejectSequence(cmd);
     switch (cmd.kind) {
       case K::kAddColumn: return AddColumn(cmd);
       case K::kDropColumn: return DropColumn(cmd);

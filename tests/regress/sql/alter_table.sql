@@ -137,8 +137,14 @@ alter sequence t2 rename to x;
 alter table if exists nosuch add column x int;
 alter table nosuch add column x int;
 \echo :LAST_ERROR_SQLSTATE
-alter table s_seq2 add column x int;
+create sequence sq;
+alter table sq add column x int;
 \echo :LAST_ERROR_SQLSTATE
+alter table sq alter column last_value set default 1;
+alter table sq drop column log_cnt;
+alter table sq rename column last_value to lv;
+alter table sq rename to sq2;
+drop sequence sq2;
 -- several actions in one command, in PostgreSQL's pass order
 alter table t2 add column q int not null default 0, alter column q drop default;
 \echo :LAST_ERROR_SQLSTATE
