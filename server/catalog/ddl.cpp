@@ -134,6 +134,24 @@ int ParseFillfactor(const parser::GenericOption& opt) {
   return v;
 }
 
+// The type of a column definition: 42704 unknown type (with position),
+// 42P16 pseudo-types.
+void ResolveColumnType(const parser::TypeName& tn, const std::string& column, std::string_view query_text,
+                       Oid* type, int32_t* typmod) {
+  const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
+  if (ti != nullptr && tn.is_array) ti = types::LookupType(types::ArrayTypeOf(ti->oid));  // int[], int[3]
+  if (ti == nullptr) {
+    std::string shown = (tn.schema.empty() ? tn.name : tn.schema + "." + tn.name) + (tn.is_array ? "[]" : "");
+    throw DbError("42704", "type \"" + shown + "\" does not exist").WithPosition(Position(query_text, tn.location));
+  }
+  if (ti->category == types::TypeCategory::kPseudo || ti->storage == types::Storage::kNone) {
+    throw DbError("42P16", "column \"" + column + "\" has pseudo-type " + ti->name);
+  }
+  *type = ti->oid;
+  *typmod = tn.typmods.empty() ? types::kNoTypmod
+                               : types::TypmodFromModifiers(ti->oid, tn.typmods.data(), static_cast<int>(tn.typmods.size()));
+}
+
 uint32_t NameHash(Oid ns, const std::string& name) {
   uint32_t h = 2166136261u ^ ns;
   for (unsigned char c : name) h = (h ^ c) * 16777619u;
@@ -199,19 +217,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     for (const auto& prev : attrs) {
       if (prev.attname == a.attname) throw DbError("42701", "column \"" + a.attname + "\" specified more than once");
     }
-    const parser::TypeName& tn = col.type;
-    const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
-    if (ti != nullptr && tn.is_array) ti = types::LookupType(types::ArrayTypeOf(ti->oid));  // int[], int[3]
-    if (ti == nullptr) {
-      std::string shown = (tn.schema.empty() ? tn.name : tn.schema + "." + tn.name) + (tn.is_array ? "[]" : "");
-      throw DbError("42704", "type \"" + shown + "\" does not exist").WithPosition(Position(ctx.query_text, tn.location));
-    }
-    if (ti->category == types::TypeCategory::kPseudo || ti->storage == types::Storage::kNone) {
-      throw DbError("42P16", "column \"" + a.attname + "\" has pseudo-type " + ti->name);
-    }
-    a.atttypid = ti->oid;
-    a.atttypmod = tn.typmods.empty() ? types::kNoTypmod
-                                     : types::TypmodFromModifiers(ti->oid, tn.typmods.data(), static_cast<int>(tn.typmods.size()));
+    ResolveColumnType(col.type, a.attname, ctx.query_text, &a.atttypid, &a.atttypmod);
     a.attnum = i + 1;
     a.attrelid = 0;  // set below
     bool said_null = false, said_not_null = false, said_default = false;
@@ -479,5 +485,9 @@ void DdlDeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, a
 }
 void DdlRejectSystemCatalog(const RelationEntry& e) { RejectSystemCatalog(e); }
 int DdlPosition(std::string_view query, int location) { return Position(query, location); }
+void DdlResolveColumnType(const parser::TypeName& tn, const std::string& column, std::string_view query_text,
+                          Oid* type, int32_t* typmod) {
+  ResolveColumnType(tn, column, query_text, type, typmod);
+}
 
 }  // namespace hearth::catalog::internal

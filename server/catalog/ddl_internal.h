@@ -28,6 +28,10 @@ void DdlDeleteCatalogTuple(storage::RelFileLocator rel, heap::ItemPointer tid, a
                            access::CommandId cid);
 // 1-based character position of byte offset `location` in `query` (0: none).
 int DdlPosition(std::string_view query, int location);
+// The type (and typmod) of column `column` declared as `tn`: 42704 with
+// the position of the type name in `query_text`, 42P16 pseudo-types.
+void DdlResolveColumnType(const parser::TypeName& tn, const std::string& column, std::string_view query_text,
+                          Oid* type, int32_t* typmod);
 // 42501 for relations of pg_catalog.
 void DdlRejectSystemCatalog(const RelationEntry& e);
 

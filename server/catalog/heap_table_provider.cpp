@@ -344,6 +344,7 @@ void HeapTableProvider::StartStatement() {
   AcceptInvalidations();
   snapshot_ = access::GetTransactionSnapshot();
   snapshot_xact_ = XactGeneration();
+  snapshot_used_ = false;
 }
 
 const access::Snapshot& HeapTableProvider::StatementSnapshot() {
@@ -352,11 +353,20 @@ const access::Snapshot& HeapTableProvider::StatementSnapshot() {
     snapshot_ = access::GetTransactionSnapshot();
     snapshot_xact_ = XactGeneration();
   }
+  snapshot_used_ = true;
   return snapshot_;
 }
 
 std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& schema, const std::string& name) {
+  const uint64_t changes = CatalogChangesSeenAfterLock();
   RelationRef e = OpenRelation(schema, name, storage::LockMode::kAccessShare);
+  // We waited for a transaction that changed the catalog (a rewrite, a
+  // TRUNCATE): as in PostgreSQL, where a statement's snapshot is taken
+  // after its locks, read with a snapshot that sees it (a new one under
+  // Read Committed), unless a scan of this statement already used the old one.
+  if (changes != CatalogChangesSeenAfterLock() && !snapshot_used_ && snapshot_xact_ == XactGeneration()) {
+    snapshot_ = access::GetTransactionSnapshot();
+  }
   if (e == nullptr) return std::nullopt;
   return e->info;
 }

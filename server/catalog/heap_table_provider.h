@@ -86,6 +86,7 @@ class HeapTableProvider : public executor::TableProvider {
   access::Snapshot latest_;    // foreign key checks' snapshot (OpenLatestScan)
   uint64_t latest_xact_ = 0;
   access::CommandId latest_cid_ = 0;
+  bool snapshot_used_ = false;  // a scan of this statement has read with snapshot_
 };
 
 }  // namespace hearth::catalog

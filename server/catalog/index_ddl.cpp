@@ -552,3 +552,35 @@ DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names) 
 }
 
 }  // namespace hearth::catalog
+
+namespace hearth::catalog {
+
+void RebuildIndexes(Oid table_oid) {
+  RequireTransaction();
+  InvalidateRelcacheEntries({table_oid});
+  RelationRef e = LookupRelationByOid(table_oid);
+  if (e == nullptr) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(table_oid));
+  const access::TransactionId xid = access::GetCurrentTransactionId();
+  bool changed = false;
+  for (const internal::CatalogTuple& t : internal::FindIndexes(table_oid)) {
+    const Oid index_oid = internal::RowOid(t.row, kIndIndexrelid);
+    auto ix = std::find_if(e->indexes.begin(), e->indexes.end(), [&](const IndexEntry& i) { return i.oid == index_oid; });
+    if (ix == e->indexes.end()) continue;
+    const Oid new_number = GetNewObjectId();
+    nbtree::IndexDesc desc = ix->desc;
+    desc.rel = CreateIndexFile(new_number);
+    BuildIndex(*e, desc, ix->columns, ix->unique);
+    heap::Row row = t.row;
+    row[kIndRelfilenode] = types::Value::Int(types::kOidOid, new_number);
+    MarkCatalogChanged(table_oid);
+    internal::CatalogUpdate(kHearthIndexOid, t.tid, row, xid, access::GetCurrentCommandId(true));
+    RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
+    changed = true;
+  }
+  if (changed) {
+    InvalidateRelcacheEntries({table_oid});
+    access::CommandCounterIncrement();
+  }
+}
+
+}  // namespace hearth::catalog

@@ -62,4 +62,9 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
 // TRUNCATE with the tables' indexes (each gets a new empty file).
 DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names);
 
+// Builds every index of table `table_oid` anew into a new file from the
+// table's current file and columns (ALTER TABLE's rewrites); the old files
+// are unlinked at commit.
+void RebuildIndexes(Oid table_oid);
+
 }  // namespace hearth::catalog

@@ -37,6 +37,9 @@ struct XactState {
   std::vector<PendingDelete> pending;
   std::vector<DeferredDeletes> deferred;
   bool catalog_changed = false;
+  // Bumped by every catalog change of this backend and by the rollback of
+  // one: what PlanCacheVersion adds to the shared version.
+  uint64_t local_catalog_changes = 0;
   std::vector<Oid> changed_relids;  // deduplicated at pre-commit
   bool callback_registered = false;
   uint64_t generation = 1;  // bumped at every transaction end
@@ -111,7 +114,10 @@ void CatalogXactCallback(access::XactEvent event, void*) {
     case access::XactEvent::kAbort:
       ++s.generation;
       ProcessPendingDeletes(false);
-      if (s.catalog_changed) InvalidateRelcacheEntries(s.changed_relids);
+      if (s.catalog_changed) {
+        InvalidateRelcacheEntries(s.changed_relids);
+        ++s.local_catalog_changes;  // plans made inside the transaction are stale again
+      }
       s.catalog_changed = false;
       s.changed_relids.clear();
       internal::VacuumNotedCatalogs();
@@ -147,7 +153,10 @@ void CatalogSubXactCallback(access::SubXactEvent event, int level, void*) {
   });
   if (event != access::SubXactEvent::kSubAbort) return;
   if (!due.empty()) UnlinkNow(due);
-  if (s.catalog_changed) InvalidateRelcacheEntries(s.changed_relids);
+  if (s.catalog_changed) {
+    InvalidateRelcacheEntries(s.changed_relids);
+    ++s.local_catalog_changes;
+  }
 }
 
 }  // namespace
@@ -173,6 +182,7 @@ void MarkCatalogChanged(const std::vector<Oid>& relids) {
   EnsureCatalogXactCallback();
   XactState& s = State();
   s.catalog_changed = true;
+  ++s.local_catalog_changes;
   s.changed_relids.insert(s.changed_relids.end(), relids.begin(), relids.end());
   InvalidateRelcacheEntries(relids);
 }
@@ -200,6 +210,8 @@ void FinishDeferredDeletes(bool wait) noexcept {
   }
   s.deferred = std::move(keep);
 }
+
+uint64_t PlanCacheVersion() { return CatalogVersion() + State().local_catalog_changes; }
 
 uint64_t XactGeneration() {
   EnsureCatalogXactCallback();

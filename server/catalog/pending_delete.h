@@ -46,6 +46,13 @@ void FinishDeferredDeletes(bool wait) noexcept;
 // Pending entries of the current transaction (tests, monitoring).
 std::vector<storage::RelFileLocator> PendingDeletes(bool at_commit);
 
+// What a cached plan was made against: moves when any transaction commits
+// a catalog change (the shared CatalogVersion), and also when this backend
+// changes the catalog in its open transaction or rolls such a change back,
+// which the shared version does not show. Both parts only grow, so equal
+// values mean no change.
+uint64_t PlanCacheVersion();
+
 // Counts transaction ends in this process (>= 1; changes at every
 // commit/abort once the callback is registered, which this call ensures).
 uint64_t XactGeneration();

@@ -290,6 +290,11 @@ RelationRef LookupRelationByOid(Oid oid) {
 
 namespace {
 
+uint64_t& LockChangesSeen() {
+  static uint64_t n = 0;
+  return n;
+}
+
 template <typename Lookup>
 RelationRef OpenWithLock(Lookup lookup, storage::LockMode mode) {
   // The lock is released at transaction end: without one it would leak.
@@ -302,6 +307,7 @@ RelationRef OpenWithLock(Lookup lookup, storage::LockMode mode) {
     if (storage::LockHeldByMe(tag, mode, /*or_stronger=*/true)) return e;
     storage::LockAcquire(tag, mode);
     if (!AcceptInvalidations()) return e;
+    ++LockChangesSeen();
     RelationRef again = lookup();
     if (again == nullptr || again->oid == e->oid) return again;
     e = std::move(again);  // dropped and re-created meanwhile: lock the new one
@@ -310,6 +316,8 @@ RelationRef OpenWithLock(Lookup lookup, storage::LockMode mode) {
 }
 
 }  // namespace
+
+uint64_t CatalogChangesSeenAfterLock() { return LockChangesSeen(); }
 
 RelationRef OpenRelation(const std::string& schema, const std::string& name, storage::LockMode mode) {
   return OpenWithLock([&] { return LookupRelation(schema, name); }, mode);

@@ -80,6 +80,11 @@ RelationRef LookupRelationByOid(Oid oid);
 // backend already holds `mode` or stronger. Lock waits may throw (40P01, 55P03, 57014).
 RelationRef OpenRelation(const std::string& schema, const std::string& name, storage::LockMode mode);
 RelationRef OpenRelationByOid(Oid oid, storage::LockMode mode);
+// Counts the OpenRelation calls that found the catalog changed once their
+// lock was granted (another transaction committed DDL, e.g. an ALTER
+// TABLE rewrite, while we waited): a statement whose snapshot predates
+// the wait must take a new one to see that transaction's rows.
+uint64_t CatalogChangesSeenAfterLock();
 
 // The lock tag of a relation (this database).
 inline storage::LockTag RelationLockTag(Oid oid) { return storage::LockTag::Relation(kDatabaseOid, oid); }

@@ -470,4 +470,6 @@ void RestartOwnedSequences(Oid table_oid) {
   }
 }
 
+void RewriteSequenceRow(const internal::CatalogTuple& row, const SequenceParams& p) { UpdateSequenceRow(row, p); }
+
 }  // namespace hearth::catalog

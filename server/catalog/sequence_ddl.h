@@ -56,6 +56,9 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
 void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid table_oid, Oid ns);
 // DROP TABLE: drops the sequences the table owns (same transaction).
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid);
+// Replaces a hearth_sequence row (`row` as found) with `p` (ALTER TABLE:
+// the owner column renumbered or gone).
+void RewriteSequenceRow(const internal::CatalogTuple& row, const SequenceParams& p);
 // TRUNCATE ... RESTART IDENTITY: owned sequences back to their start.
 void RestartOwnedSequences(Oid table_oid);
 

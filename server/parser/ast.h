@@ -880,16 +880,22 @@ struct AlterTableCmd {
   int location = -1;
 };
 
-// ALTER TABLE [IF EXISTS] [ONLY] t cmd, cmd, ...
+enum class ObjectType;
+
+// ALTER TABLE [IF EXISTS] [ONLY] t cmd, cmd, ...; also ALTER INDEX|SEQUENCE
+// [IF EXISTS] name RENAME TO new (object_type says which; one kRenameTable).
 struct AlterTableStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kAlterTable;
-  AlterTableStmt() : Statement(kKind) {}
+  AlterTableStmt();
   RangeVar table;
   bool if_exists = false;
+  ObjectType object_type;
   std::vector<AlterTableCmd> cmds;
 };
 
 enum class ObjectType { kTable, kIndex, kView, kSequence, kSchema, kDatabase, kRole, kExtension };
+
+inline AlterTableStmt::AlterTableStmt() : Statement(kKind), object_type(ObjectType::kTable) {}
 
 // DROP {TABLE|INDEX|VIEW|SEQUENCE|SCHEMA|DATABASE|ROLE|USER|EXTENSION} [IF
 // EXISTS] a, ... [CASCADE|RESTRICT]. For DATABASE, SCHEMA, ROLE and EXTENSION

@@ -388,6 +388,7 @@ StmtPtr Parser::ParseAlter() {
   Advance();  // ALTER
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (StmtPtr rename = TryParseAlterViewRename(loc)) return rename;  // parse_view.cpp
+  if (StmtPtr rename = TryParseAlterRename(loc)) return rename;
   if (IsKw("table")) return ParseAlterTable(loc);
   if (IsKw("sequence")) return ParseAlterSequence(loc);
   if (AcceptKw("schema")) return ParseAlterSchema(loc);
@@ -396,6 +397,15 @@ StmtPtr Parser::ParseAlter() {
   if (AcceptKw("group")) return ParseAlterRole(RoleStmtKind::kGroup, loc);
   SyntaxError();
 }
+
+namespace {
+
+bool IsRenameCmd(AlterTableCmdKind k) {
+  return k == AlterTableCmdKind::kRenameTable || k == AlterTableCmdKind::kRenameColumn ||
+         k == AlterTableCmdKind::kRenameConstraint;
+}
+
+}  // namespace
 
 StmtPtr Parser::ParseAlterTable(int location) {
   auto s = std::make_unique<AlterTableStmt>();
@@ -407,8 +417,10 @@ StmtPtr Parser::ParseAlterTable(int location) {
   s->table.inh = !only;
   AcceptOp("*");
   do {
+    // RENAME stands alone, as in PostgreSQL's grammar.
+    if (!s->cmds.empty() && IsKw("rename")) SyntaxError();
     s->cmds.push_back(ParseAlterTableCmd());
-  } while (AcceptOp(","));
+  } while (!IsRenameCmd(s->cmds.back().kind) && AcceptOp(","));
   return s;
 }
 

@@ -390,7 +390,12 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kCreateTable: return "CREATE TABLE";
     case StmtKind::kCreateTableAs: return "CREATE TABLE AS";
     case StmtKind::kCreateIndex: return "CREATE INDEX";
-    case StmtKind::kAlterTable: return "ALTER TABLE";
+    case StmtKind::kAlterTable:
+      switch (s.As<AlterTableStmt>().object_type) {
+        case ObjectType::kIndex: return "ALTER INDEX";
+        case ObjectType::kSequence: return "ALTER SEQUENCE";
+        default: return "ALTER TABLE";
+      }
     case StmtKind::kDrop:
       switch (s.As<DropStmt>().object_type) {
         case ObjectType::kTable: return "DROP TABLE";

@@ -12,6 +12,7 @@
 //   parse_dml.cpp     INSERT / UPDATE / DELETE / COPY
 //   parse_ddl.cpp     CREATE TABLE / INDEX, ALTER TABLE, DROP, TRUNCATE
 //   parse_sequence.cpp CREATE / ALTER SEQUENCE, identity column options
+//   parse_rename.cpp  ALTER INDEX / SEQUENCE ... RENAME TO
 //   parse_utility.cpp transactions, SET/SHOW/RESET, EXPLAIN, VACUUM, PREPARE,
 //                     EXECUTE, DEALLOCATE, databases, roles, DISCARD, CHECKPOINT
 //   parse_window.cpp  OVER, frame clauses, the WINDOW clause
@@ -197,6 +198,9 @@ class Parser {
   StmtPtr ParseAlter();
   StmtPtr ParseAlterTable(int location);
   AlterTableCmd ParseAlterTableCmd();
+  // parse_rename.cpp: ALTER INDEX|SEQUENCE [IF EXISTS] name RENAME TO new
+  // (nullptr, position unchanged, for other ALTER INDEX/SEQUENCE forms).
+  StmtPtr TryParseAlterRename(int location);
   void ParseIndexConstraintOptions(Constraint& c);
   StmtPtr ParseDrop();
   StmtPtr ParseTruncate();

@@ -1,7 +1,7 @@
 // tcop/ddl_plans.cpp
 //
 // Principal entry points: PlanDdl — CREATE TABLE, DROP TABLE/INDEX, CREATE
-// INDEX, ALTER TABLE ADD PRIMARY KEY/UNIQUE, TRUNCATE, VACUUM/ANALYZE and
+// INDEX, ALTER TABLE (alter_table_plan.cpp), TRUNCATE, VACUUM/ANALYZE and
 // CHECKPOINT. The work happens at Run (so a prepared DDL
 // statement acts when executed) through catalog/ddl.h; notices the catalog
 // reports (IF [NOT] EXISTS skips) go to the client before the tag.
@@ -190,33 +190,6 @@ class CreateIndexPlan : public Plan {
   const parser::CreateIndexStmt& stmt_;
 };
 
-// ALTER TABLE: ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE (cols) for now.
-class AlterTablePlan : public Plan {
- public:
-  explicit AlterTablePlan(const parser::AlterTableStmt& stmt) : stmt_(stmt) {
-    for (const auto& cmd : stmt.cmds) {
-      if (IsConstraintCommand(cmd)) continue;  // CHECK / FOREIGN KEY: constraint_commands.cpp
-      if (cmd.kind != parser::AlterTableCmdKind::kAddConstraint || !cmd.constraint) {
-        throw DbError(sqlstate::kFeatureNotSupported,
-                      "ALTER TABLE is supported only for ADD PRIMARY KEY and ADD UNIQUE so far");
-      }
-    }
-  }
-  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
-    for (const auto& cmd : stmt_.cmds) {
-      if (IsConstraintCommand(cmd)) {
-        RunConstraintCommand(s, stmt_.table, cmd);
-        continue;
-      }
-      SendNotices(s, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
-    }
-    return "ALTER TABLE";
-  }
-
- private:
-  const parser::AlterTableStmt& stmt_;
-};
-
 class CheckpointPlan : public Plan {
  public:
   std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
@@ -250,7 +223,7 @@ std::unique_ptr<Plan> PlanDdl(Session& s, const parser::Statement& stmt) {
     case K::kCreateIndex:
       return std::make_unique<CreateIndexPlan>(stmt.As<parser::CreateIndexStmt>());
     case K::kAlterTable:
-      return std::make_unique<AlterTablePlan>(stmt.As<parser::AlterTableStmt>());
+      return PlanAlterTable(s, stmt.As<parser::AlterTableStmt>());
     case K::kTruncate:
       return std::make_unique<TruncatePlan>(stmt.As<parser::TruncateStmt>());
     case K::kVacuum:

@@ -87,6 +87,8 @@ std::unique_ptr<Plan> PlanDdl(Session& session, const parser::Statement& stmt);
 std::unique_ptr<Plan> PlanViewDdl(const parser::Statement& stmt);
 // pg_get_viewdef's callback (view_plans.cpp), installed at session start.
 void InstallViewDefinitionCallback(Session& s);
+// ALTER TABLE actions, ALTER INDEX / SEQUENCE ... RENAME TO (alter_table_plan.cpp).
+std::unique_ptr<Plan> PlanAlterTable(Session& session, const parser::AlterTableStmt& stmt);
 // CREATE EXTENSION / DROP EXTENSION; nullptr for other statements.
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // LOCK TABLE (lock_plans.cpp); nullptr for other statements.

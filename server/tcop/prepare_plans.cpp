@@ -6,6 +6,7 @@
 // parsed and planned once at PREPARE and run with new parameter values by
 // each EXECUTE.
 #include "catalog/catalog_shared.h"
+#include "catalog/pending_delete.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
 #include "executor/expr/eval.h"
@@ -41,7 +42,7 @@ class PreparePlan : public Plan {
     std::vector<parser::StmtPtr> body = parser::ParseStatements(ps->query);
     if (body.size() != 1) throw DbError(sqlstate::kSyntaxError, "PREPARE needs exactly one statement");
     ps->stmt = std::move(body[0]);
-    ps->catalog_version = catalog::CatalogVersion();
+    ps->catalog_version = catalog::PlanCacheVersion();
     ps->declared_types = param_types;
     ps->plan = PlanStatement(s, *ps->stmt, param_types);
     s.prepared[stmt_.name] = std::move(ps);

@@ -4,6 +4,7 @@
 #include "tcop/query_protocol.h"
 
 #include "catalog/catalog_shared.h"
+#include "catalog/pending_delete.h"
 #include "common/error/stack_depth.h"
 #include "common/error/sqlstate.h"
 #include "common/protocol/wire.h"
@@ -215,7 +216,7 @@ void QueryProtocol::Parse(std::string_view body) {
     // Planning reads the catalog: it needs a transaction (and, for
     // statements over tables, the statement's catalog view).
     s_.StartStatement(NeedsSnapshot(ps->stmt.get()));
-    ps->catalog_version = catalog::CatalogVersion();
+    ps->catalog_version = catalog::PlanCacheVersion();
     ps->declared_types = msg.param_types;
     ps->plan = PlanStatement(s_, *ps->stmt, msg.param_types);
   }

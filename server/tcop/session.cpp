@@ -20,6 +20,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/pending_delete.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/object_definitions.h"
 #include "catalog/privileges.h"
@@ -209,13 +210,35 @@ void Session::EndTransaction(bool commit) {
   settings.AtTransactionEnd(commit);
 }
 
+namespace {
+
+bool SameResultColumns(const std::vector<ColumnDesc>* a, const std::vector<ColumnDesc>* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  if (a->size() != b->size()) return false;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const ColumnDesc& x = (*a)[i];
+    const ColumnDesc& y = (*b)[i];
+    if (x.name != y.name || x.type_oid != y.type_oid || x.typmod != y.typmod) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void Session::RevalidatePrepared(PreparedStatement& ps) {
-  if (ps.plan == nullptr || ps.catalog_version == catalog::CatalogVersion()) return;
+  const uint64_t version = catalog::PlanCacheVersion();
+  if (ps.plan == nullptr || ps.catalog_version == version) return;
   for (const auto& [name, portal] : portals) {
     if (portal->source == &ps) return;  // its plan is in use
   }
-  ps.plan = PlanStatement(*this, *ps.stmt, ps.declared_types);
-  ps.catalog_version = catalog::CatalogVersion();
+  std::unique_ptr<Plan> plan = PlanStatement(*this, *ps.stmt, ps.declared_types);
+  // The client may hold the old row description: as PostgreSQL, refuse
+  // (and keep refusing) rather than send rows of another shape.
+  if (!SameResultColumns(ps.plan->Columns(), plan->Columns())) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+  }
+  ps.plan = std::move(plan);
+  ps.catalog_version = version;
 }
 
 void Session::AbortAfterError() {

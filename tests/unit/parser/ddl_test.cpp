@@ -177,6 +177,20 @@ TEST_CASE("alter table", "[parser][ddl]") {
   CHECK(r.cmds[0].name == "a");
   CHECK(r.cmds[0].new_name == "b");
   CHECK(ParseAs<AlterTableStmt>("ALTER TABLE t RENAME TO u", h).cmds[0].new_name == "u");
+
+  const auto& ri = ParseAs<AlterTableStmt>("ALTER INDEX IF EXISTS s.i RENAME TO j", h);
+  CHECK(ri.object_type == ObjectType::kIndex);
+  CHECK(ri.if_exists);
+  CHECK(ri.table.schema == "s");
+  REQUIRE(ri.cmds.size() == 1);
+  CHECK(ri.cmds[0].kind == AlterTableCmdKind::kRenameTable);
+  CHECK(ri.cmds[0].new_name == "j");
+  CHECK(std::string(StatementName(*h)) == "ALTER INDEX");
+  CHECK(ParseAs<AlterTableStmt>("ALTER SEQUENCE q RENAME TO r", h).object_type == ObjectType::kSequence);
+  CHECK(ParseAs<AlterTableStmt>("ALTER TABLE t ADD c int", h).object_type == ObjectType::kTable);
+  // RENAME stands alone, as in PostgreSQL's grammar.
+  CHECK_THROWS_AS(parser::ParseStatements("ALTER TABLE t ADD c int, RENAME TO u"), DbError);
+  CHECK_THROWS_AS(parser::ParseStatements("ALTER TABLE t RENAME a TO b, ADD c int"), DbError);
 }
 
 TEST_CASE("drop and truncate", "[parser][ddl]") {
