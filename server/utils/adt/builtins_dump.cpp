@@ -136,7 +136,15 @@ std::string RegclassLiteralsAsPrinted(const std::string& expr, bool qualify) {
     try {
       name = hooks.name_of(RegclassIn(literal));
     } catch (const DbError&) {
-      continue;  // no such relation (any more): as written
+      // Stored defaults name their relation as it was written, resolved
+      // then through the default search path: an unqualified name that the
+      // current path no longer finds is public's.
+      try {
+        if (literal.find('.') != std::string::npos) continue;
+        name = hooks.name_of(RegclassIn("public." + literal));
+      } catch (const DbError&) {
+        continue;  // no such relation (any more): as written
+      }
     }
     if (!name) continue;
     const bool qualified = qualify || !name->on_search_path;

@@ -168,7 +168,6 @@ TEST_CASE("CREATE TABLE errors and IF NOT EXISTS notices", "[catalog][ddl][error
                  "value 5 out of bounds for option \"fillfactor\"");
   RequireDbError([] { Create("create table u (a int) with (bogus=1)"); }, "22023", "unrecognized parameter \"bogus\"");
   RequireDbError([] { Create("create table nosuch.u (a int)"); }, "3F000", "schema \"nosuch\" does not exist");
-  RequireDbError([] { Create("create table u (a int check (a > 0))"); }, "0A000", "CHECK constraints are not supported yet");
   RequireDbError([] { Create("create table u (a int default (1 + 2))"); }, "0A000",
                  "this DEFAULT expression is not supported yet");
   access::AbortTransaction();
