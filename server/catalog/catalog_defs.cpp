@@ -69,8 +69,7 @@ Oid NamespaceOid(const std::string& schema) {
   if (schema.empty()) {
     // The creation namespace; public when the path names no schema that
     // exists (callers that create check with CreationNamespace()).
-    std::optional<std::string> current = CurrentSchemaName();
-    return current ? NamespaceOid(*current) : kPublicNamespace;
+    return CurrentSchemaOid().value_or(kPublicNamespace);
   }
   if (schema == "public") return kPublicNamespace;
   if (schema == "pg_catalog") return kPgCatalogNamespace;

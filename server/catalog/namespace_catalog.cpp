@@ -209,10 +209,16 @@ Oid CreationNamespace() {
   return r.explicit_ns.front();
 }
 
-std::optional<std::string> CurrentSchemaName() {
+std::optional<Oid> CurrentSchemaOid() {
   const ResolvedPath& r = Resolved();
   if (r.explicit_ns.empty()) return std::nullopt;
-  return NamespaceName(r.explicit_ns.front());
+  return r.explicit_ns.front();
+}
+
+std::optional<std::string> CurrentSchemaName() {
+  std::optional<Oid> ns = CurrentSchemaOid();
+  if (!ns) return std::nullopt;
+  return NamespaceName(*ns);
 }
 
 }  // namespace hearth::catalog

@@ -63,7 +63,8 @@ const std::vector<Oid>& SearchPathNamespaces();
 // Where CREATE puts an unqualified name: the first schema of the path that
 // exists (3F000 "no schema has been selected to create in" when none).
 Oid CreationNamespace();
-// current_schema(): that schema's name, or nullopt.
+// The first schema of the path that exists (current_schema()), or nullopt.
+std::optional<Oid> CurrentSchemaOid();
 std::optional<std::string> CurrentSchemaName();
 
 }  // namespace hearth::catalog

@@ -67,7 +67,7 @@ std::optional<Oid> RelationOidByName(const std::string& schema, const std::strin
     path.push_back(ns);
   }
   for (Oid ns : path) {
-    if (auto cls = internal::FindClassByName(ns, name)) return internal::RowOid(cls->row, kClassOid);
+    if (RelationRef r = LookupRelationIn(ns, name)) return r->oid;
     if (auto ix = internal::FindIndexByName(ns, name)) return internal::RowOid(ix->row, kIndIndexrelid);
   }
   // PostgreSQL's catalogs and views ('pg_catalog.pg_class'::regclass).

@@ -71,6 +71,8 @@ bool AcceptInvalidations();
 
 // Cached lookup without locking (nullptr when there is no such relation, or
 // the schema is unknown). `schema` empty = search path (public).
+// The relation `name` in namespace `ns` (cached), or null.
+RelationRef LookupRelationIn(Oid ns, const std::string& name);
 RelationRef LookupRelation(const std::string& schema, const std::string& name);
 RelationRef LookupRelationByOid(Oid oid);
 
