@@ -19,6 +19,7 @@ packages=(
   postgresql-15
   libpostgresql-jdbc-java
   default-jdk-headless
+  nodejs
 )
 
 missing=()
@@ -28,7 +29,24 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# node-postgres for the driver test (tests/integration/node_pg_test.cpp),
+# pinned by tests/integration/node/package-lock.json.
+install_node_modules() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/integration/node"
+  if [ ! -f "$dir/node_modules/pg/package.json" ]; then
+    echo "install-deps: npm ci in tests/integration/node"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# Debian's npm is its own package; NodeSource's nodejs carries npm inside.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(npm)
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_node_modules
   exit 0
 fi
 
@@ -44,3 +62,4 @@ if [ ! -e /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main
   echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
 fi
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_node_modules

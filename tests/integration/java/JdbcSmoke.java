@@ -56,6 +56,28 @@ public class JdbcSmoke {
         }
         check("prepared loop sum", sum, 55);
       }
+      // A recursive CTE and window functions with parameters, run past the
+      // prepare threshold so the later runs bind a named server-side statement.
+      try (PreparedStatement ps = c.prepareStatement(
+               "with recursive r(n) as (select ?::int union all select n + 1 from r where n < ?) "
+                   + "select n, sum(n) over (order by n rows between 1 preceding and current row) as s2, "
+                   + "row_number() over (order by n desc) as rn, lag(n, 1, ?) over (order by n) as prev "
+                   + "from r order by n")) {
+        StringBuilder seen = new StringBuilder();
+        for (int hi = 3; hi <= 9; hi++) {
+          ps.setInt(1, 1);
+          ps.setInt(2, hi);
+          ps.setInt(3, -1);
+          long total = 0;
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              total += rs.getLong(1) * 1000 + rs.getLong(2) * 100 + rs.getLong(3) * 10 + rs.getLong(4);
+            }
+          }
+          seen.append(total).append(hi < 9 ? "," : "");
+        }
+        check("cte window loop", seen.toString(), "6962,11705,17659,24824,33200,42787,53585");
+      }
       try (PreparedStatement ps = c.prepareStatement("select ? || 'x', ?::int8 * 2, ?::text is null")) {
         ps.setString(1, "ab");
         ps.setLong(2, 21L);
