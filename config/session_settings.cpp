@@ -393,6 +393,8 @@ void SessionSettings::RefreshHot() {
   h.enable_hashjoin = GetBool("enable_hashjoin");
   h.enable_indexscan = GetBool("enable_indexscan");
   h.search_path = GetString("search_path");
+  h.role = Show("role");
+  h.session_authorization = Show("session_authorization");
   hot_ = h;
 }
 

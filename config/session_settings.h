@@ -81,6 +81,10 @@ struct SessionHot {
   bool enable_indexscan = true;
   // Read by every unqualified relation lookup.
   std::string search_path = "\"$user\", public";
+  // The acting and session roles, read at every statement start (as SHOW
+  // prints them: "none" / "" when not set).
+  std::string role = "none";
+  std::string session_authorization;
 };
 
 // Replaces what SHOW prints for an integer setting whose value is only known

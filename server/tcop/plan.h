@@ -62,6 +62,13 @@ class Plan {
   // completion and buffers the rows (fine for small results); plans over
   // tables return a streaming cursor.
   virtual std::unique_ptr<Cursor> Start(Session& session, const std::vector<types::Value>& params);
+  // Start for a plan that will never run again (the extended protocol's
+  // unnamed statement bound once); only worth calling when
+  // CheaperToStartOnce().
+  virtual bool CheaperToStartOnce() const { return false; }
+  virtual std::unique_ptr<Cursor> StartOnce(Session& session, const std::vector<types::Value>& params) {
+    return Start(session, params);
+  }
 };
 
 // Builds the plan for one parsed statement. `param_types` holds the types the

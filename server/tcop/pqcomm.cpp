@@ -126,14 +126,12 @@ bool ClientSocket::Fill(size_t n, void (*interrupt_check)(), ReadStatus* status)
     // Grow with what actually arrives: a header announcing 1 GiB must not
     // make us zero-fill 1 GiB for the few bytes that follow it.
     size_t want = std::clamp<size_t>(n - (in_.size() - in_pos_), 8192, kMaxReadChunk);
-    size_t old = in_.size();
-    in_.resize(old + want);
-    ssize_t got = RawRecv(in_.data() + old, want);
+    if (!recv_buf_) recv_buf_.reset(new char[kMaxReadChunk]);
+    ssize_t got = RawRecv(recv_buf_.get(), want);
     if (got > 0) {
-      in_.resize(old + static_cast<size_t>(got));
+      in_.append(recv_buf_.get(), static_cast<size_t>(got));
       continue;
     }
-    in_.resize(old);
     if (got < 0 && errno == EINTR) {
       if (interrupt_check != nullptr) interrupt_check();
       continue;

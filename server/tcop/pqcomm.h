@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -73,6 +74,10 @@ class ClientSocket {
   SSL* ssl_ = nullptr;
   std::string in_;
   size_t in_pos_ = 0;
+  // recv() lands here and is appended to in_: growing in_ to receive into
+  // it directly would zero-fill the whole chunk on every message. Allocated
+  // at the first read, never initialised.
+  std::unique_ptr<char[]> recv_buf_;
   std::string out_;
   bool broken_ = false;
 };

@@ -60,7 +60,8 @@ void CollectTargets(const parser::Statement& stmt, std::vector<Target>* out) {
 
 LookupRecorder::LookupRecorder(Session& s) : session_(s) {
   if (s.views != nullptr) {
-    s.views->SetLookupObserver([this](const executor::TableInfo& t) { looked_up_.push_back(t); });
+    s.views->SetLookupObserver(
+        [this](const executor::TableInfo& t) { looked_up_.push_back({t.oid, t.columns.size()}); });
   }
 }
 
@@ -100,10 +101,10 @@ RequiredPrivileges LookupRecorder::Required(const parser::Statement& stmt) const
     need.push_back(std::move(r));
   }
   // Relations looked up but not bound as a reference: SELECT on all of it.
-  for (const executor::TableInfo& t : looked_up_) {
+  for (const LookedUp& t : looked_up_) {
     if (t.oid < catalog::kFirstNormalObjectId || !covered.insert(t.oid).second) continue;
     RelationPrivileges r{t.oid, catalog::kAclSelect, {}, {}};
-    for (size_t i = 0; i < t.columns.size(); ++i) r.selected.push_back(static_cast<int>(i) + 1);
+    for (size_t i = 0; i < t.ncolumns; ++i) r.selected.push_back(static_cast<int>(i) + 1);
     need.push_back(std::move(r));
   }
   return need;

@@ -48,7 +48,13 @@ class LookupRecorder {
 
  private:
   Session& session_;
-  std::vector<executor::TableInfo> looked_up_;
+  // Relations the planner looked up (oid and column count: all a check of
+  // the whole relation needs; copying each TableInfo cost more than the check).
+  struct LookedUp {
+    types::Oid oid;
+    size_t ncolumns;
+  };
+  std::vector<LookedUp> looked_up_;
   planner::ColumnUseRecorder columns_;
 };
 

@@ -45,6 +45,9 @@ class ExecutionCursor : public Cursor {
  public:
   ExecutionCursor(executor::PlannedStatement& plan, const executor::ExecContext& ctx, std::vector<types::Value> params)
       : params_(std::move(params)), execution_(plan, WithParams(ctx)) {}
+  ExecutionCursor(executor::PlannedStatement& plan, const executor::ExecContext& ctx, std::vector<types::Value> params,
+                  executor::Execution::ConsumePlan consume)
+      : params_(std::move(params)), execution_(plan, WithParams(ctx), consume) {}
 
   bool Next(std::vector<types::Value>& row) override { return execution_.Next(row); }
   std::string Tag() const override { return execution_.CommandTag(); }
@@ -101,6 +104,13 @@ class QueryPlan : public Plan {
   std::unique_ptr<Cursor> Start(Session& s, const std::vector<types::Value>& params) override {
     CheckPrivileges(required_);
     return std::make_unique<ExecutionCursor>(planned_, MakeExecContext(s, params), params);
+  }
+
+  bool CheaperToStartOnce() const override { return true; }
+  std::unique_ptr<Cursor> StartOnce(Session& s, const std::vector<types::Value>& params) override {
+    CheckPrivileges(required_);
+    return std::make_unique<ExecutionCursor>(planned_, MakeExecContext(s, params), params,
+                                             executor::Execution::ConsumePlan{});
   }
 
  private:

@@ -63,6 +63,23 @@ int64_t StatementTimeout(Session& s) { return s.settings.hot().statement_timeout
 // RAII: arms cancel/statement_timeout for the duration of one statement.
 // Statements that never read tables take no snapshot: BEGIN ISOLATION
 // LEVEL / SET TRANSACTION must still be able to choose the isolation level.
+// The extended protocol's usual shape for a statement run once (libpq's
+// PQexecParams, pgjdbc below its prepare threshold, node-postgres): Parse
+// into the unnamed statement, Bind, Execute. Such a portal may take the
+// plan instead of cloning it; only the first run of the statement lends it,
+// so a client that binds the unnamed statement again and again pays one
+// extra planning, not one per execution.
+bool CanLendPlan(const Session& s, const Portal& portal) {
+  const PreparedStatement* ps = portal.source;
+  if (portal.own_plan || ps->plan == nullptr || ps->starts > 0 || !ps->plan->CheaperToStartOnce()) return false;
+  auto unnamed = s.prepared.find("");
+  if (unnamed == s.prepared.end() || unnamed->second.get() != ps) return false;
+  for (const auto& [name, other] : s.portals) {
+    if (other.get() != &portal && other->source == ps) return false;
+  }
+  return true;
+}
+
 bool NeedsSnapshot(const parser::Statement* stmt) {
   if (stmt == nullptr) return false;
   switch (stmt->kind) {
@@ -312,6 +329,10 @@ void QueryProtocol::Describe(std::string_view body) {
       throw DbError(sqlstate::kInvalidSqlStatementName,
                     "prepared statement \"" + std::string(msg.name) + "\" does not exist");
     }
+    if (it->second->plan_lent) {
+      s_.StartStatement(NeedsSnapshot(it->second->stmt.get()));
+      s_.RevalidatePrepared(*it->second);
+    }
     const Plan* plan = it->second->plan.get();
     protocol::MessageWriter w(protocol::be::kParameterDescription);
     std::vector<types::Oid> types = plan ? plan->ParamTypes() : std::vector<types::Oid>{};
@@ -328,7 +349,7 @@ void QueryProtocol::Describe(std::string_view body) {
     if (it == s_.portals.end()) {
       throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(msg.name) + "\" does not exist");
     }
-    const Plan* plan = it->second->source->plan.get();
+    const Plan* plan = it->second->plan();
     if (plan && plan->Columns()) {
       PutRowDescription(s_.sock.out(), *plan->Columns(), it->second->result_formats);
     } else {
@@ -346,7 +367,7 @@ void QueryProtocol::Execute(std::string_view body) {
     throw DbError(sqlstate::kInvalidCursorName, "portal \"" + std::string(msg.portal) + "\" does not exist");
   }
   Portal& portal = *it->second;
-  Plan* plan = portal.source->plan.get();
+  Plan* plan = portal.plan();
   if (plan == nullptr) {
     PutSimple(s_.sock.out(), protocol::be::kEmptyQueryResponse);
     return;
@@ -370,7 +391,15 @@ void QueryProtocol::Execute(std::string_view body) {
   if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;
   if (!portal.cursor) {
     s_.query_string = portal.source->query;
-    portal.cursor = plan->Start(s_, portal.params);
+    const bool lend = CanLendPlan(s_, portal);
+    portal.source->starts++;
+    if (lend) {
+      portal.own_plan = std::move(portal.source->plan);
+      portal.source->plan_lent = true;
+      portal.cursor = portal.own_plan->StartOnce(s_, portal.params);
+    } else {
+      portal.cursor = plan->Start(s_, portal.params);
+    }
     s_.query_string = {};
   }
   std::string scratch;

@@ -122,12 +122,12 @@ void Session::InstallCallbacks() {
 }
 
 std::string Session::SessionUserName() const {
-  std::string name = settings.Show("session_authorization");
+  const std::string& name = settings.hot().session_authorization;
   return name.empty() ? user : name;
 }
 
 std::string Session::CurrentUserName() const {
-  std::string role = settings.Show("role");
+  const std::string& role = settings.hot().role;
   return role == "none" ? SessionUserName() : role;
 }
 
@@ -227,6 +227,13 @@ bool SameResultColumns(const std::vector<ColumnDesc>* a, const std::vector<Colum
 
 void Session::RevalidatePrepared(PreparedStatement& ps) {
   const uint64_t version = catalog::PlanCacheVersion();
+  if (ps.plan_lent) {
+    // Its plan went to the portal that ran it; bound again, plan it again.
+    ps.plan = PlanStatement(*this, *ps.stmt, ps.declared_types);
+    ps.plan_lent = false;
+    ps.catalog_version = version;
+    return;
+  }
   if (ps.plan == nullptr || ps.catalog_version == version) return;
   for (const auto& [name, portal] : portals) {
     if (portal->source == &ps) return;  // its plan is in use

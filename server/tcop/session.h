@@ -38,10 +38,19 @@ struct PreparedStatement {
   std::unique_ptr<Plan> plan;               // null for an empty query
   std::vector<types::Oid> declared_types;   // as the client gave them (0 = infer)
   uint64_t catalog_version = 0;             // catalog the plan was made against
+  // The plan was handed to the one portal that ran it (Portal::own_plan);
+  // `plan` is null until the next use plans the statement again.
+  bool plan_lent = false;
+  uint64_t starts = 0;  // portals started from it so far
 };
 
 struct Portal {
   PreparedStatement* source = nullptr;  // owned by Session::prepared
+  // The source's plan when it was lent to this portal (the unnamed
+  // statement's plan, run once: its execution takes the plan's trees
+  // instead of cloning them). Declared before `cursor`, which uses it.
+  std::unique_ptr<Plan> own_plan;
+  Plan* plan() const { return own_plan ? own_plan.get() : source->plan.get(); }
   std::vector<types::Value> params;
   std::vector<int16_t> result_formats;
   // Started at the first Execute; later Executes continue it.

@@ -354,10 +354,24 @@ ResolvedFunc ResolveFunction(std::string_view name, const std::vector<Oid>& arg_
 }
 
 ResolvedFunc ResolveOperator(std::string_view op, Oid left, Oid right) {
+  // Every comparison and arithmetic in every statement comes through here,
+  // and the answer depends only on the (static) built-in table: remember
+  // successful resolutions per backend. Failures are not cached (they
+  // throw). Keys are a few bytes (no allocation); the set of operator/type
+  // combinations a backend meets is small, but bounded anyway.
+  static std::unordered_map<std::string, ResolvedFunc> cache;
+  std::string key(op);
+  key.push_back('\0');
+  key.append(reinterpret_cast<const char*>(&left), sizeof left);
+  key.append(reinterpret_cast<const char*>(&right), sizeof right);
+  if (auto hit = cache.find(key); hit != cache.end()) return hit->second;
   std::vector<Oid> args;
   if (left != kInvalidOid) args.push_back(left);
   args.push_back(right);
-  return Resolve(FuncKind::kOperator, op, args, Describe{true, op, &args, left == kInvalidOid});
+  ResolvedFunc resolved = Resolve(FuncKind::kOperator, op, args, Describe{true, op, &args, left == kInvalidOid});
+  if (cache.size() >= 4096) cache.clear();
+  cache.emplace(std::move(key), resolved);
+  return resolved;
 }
 
 bool FunctionNameExists(std::string_view name, FuncKind kind) {
