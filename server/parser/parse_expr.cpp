@@ -7,6 +7,8 @@
 // Prefix operators other than - and + (e.g. ~, @) take an operand at the
 // + - level, like PostgreSQL's "other operator" precedence.
 #include <charconv>
+#include <string_view>
+#include <unordered_set>
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
@@ -586,10 +588,25 @@ ExprPtr Parser::ParseParenExpr() {
   return e;
 }
 
+// The words ParseWordExpr treats specially (constants, special syntax,
+// SQL value functions, typed-literal type names). Most words in an
+// expression are column and function names: one hash lookup sends them
+// straight to ParseColumnRefOrCall instead of through every comparison.
+bool IsSpecialExprWord(std::string_view w) {
+  static const std::unordered_set<std::string_view> kWords = {
+      "null", "true", "false", "case", "cast", "array", "exists", "row", "default",
+      "current_date", "current_time", "current_timestamp", "localtime", "localtimestamp", "current_role",
+      "current_user", "session_user", "user", "current_catalog", "current_schema",
+      "extract", "position", "substring", "trim", "coalesce", "nullif", "greatest", "least",
+      "int", "integer", "smallint", "bigint", "real", "float", "double", "decimal", "dec", "numeric",
+      "boolean", "char", "character", "varchar", "nchar", "national", "bit", "timestamp", "time", "interval"};
+  return kWords.count(w) > 0;
+}
+
 ExprPtr Parser::ParseWordExpr() {
   const Token& t = Cur();
   int loc = t.offset;
-  if (t.type == TokenType::kQuotedIdent) return ParseColumnRefOrCall();
+  if (t.type == TokenType::kQuotedIdent || !IsSpecialExprWord(t.text)) return ParseNamedExpr();
   const std::string w = t.text;
   bool call = IsOpTok(Peek(1), "(");
 
@@ -664,6 +681,15 @@ ExprPtr Parser::ParseWordExpr() {
   if (IsSqlTypeKeyword(t)) {
     if (ExprPtr lit = TryParseTypedLiteral()) return lit;
   }
+  return ParseNamedExpr();
+}
+
+// A column reference or function call, after the keyword checks PostgreSQL's
+// grammar makes (a reserved word cannot start one; a type/function-name
+// keyword only a call).
+ExprPtr Parser::ParseNamedExpr() {
+  const Token& t = Cur();
+  const bool call = IsOpTok(Peek(1), "(");
   switch (Category(t)) {
     case KeywordCategory::kReserved:
       SyntaxError();

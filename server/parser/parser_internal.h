@@ -122,6 +122,7 @@ class Parser {
   ExprPtr ParsePrimary();
   ExprPtr ParseParenExpr();
   ExprPtr ParseWordExpr();
+  ExprPtr ParseNamedExpr();
   ExprPtr ParseFuncCall(std::vector<std::string> name, int location);
   ExprPtr ParseSpecialFunc(const std::string& word, int location);
   ExprPtr ParseCase();

@@ -21,6 +21,7 @@
 #include "access/heap/heap_wal.h"
 #include "access/nbtree/nbtree.h"
 #include "access/transam/clog.h"
+#include "access/transam/syncrep.h"
 #include "access/transam/pending_sync.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog.h"
@@ -144,6 +145,22 @@ void DeliverCancel(int32_t pid, int32_t key) {
 // Fresh segment, WAL, transam, then crash recovery (replay + checkpoint),
 // all before any child exists. Throws when any step fails: the server must
 // not start on a cluster it could not recover.
+namespace {
+
+// synchronous_standby_names for committers and walsenders (syncrep.h). A
+// value that does not parse keeps the one in force, as PostgreSQL.
+void PublishSyncStandbyNames(const config::Settings& settings) {
+  access::SyncStandbyConfig config;
+  std::string error;
+  if (!access::ParseSyncStandbyNames(settings.GetString("synchronous_standby_names"), &config, &error)) {
+    spdlog::error("invalid value for parameter \"synchronous_standby_names\": {}", error);
+    return;
+  }
+  access::PublishSyncStandbyConfig(config);
+}
+
+}  // namespace
+
 void Postmaster::CreateSharedState() {
   shmem_ = storage::CreateSharedMemory(ss_.shmem);
   storage::SmgrInit(opts_.datadir);
@@ -160,6 +177,7 @@ void Postmaster::CreateSharedState() {
   // Inherited by every child: under minimal, files a transaction created skip WAL.
   access::SetWalLevelMinimal(settings_.hot().wal_level == config::WalLevel::kMinimal);
   access::TransamStartup(opts_.datadir);
+  PublishSyncStandbyNames(settings_);
   access::LoadReplicationSlots();
   storage::SetXLogFlushHook(access::XLogFlush);
   storage::SetXLogNeedsFlushHook(access::XLogNeedsFlush);
@@ -495,6 +513,7 @@ void Postmaster::Reload() {
   for (const auto& name : ignored) {
     spdlog::warn("parameter \"{}\" cannot be changed without restarting the server", name);
   }
+  PublishSyncStandbyNames(settings_);
   try {
     ssl_ = tcop::MakeServerSslContext(settings_, opts_.datadir);
   } catch (const std::exception& e) {

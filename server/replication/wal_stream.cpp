@@ -18,6 +18,7 @@
 #include <cstring>
 #include <vector>
 
+#include "access/transam/syncrep.h"
 #include "access/transam/xlog.h"
 #include "access/transam/xlog_backup_label.h"
 #include "access/transam/xlog_keep.h"
@@ -249,7 +250,10 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
       throw DbError(sqlstate::kConnectionFailure, "could not send data to client", Severity::kFatal);
     }
     if (!ClientReadable(session, 0)) {
-      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, kIdleWaitMs);
+      // With synchronous standbys configured, committers wait for this
+      // standby's reply: look at the socket every millisecond rather than
+      // only after the next flush.
+      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, access::SyncReplicationConfigured() ? 1 : kIdleWaitMs);
       continue;
     }
     char type = 0;

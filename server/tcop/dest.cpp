@@ -103,11 +103,13 @@ void PutError(std::string& out, const DbError& e) {
   out.append(protocol::EncodeErrorFields(notice ? protocol::be::kNoticeResponse : protocol::be::kErrorResponse, f));
 }
 
-void PutNotice(std::string& out, Severity severity, const std::string& sqlstate, const std::string& message) {
+void PutNotice(std::string& out, Severity severity, const std::string& sqlstate, const std::string& message,
+               const std::string& detail) {
   protocol::ErrorFields f;
   f.severity = SeverityName(severity);
   f.sqlstate = sqlstate;
   f.message = message;
+  f.detail = detail;
   out.append(protocol::EncodeErrorFields(protocol::be::kNoticeResponse, f));
 }
 

@@ -36,7 +36,8 @@ void PutCommandComplete(std::string& out, const std::string& tag);
 void PutReadyForQuery(std::string& out, char status);
 void PutParameterStatus(std::string& out, const std::string& name, const std::string& value);
 void PutError(std::string& out, const DbError& e);
-void PutNotice(std::string& out, Severity severity, const std::string& sqlstate, const std::string& message);
+void PutNotice(std::string& out, Severity severity, const std::string& sqlstate, const std::string& message,
+               const std::string& detail = {});
 void PutSimple(std::string& out, char type);  // a body-less message ('1', '2', '3', 'n', 'I', 's', 'c')
 
 }  // namespace hearth::tcop

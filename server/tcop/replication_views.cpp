@@ -3,6 +3,7 @@
 // Principal entry point: AddReplicationViews. pg_stat_replication (one row
 // per walsender streaming WAL, with the positions its standby reported) and
 // pg_stat_wal_receiver (a standby's walreceiver), PostgreSQL 15's columns.
+#include "access/transam/syncrep.h"
 #include "access/transam/walsnd_status.h"
 #include "access/transam/xlog_standby.h"
 #include "catalog/catalog_defs.h"
@@ -31,14 +32,18 @@ void AddPgStatReplication(catalog::SystemViewProvider& p) {
        {"sync_state", kTextOid},    {"reply_time", kTimestampTzOid}});
   p.AddView(std::move(info), [] {
     std::vector<Row> out;
-    for (const access::WalSndInfo& w : access::GetWalSndInfos()) {
+    const std::vector<access::WalSndInfo> senders = access::GetWalSndInfos();
+    const std::vector<access::SyncState> sync = access::ComputeSyncStates(senders);
+    for (size_t i = 0; i < senders.size(); i++) {
+      const access::WalSndInfo& w = senders[i];
       out.push_back({Value::Int4(w.pid), Value::Int(kOidOid, catalog::kBootstrapSuperuserOid),
                      Value::Bytes(kNameOid, w.usename), Value::Text(w.application_name), TextOrNull(w.client_addr),
                      Value::Null(kTextOid), w.client_port != 0 ? Value::Int4(w.client_port) : Value::Int4(-1),
                      catalog::TimestampTzFromUnixMicros(w.backend_start_us), Value::Null(kInt8Oid),
                      Value::Text(access::WalSndStateName(w.state)), Lsn(w.sent), Lsn(w.write), Lsn(w.flush),
                      Lsn(w.replay), Value::Null(kIntervalOid), Value::Null(kIntervalOid), Value::Null(kIntervalOid),
-                     Value::Int4(0), Value::Text("async"), catalog::TimestampTzFromUnixMicros(w.reply_time_us)});
+                     Value::Int4(sync[i].priority), Value::Text(sync[i].state),
+                     catalog::TimestampTzFromUnixMicros(w.reply_time_us)});
     }
     return out;
   });

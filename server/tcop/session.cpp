@@ -17,6 +17,7 @@
 
 #include "access/nbtree/nbtree.h"
 #include "access/transam/pending_sync.h"
+#include "access/transam/syncrep.h"
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
@@ -172,6 +173,20 @@ void Session::DropPortals() {
   portals.clear();
 }
 
+namespace {
+
+// What a commit waits for from the synchronous standbys at each
+// synchronous_commit level (only consulted for remote_write and above).
+access::SyncWaitMode StandbyWaitMode(config::SynchronousCommit level) {
+  switch (level) {
+    case config::SynchronousCommit::kRemoteWrite: return access::SyncWaitMode::kWrite;
+    case config::SynchronousCommit::kRemoteApply: return access::SyncWaitMode::kApply;
+    default: return access::SyncWaitMode::kFlush;
+  }
+}
+
+}  // namespace
+
 void Session::EndTransaction(bool commit) {
   DropPortals();
   block = BlockState::kIdle;
@@ -181,6 +196,8 @@ void Session::EndTransaction(bool commit) {
     if (access::WalLevelMinimal()) access::SetWalSkipThresholdKb(settings.GetInt("wal_skip_threshold"));
     access::SetCommitDelaySettings(static_cast<int>(hot.commit_delay_us), static_cast<int>(hot.commit_siblings),
                                    hot.synchronous_commit != config::SynchronousCommit::kOff);
+    access::SetCommitStandbyWait(hot.synchronous_commit >= config::SynchronousCommit::kRemoteWrite,
+                                 StandbyWaitMode(hot.synchronous_commit));
     try {
       if (!sql_cursors.empty()) {
         HoldCursorsForCommit(*this);
@@ -202,6 +219,11 @@ void Session::EndTransaction(bool commit) {
       access::AbortTransaction();
       settings.AtTransactionEnd(false);
       throw;
+    }
+    // A wait for synchronous standbys ended by a cancel or termination:
+    // committed locally, and the client is told so.
+    if (auto warning = access::TakeSyncRepWarning()) {
+      Notice(Severity::kWarning, warning->sqlstate, warning->message, warning->detail);
     }
   } else {
     if (!sql_cursors.empty()) CloseTransactionCursors(*this);

@@ -132,8 +132,9 @@ class Session {
   void DropPortals();
 
   // Sends a NOTICE/WARNING now (queued with the statement's output).
-  void Notice(Severity severity, const std::string& sqlstate, const std::string& message) {
-    PutNotice(sock.out(), severity, sqlstate, message);
+  void Notice(Severity severity, const std::string& sqlstate, const std::string& message,
+              const std::string& detail = {}) {
+    PutNotice(sock.out(), severity, sqlstate, message, detail);
   }
 
   // Sends ParameterStatus for every reported setting changed since last time.

@@ -87,6 +87,12 @@ std::string VerboseError(const TestServer& server, const std::string& sql) {
   return r.out;
 }
 
+void AppendToFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::app);
+  out << text;
+  REQUIRE(out.good());
+}
+
 int64_t Count(const TestServer& server, const std::string& where = "true") {
   return PsqlInt(server, "select count(*) from t where " + where);
 }
@@ -201,4 +207,91 @@ TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted
   CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "f");
   // The old primary is untouched.
   CHECK(Count(primary) == 150);
+}
+
+TEST_CASE("standby: synchronous commit waits for the standby and loses nothing at failover", "[standby_test]") {
+  // The walreceiver connects with application_name "walreceiver" (libpq's
+  // default from pg_basebackup -R's primary_conninfo), as PostgreSQL's.
+  // The setting comes from hearth.conf (a -c option would outrank the
+  // file, and reloads change it below).
+  TestServer primary;
+  const auto set_names = [&primary](const std::string& value) {
+    AppendToFile(primary.datadir() + "/hearth.conf", "\nsynchronous_standby_names = '" + value + "'\n");
+    REQUIRE(kill(primary.pid(), SIGHUP) == 0);
+    WaitForValue(primary, "show synchronous_standby_names", value);
+  };
+  set_names("FIRST 1 (walreceiver, other)");
+  // No standby yet: synchronous_commit = local does not wait for one.
+  REQUIRE(primary.Psql({"-c", "set synchronous_commit = local; create table t (id int primary key, v text)"})
+              .exit_code == 0);
+  const std::string copy = BackupForStandby(primary);
+  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  WaitForValue(primary, "select application_name, sync_priority, sync_state from pg_stat_replication",
+               "walreceiver|1|sync");
+
+  // Every acknowledged commit is on the standby's disk when the client hears of it.
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'bulk' from generate_series(1, 100) g"}).exit_code == 0);
+  std::string script;
+  for (int i = 101; i <= 200; i++) script += "insert into t values (" + std::to_string(i) + ", 'one');\n";
+  REQUIRE(primary.Psql({"-q"}, script).exit_code == 0);
+  CHECK(primary.PsqlValue("select flush_lsn >= pg_current_wal_lsn() from pg_stat_replication") == "t");
+
+  // Without the standby a commit waits, invisible to others; a cancel ends
+  // the wait with PostgreSQL's WARNING and the transaction stays committed.
+  REQUIRE(standby.Stop(SIGTERM) == 0);
+  WaitForValue(primary, "select count(*) from pg_stat_replication", "0");
+  RawConn waiter(primary.port());
+  RequireStartup(waiter);
+  // Only the COMMIT is left to run when the session shows as active (a
+  // cancel then reaches the commit, never the INSERT).
+  REQUIRE(Exec(waiter, "begin; insert into t values (1000, 'waited')"));
+  REQUIRE(waiter.Send(QueryMsg("commit")));
+  WaitForValue(primary, "select state from pg_stat_activity where pid = " + std::to_string(waiter.backend_pid()),
+               "active");
+  CHECK(Count(primary, "id = 1000") == 0);
+  {
+    RawConn cancel(primary.port());  // the protocol's CancelRequest, as psql's ^C
+    REQUIRE(cancel.Send(CancelRequestMsg(waiter.backend_pid(), waiter.secret())));
+  }
+  std::vector<RawMessage> reply = waiter.ReadUntilReady();
+  const RawMessage* notice = First(reply, 'N');
+  REQUIRE(notice != nullptr);
+  CHECK(ErrorOf(*notice).severity == "WARNING");
+  CHECK(ErrorOf(*notice).sqlstate == "57014");
+  CHECK(ErrorOf(*notice).message == "canceling wait for synchronous replication due to user request");
+  CHECK(ErrorOf(*notice).detail ==
+        "The transaction has already committed locally, but might not have been replicated to the standby.");
+  CHECK(First(reply, 'E') == nullptr);
+  CHECK(Types(reply).find('C') != std::string::npos);
+  CHECK(Count(primary, "id = 1000") == 1);
+
+  // synchronous_standby_names emptied by a reload releases waiters and
+  // lets commits go on without a standby.
+  RawConn second(primary.port());
+  RequireStartup(second);
+  REQUIRE(Exec(second, "begin; insert into t values (1001, 'released')"));
+  REQUIRE(second.Send(QueryMsg("commit")));
+  WaitForValue(primary, "select state from pg_stat_activity where pid = " + std::to_string(second.backend_pid()),
+               "active");
+  AppendToFile(primary.datadir() + "/hearth.conf", "\nsynchronous_standby_names = ''\n");
+  REQUIRE(kill(primary.pid(), SIGHUP) == 0);
+  std::vector<RawMessage> released = second.ReadUntilReady(30000);
+  CHECK(First(released, 'E') == nullptr);
+  CHECK(First(released, 'N') == nullptr);
+  CHECK(Count(primary, "id = 1001") == 1);
+  set_names("walreceiver");
+
+  // The standby comes back and catches up; then the primary dies right
+  // after acknowledging a burst of commits, the standby is promoted, and
+  // every acknowledged row is there.
+  standby.Start();
+  WaitForValue(primary, "select sync_state from pg_stat_replication", "sync");
+  std::string burst;
+  for (int i = 2001; i <= 2100; i++) burst += "insert into t values (" + std::to_string(i) + ", 'burst');\n";
+  REQUIRE(primary.Psql({"-q"}, burst).exit_code == 0);
+  REQUIRE(KillServerHard(primary));
+  CHECK(standby.PsqlValue("select pg_promote()") == "t");
+  CHECK(Count(standby, "id <= 200") == 200);
+  CHECK(Count(standby, "id in (1000, 1001)") == 2);
+  CHECK(Count(standby, "id between 2001 and 2100") == 100);
 }

@@ -120,6 +120,20 @@ struct WalSndStatusSlot {
   std::atomic<int64_t> reply_time_us;
 };
 
+// synchronous_standby_names as the postmaster last published it (a seqlock:
+// config_seq is odd while the postmaster writes) and the committers waiting
+// for standbys (syncrep.cpp).
+inline constexpr int kSyncStandbyMaxNames = 16;
+struct SyncRepShared {
+  std::atomic<uint32_t> config_seq;
+  std::atomic<uint8_t> method;  // SyncStandbyConfig::Method
+  int32_t num_sync;
+  int32_t nnames;
+  char names[kSyncStandbyMaxNames][64];
+  std::atomic<uint32_t> wake_seq;  // bumped on standby replies and config changes
+  std::atomic<int32_t> waiters;
+};
+
 struct TransamShared {
   XidCounterShared xid;
   ClogShared clog;
@@ -127,6 +141,7 @@ struct TransamShared {
   SubtransShared subtrans;
   StandbyShared standby;
   WalSndStatusSlot walsnds[kWalSndStatusSlots];
+  SyncRepShared syncrep;
 };
 static_assert(sizeof(TransamShared) <= storage::kXactAreaBytes, "grow kXactAreaBytes");
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "access/transam/syncrep.h"
 #include "access/transam/transam_shared.h"
 
 namespace hearth::access {
@@ -80,6 +81,8 @@ void WalSndStatusEntry::SetReply(XLogRecPtr write, XLogRecPtr flush, XLogRecPtr 
   s.flush.store(flush, std::memory_order_relaxed);
   s.replay.store(replay, std::memory_order_relaxed);
   s.reply_time_us.store(reply_time_us, std::memory_order_relaxed);
+  // Committers waiting for synchronous standbys re-check the positions.
+  SyncRepWakeWaiters();
 }
 
 std::vector<WalSndInfo> GetWalSndInfos() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "access/transam/clog.h"
+#include "access/transam/syncrep.h"
 #include "access/transam/combocid.h"
 #include "access/transam/varsup.h"
 #include "access/transam/xact_internal.h"
@@ -54,6 +55,10 @@ struct CommitSettings {
   int commit_delay_us = 0;
   int commit_siblings = 5;
   bool synchronous_commit = true;
+  // synchronous_commit remote_write/on/remote_apply: after the local flush,
+  // wait for the synchronous standbys (when any are configured).
+  bool wait_for_standbys = false;
+  SyncWaitMode standby_wait = SyncWaitMode::kFlush;
 };
 CommitSettings g_commit_settings;
 XactRelsProvider g_rels_provider = nullptr;
@@ -104,12 +109,17 @@ void RecordTransactionCommit(TransactionId xid, std::span<const TransactionId> s
   storage::CheckPostmasterAlive();
   const XLogRecPtr lsn = XLogInsertXactCommit(xid, NowUs(), RelsToDelete(/*at_commit=*/true, 0), subxids);
   g_last_commit_end = lsn;
-  // The commit record is in WAL: from here the transaction cannot abort.
-  CriticalSection crit("commit");
-  if (g_commit_settings.synchronous_commit) {
-    XLogFlushCommit(lsn, g_commit_settings.commit_delay_us, g_commit_settings.commit_siblings);
+  {
+    // The commit record is in WAL: from here the transaction cannot abort.
+    CriticalSection crit("commit");
+    if (g_commit_settings.synchronous_commit) {
+      XLogFlushCommit(lsn, g_commit_settings.commit_delay_us, g_commit_settings.commit_siblings);
+    }
+    SetStatusWithSubxids(xid, subxids, XidStatus::kCommitted, lsn);
   }
-  SetStatusWithSubxids(xid, subxids, XidStatus::kCommitted, lsn);
+  // Still in the proc array, so other sessions see it running until the
+  // synchronous standbys have it (PostgreSQL's order).
+  if (g_commit_settings.wait_for_standbys) SyncRepWaitForLsn(lsn, g_commit_settings.standby_wait);
 }
 
 // No flush: a lost abort record reads as "in progress at the crash", which
@@ -311,7 +321,14 @@ const Snapshot& GetLatestSnapshot() {
 int64_t GetCurrentTransactionStartTimestamp() { return g_xact.start_timestamp_us; }
 
 void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synchronous_commit) {
-  g_commit_settings = CommitSettings{commit_delay_us, commit_siblings, synchronous_commit};
+  g_commit_settings.commit_delay_us = commit_delay_us;
+  g_commit_settings.commit_siblings = commit_siblings;
+  g_commit_settings.synchronous_commit = synchronous_commit;
+}
+
+void SetCommitStandbyWait(bool wait, SyncWaitMode mode) {
+  g_commit_settings.wait_for_standbys = wait;
+  g_commit_settings.standby_wait = mode;
 }
 
 void SetXactRelsProvider(XactRelsProvider provider) { g_rels_provider = provider; }

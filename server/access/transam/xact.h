@@ -28,6 +28,8 @@
 
 namespace hearth::access {
 
+enum class SyncWaitMode : uint8_t;  // syncrep.h
+
 enum class IsolationLevel : uint8_t { kReadCommitted, kRepeatableRead, kSerializable };
 
 // "read committed", "repeatable read", "serializable".
@@ -131,6 +133,10 @@ int64_t GetCurrentTransactionStartTimestamp();
 // statement or commit). synchronous_commit=false skips the flush: the commit
 // becomes durable within wal_writer_delay. Defaults: 0 µs, 5, true.
 void SetCommitDelaySettings(int commit_delay_us, int commit_siblings, bool synchronous_commit);
+// synchronous_commit remote_write / on / remote_apply: after the local flush
+// a commit waits for the synchronous standbys (syncrep.h) to have written,
+// flushed or applied it; `wait` false (off, local) does not wait.
+void SetCommitStandbyWait(bool wait, SyncWaitMode mode);
 
 // Supplies the relation files to delete at commit (at_commit) or abort, which
 // the commit/abort WAL record carries so recovery deletes them too. The
