@@ -38,6 +38,7 @@
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
 #include "tcop/sql_functions.h"
+#include "tcop/trigger_plans.h"
 
 #include "catalog/namespace_catalog.h"
 
@@ -117,6 +118,7 @@ void Session::InstallCallbacks() {
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
   InstallSqlFunctionCallbacks(*this);
+  InstallTriggerHooks(*this);
   InstallViewDefinitionCallback(*this);
   func_context.session = &callbacks;
 }
