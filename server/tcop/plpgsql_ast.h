@@ -65,7 +65,8 @@ enum class StmtKind {
   kPerform,     // query (SELECT ...)
   kSql,         // query; into targets (strict)
   kExecute,     // expr; into targets (strict); using_args
-  kGetDiagnostics,  // diag_targets / diag_items
+  kGetDiagnostics,  // diag_targets / diag_items (stacked: of the error being handled)
+  kAssert,      // expr, args[0] (message, may be absent)
   kRaise,       // level, condition, format, args, options
   kNull,
 };
@@ -99,7 +100,8 @@ struct Stmt {
   StmtList body;
 
   std::vector<std::string> diag_targets;
-  std::vector<std::string> diag_items;  // row_count, ...
+  std::vector<std::string> diag_items;  // row_count, message_text, ...
+  bool stacked = false;
 
   std::string level;      // exception, warning, notice, info, log, debug
   std::string condition;  // RAISE condition_name / SQLSTATE 'xxxxx'

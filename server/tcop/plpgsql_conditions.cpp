@@ -36,6 +36,10 @@ constexpr Condition kConditions[] = {
     {"invalid_parameter_value", "22023"},
     {"character_not_in_repertoire", "22021"},
     {"invalid_escape_sequence", "22025"},
+    {"substring_error", "22011"},
+    {"invalid_regular_expression", "2201B"},
+    {"zero_length_character_string", "2200F"},
+    {"invalid_datetime_format", "22007"},
     {"array_subscript_error", "2202E"},
     {"invalid_text_representation", "22P02"},
     {"invalid_binary_representation", "22P03"},
@@ -120,6 +124,7 @@ const char* StmtContextName(const Stmt& s) {
     case StmtKind::kGetDiagnostics: return "GET DIAGNOSTICS";
     case StmtKind::kRaise: return "RAISE";
     case StmtKind::kNull: return "NULL";
+    case StmtKind::kAssert: return "ASSERT";
   }
   return "statement";
 }

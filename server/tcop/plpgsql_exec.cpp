@@ -303,8 +303,16 @@ Flow Interpreter::RunStmtInner(const Stmt& st) {
     }
     case StmtKind::kSql: RunSql(st); return Flow::kNormal;
     case StmtKind::kExecute: RunExecute(st); return Flow::kNormal;
-    case StmtKind::kGetDiagnostics:
-      for (const std::string& t : st.diag_targets) Assign(t, Value::Int8(static_cast<int64_t>(row_count_)));
+    case StmtKind::kGetDiagnostics: RunGetDiagnostics(st); return Flow::kNormal;
+    case StmtKind::kAssert:
+      if (!EvalCondition(st.expr)) {
+        std::string message = "assertion failed";
+        if (!st.args.empty()) {
+          const Value m = Eval(st.args[0]);
+          if (!m.is_null) message = types::OutputValue(m);
+        }
+        throw DbError("P0004", message);
+      }
       return Flow::kNormal;
     case StmtKind::kRaise: RunRaise(st); return Flow::kNormal;
     case StmtKind::kNull: return Flow::kNormal;
@@ -424,14 +432,7 @@ Flow Interpreter::RunForInt(const Stmt& st) {
 }
 
 Flow Interpreter::RunForQuery(const Stmt& st) {
-  QueryResult r;
-  if (st.dynamic) {
-    const Value text = Eval(st.expr);
-    if (text.is_null) throw DbError(sqlstate::kNullValueNotAllowed, "query string argument of EXECUTE is null");
-    r = RunDynamic(text.str, EvalAll(st.using_args), 0);
-  } else {
-    r = RunQuery(st.query, 0);
-  }
+  QueryResult r = st.dynamic ? RunExecuteText(st, 0) : RunQuery(st.query, 0);
   const size_t mark = vars_.size();
   Var* target = FindVar(st.target);
   if (target == nullptr) {
@@ -502,14 +503,7 @@ Flow Interpreter::RunReturn(const Stmt& st) {
 
 Flow Interpreter::RunReturnQuery(const Stmt& st) {
   if (set_rows_ == nullptr) throw DbError(sqlstate::kSyntaxError, "cannot use RETURN QUERY in a non-SETOF function");
-  QueryResult r;
-  if (st.dynamic) {
-    const Value text = Eval(st.expr);
-    if (text.is_null) throw DbError(sqlstate::kNullValueNotAllowed, "query string argument of EXECUTE is null");
-    r = RunDynamic(text.str, EvalAll(st.using_args), 0);
-  } else {
-    r = RunQuery(st.query, 0);
-  }
+  QueryResult r = st.dynamic ? RunExecuteText(st, 0) : RunQuery(st.query, 0);
   if (r.columns.size() != 1) {
     throw DbError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type");
   }
@@ -520,34 +514,59 @@ Flow Interpreter::RunReturnQuery(const Stmt& st) {
 }
 
 void Interpreter::RunSql(const Stmt& st) {
-  QueryResult r = RunQuery(st.query, st.into.empty() ? 1 : 2, nullptr, /*as_statement=*/true);
+  FinishInto(st, RunQuery(st.query, st.into.empty() ? 1 : 2, nullptr, /*as_statement=*/true));
+}
+
+void Interpreter::RunExecute(const Stmt& st) { FinishInto(st, RunExecuteText(st, st.into.empty() ? 1 : 2)); }
+
+// ROW_COUNT and FOUND from a statement's result, and its INTO [STRICT] targets.
+void Interpreter::FinishInto(const Stmt& st, const QueryResult& r) {
   row_count_ = r.processed;
   SetFound(r.processed > 0);
   if (st.into.empty()) return;
   if (st.strict && r.rows.empty()) throw DbError("P0002", "query returned no rows");
   if (st.strict && r.rows.size() > 1) {
-    throw DbError("P0003", "query returned more than one row")
-        .WithHint("Make sure the query returns a single row, or use LIMIT 1.");
+    DbError e("P0003", "query returned more than one row");
+    if (st.kind == StmtKind::kSql) e.WithHint("Make sure the query returns a single row, or use LIMIT 1.");
+    throw e;
   }
   AssignRow(st.into, r.columns, r.rows.empty() ? nullptr : &r.rows[0]);
 }
 
-void Interpreter::RunExecute(const Stmt& st) {
+QueryResult Interpreter::RunExecuteText(const Stmt& st, size_t max_rows) {
   const Value text = Eval(st.expr);
   if (text.is_null) throw DbError(sqlstate::kNullValueNotAllowed, "query string argument of EXECUTE is null");
-  QueryResult r = RunDynamic(text.str, EvalAll(st.using_args), st.into.empty() ? 1 : 2);
-  row_count_ = r.processed;
-  SetFound(r.processed > 0);
-  if (st.into.empty()) return;
-  if (st.strict && r.rows.empty()) throw DbError("P0002", "query returned no rows");
-  if (st.strict && r.rows.size() > 1) throw DbError("P0003", "query returned more than one row");
-  AssignRow(st.into, r.columns, r.rows.empty() ? nullptr : &r.rows[0]);
+  return RunDynamic(text.str, EvalAll(st.using_args), max_rows);
 }
 
 std::vector<Value> Interpreter::EvalAll(const std::vector<SqlText>& exprs) {
   std::vector<Value> out;
   for (const SqlText& e : exprs) out.push_back(Eval(e));
   return out;
+}
+
+void Interpreter::RunGetDiagnostics(const Stmt& st) {
+  if (st.stacked && caught_.empty()) {
+    throw DbError("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler");
+  }
+  for (size_t i = 0; i < st.diag_targets.size(); ++i) {
+    const std::string& item = st.diag_items[i];
+    if (!st.stacked) {
+      Assign(st.diag_targets[i], Value::Int8(static_cast<int64_t>(row_count_)));
+      continue;
+    }
+    const DbError& e = caught_.back();
+    const std::string text = item == "returned_sqlstate"      ? e.sqlstate()
+                             : item == "message_text"         ? e.message()
+                             : item == "pg_exception_detail"  ? e.detail()
+                             : item == "pg_exception_hint"    ? e.hint()
+                             : item == "pg_exception_context" ? e.context()
+                             : item == "column_name"          ? e.column_name()
+                             : item == "constraint_name"      ? e.constraint_name()
+                             : item == "table_name"           ? e.table_name()
+                                                              : e.schema_name();
+    Assign(st.diag_targets[i], Value::Text(text));
+  }
 }
 
 void Interpreter::SetFound(bool found) {

@@ -97,7 +97,11 @@ class Interpreter {
   Flow RunReturnQuery(const Stmt& st);
   void RunSql(const Stmt& st);
   void RunExecute(const Stmt& st);
+  void FinishInto(const Stmt& st, const QueryResult& r);
+  // EXECUTE's string (st.expr) with its USING values (st.using_args).
+  QueryResult RunExecuteText(const Stmt& st, size_t max_rows);
   void RunRaise(const Stmt& st);
+  void RunGetDiagnostics(const Stmt& st);
   void DeclareOne(const Declaration& d);
   void SetFound(bool found);
   std::vector<types::Value> EvalAll(const std::vector<SqlText>& exprs);

@@ -264,6 +264,14 @@ class BodyParser {
       s->query.text = "SELECT " + s->query.text;
     } else if (IsKw("get")) {
       ParseGetDiagnostics(*s);
+    } else if (IsKw("assert")) {
+      ++pos_;
+      s->kind = StmtKind::kAssert;
+      s->expr = ScanSql({}, /*stop_at_comma=*/true);
+      if (Is(",")) {
+        ++pos_;
+        s->args.push_back(ScanSql({}));
+      }
     } else if (IsKw("execute")) {
       ParseExecute(*s);
     } else if (IsKw("null") && (Peek(1).type == TokenType::kOp && Peek(1).text == ";")) {
@@ -527,16 +535,29 @@ class BodyParser {
   void ParseGetDiagnostics(Stmt& s) {
     ExpectKw("get");
     if (IsKw("current")) ++pos_;
-    if (IsKw("stacked")) Fail();
+    if (IsKw("stacked")) {
+      ++pos_;
+      s.stacked = true;
+    }
     ExpectKw("diagnostics");
     s.kind = StmtKind::kGetDiagnostics;
+    static const char* const kCurrent[] = {"row_count"};
+    static const char* const kStacked[] = {"returned_sqlstate", "message_text", "pg_exception_detail",
+                                           "pg_exception_hint", "pg_exception_context", "column_name",
+                                           "constraint_name", "table_name", "schema_name"};
     for (;;) {
       s.diag_targets.push_back(Target());
       if (!Is("=") && !Is(":=")) Fail();
       ++pos_;
+      const Token& at = Peek();
       std::string item = Ident();
-      if (item != "row_count") {
-        throw DbError(sqlstate::kFeatureNotSupported, "GET DIAGNOSTICS " + item + " is not supported yet");
+      const bool known = s.stacked ? std::find(std::begin(kStacked), std::end(kStacked), item) != std::end(kStacked)
+                                   : std::find(std::begin(kCurrent), std::end(kCurrent), item) != std::end(kCurrent);
+      if (!known) {
+        if (item == "pg_context") {
+          throw DbError(sqlstate::kFeatureNotSupported, "GET DIAGNOSTICS PG_CONTEXT is not supported yet");
+        }
+        FailAt(at);
       }
       s.diag_items.push_back(item);
       if (!Is(",")) break;

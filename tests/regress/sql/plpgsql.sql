@@ -304,6 +304,28 @@ BEGIN
 END
 $$;
 
+-- ASSERT and GET STACKED DIAGNOSTICS
+CREATE FUNCTION pl_diag() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  state text;
+  msg text;
+  det text;
+BEGIN
+  BEGIN
+    RAISE EXCEPTION 'boom' USING DETAIL = 'the detail', ERRCODE = '22023';
+  EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+  END;
+  ASSERT state = '22023', 'wrong state';
+  RETURN state || ' ' || msg || ' ' || det;
+END
+$$;
+SELECT pl_diag();
+\set VERBOSITY verbose
+DO $$ BEGIN ASSERT 1 = 2; END $$;
+DO $$ BEGIN ASSERT false, 'custom ' || 'assert'; END $$;
+\set VERBOSITY default
+
 -- syntax errors are found at CREATE
 CREATE FUNCTION pl_bad() RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN
