@@ -343,5 +343,9 @@ SELECT count(*) FROM pg_proc WHERE proname LIKE 'pl_bad%';
 SELECT l.lanname, p.prorettype::regtype FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
   WHERE p.proname = 'pl_sign';
 
-DROP FUNCTION pl_sign(integer);
+DROP FUNCTION pl_sign(integer), pl_add(integer, integer), pl_max_id(), pl_loops(integer), pl_case(integer),
+  pl_case_missing(integer), pl_sum(integer[]), pl_names(), pl_lookup(integer), pl_strict(integer), pl_dml(),
+  pl_dynamic(text, integer), pl_safe_div(integer, integer), pl_rollback_block(), pl_reraise(), pl_series(integer),
+  pl_out(integer), pl_void(), pl_shadow(), pl_fail(integer), pl_no_return(), pl_diag();
+DROP PROCEDURE pl_insert(integer, text);
 DROP TABLE pl_t;

@@ -131,3 +131,4 @@ SELECT * FROM tr_t WHERE id > 500 ORDER BY id;
 DROP TABLE tr_t;
 SELECT count(*) FROM pg_trigger;
 DROP TABLE tr_log;
+DROP FUNCTION tr_log_it(), tr_upper(), tr_skip(), tr_note(), tr_not_trigger(), tr_reject();
