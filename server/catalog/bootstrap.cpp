@@ -20,6 +20,7 @@
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/sequence_catalog.h"
+#include "catalog/trigger_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/lmgr/proc_array.h"
@@ -68,6 +69,13 @@ const std::vector<ColumnSpec> kConstraintColumns = {
     {"conindid", types::kOidOid},     {"conkey", types::kTextOid},      {"confkey", types::kTextOid},
     {"confupdtype", types::kTextOid}, {"confdeltype", types::kTextOid}, {"convalidated", types::kBoolOid},
     {"conbin", types::kTextOid},
+};
+
+// hearth_trigger (trigger_catalog.h).
+const std::vector<ColumnSpec> kTriggerColumns = {
+    {"oid", types::kOidOid},      {"tgrelid", types::kOidOid},  {"tgname", types::kNameOid},
+    {"tgfoid", types::kOidOid},   {"tgtype", types::kInt4Oid},  {"tgenabled", types::kTextOid},
+    {"tgattr", types::kTextOid},  {"tgargs", types::kTextOid},  {"tgqual", types::kTextOid, true},
 };
 
 // hearth_proc (proc_catalog.h).
@@ -159,7 +167,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
-                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid}) {
+                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -176,6 +184,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
+    InsertCatalogRelation(kHearthTriggerOid, kHearthTriggerName, kTriggerColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -199,6 +208,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
+    Check(storage::SmgrImmedSync(TriggerCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_trigger");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

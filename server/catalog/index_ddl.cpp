@@ -8,6 +8,7 @@
 #include "catalog/constraint_ddl.h"
 
 #include "catalog/privileges.h"
+#include "catalog/trigger_catalog.h"
 
 #include <algorithm>
 #include <numeric>
@@ -503,6 +504,7 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
   }
   DdlResult constraints;
   DropConstraintsWithTables(oids, cascade, &constraints);
+  for (Oid oid : oids) DeleteTriggersOf(oid);  // a table's triggers go with it
   DdlResult r = DropTables(names, if_exists);
   for (DdlNotice& n : constraints.notices) r.notices.insert(r.notices.begin(), std::move(n));
   int dropped = 0;

@@ -7,6 +7,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/trigger_catalog.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -93,7 +94,12 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
-  callbacks.catalog.function_def = [](uint32_t oid, int what) { return FunctionDefinition(oid, what); };
+  callbacks.catalog.function_def = [](uint32_t oid, int what) {
+    if (what == kTriggerDefinition || what == kTriggerDefinitionPretty) {
+      return TriggerDefinition(oid, what == kTriggerDefinitionPretty);
+    }
+    return FunctionDefinition(oid, what);
+  };
 }
 
 }  // namespace hearth::catalog

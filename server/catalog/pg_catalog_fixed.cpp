@@ -141,12 +141,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
             });
   AddEmpty(p, kPgInheritsOid, "pg_inherits",
            {{"inhrelid", kOidOid}, {"inhparent", kOidOid}, {"inhseqno", kInt4Oid}, {"inhdetachpending", kBoolOid}});
-  AddEmpty(p, kPgTriggerOid, "pg_trigger",
-           {{"oid", kOidOid},          {"tgrelid", kOidOid},      {"tgparentid", kOidOid},    {"tgname", kNameOid},
-            {"tgfoid", kOidOid},       {"tgtype", kInt2Oid},      {"tgenabled", kTextOid},    {"tgisinternal", kBoolOid},
-            {"tgconstrrelid", kOidOid}, {"tgconstrindid", kOidOid}, {"tgconstraint", kOidOid}, {"tgdeferrable", kBoolOid},
-            {"tginitdeferred", kBoolOid}, {"tgnargs", kInt2Oid},  {"tgattr", kTextOid},       {"tgargs", kTextOid},
-            {"tgqual", kTextOid},      {"tgoldtable", kNameOid},  {"tgnewtable", kNameOid}});
+  AddTriggerView(p);  // pg_trigger (trigger_views.cpp)
   AddEmpty(p, kPgRewriteOid, "pg_rewrite",
            {{"oid", kOidOid}, {"rulename", kNameOid}, {"ev_class", kOidOid}, {"ev_type", kTextOid},
             {"ev_enabled", kTextOid}, {"is_instead", kBoolOid}, {"ev_qual", kTextOid}, {"ev_action", kTextOid}});

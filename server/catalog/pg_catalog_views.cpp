@@ -18,6 +18,7 @@
 #include "catalog/sequence_catalog.h"
 #include "catalog/namespace_catalog.h"
 #include "catalog/temp_namespace.h"
+#include "catalog/trigger_catalog.h"
 #include "utils/adt/array.h"
 #include "utils/adt/type_catalog.h"
 
@@ -159,6 +160,8 @@ void AddPgClass(SystemViewProvider& p) {
       with_foreign_keys.insert(static_cast<Oid>(con[kConRelid].i));
       with_foreign_keys.insert(static_cast<Oid>(con[kConFrelid].i));
     }
+    // relhastriggers: foreign keys (triggers in PostgreSQL) and hearth_trigger rows.
+    for (const TriggerFields& t : AllTriggers()) with_foreign_keys.insert(t.relid);
     std::vector<Row> out;
     std::unordered_map<Oid, Oid> owners;  // an index is owned by its table's owner
     for (const Row& c : ScanCatalog(tables, kHearthClassName)) {

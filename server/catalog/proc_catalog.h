@@ -35,6 +35,11 @@ inline storage::RelFileLocator ProcCatalogRel() { return storage::RelFileLocator
 inline constexpr Oid kInternalLanguageOid = 12;
 inline constexpr Oid kCLanguageOid = 13;
 inline constexpr Oid kSqlLanguageOid = 14;
+// Block: PL/pgSQL and triggers (9300-9399). PostgreSQL gives plpgsql no
+// fixed oid (CREATE EXTENSION assigns one); Hearth's is built in.
+inline constexpr Oid kPlpgsqlLanguageOid = 9300;
+// The pseudo-type of RETURNS trigger (PostgreSQL's oid).
+inline constexpr Oid kTriggerTypeOid = 2279;
 
 enum ProcCol : int {
   kProOid = 0,        // oid

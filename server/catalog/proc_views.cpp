@@ -74,8 +74,11 @@ void AddProcViews(SystemViewProvider& p) {
                 return Row{OidValue(oid), NameValue(name), OidValue(kBootstrapSuperuserOid), Value::Bool(false),
                            Value::Bool(trusted), OidValue(0), OidValue(0), OidValue(validator), Value::Null(kTextOid)};
               };
-              return std::vector<Row>{lang(kInternalLanguageOid, "internal", false, 2246),
-                                      lang(kCLanguageOid, "c", false, 2247), lang(kSqlLanguageOid, "sql", true, 2248)};
+              std::vector<Row> rows{lang(kInternalLanguageOid, "internal", false, 2246),
+                                      lang(kCLanguageOid, "c", false, 2247), lang(kSqlLanguageOid, "sql", true, 2248),
+                                      lang(kPlpgsqlLanguageOid, "plpgsql", true, 0)};
+              rows.back()[3] = Value::Bool(true);  // lanispl
+              return rows;
             });
 }
 

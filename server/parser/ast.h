@@ -563,6 +563,9 @@ enum class StmtKind {
   kLock,  // LOCK TABLE: parse_lock.cpp
   kCreateView,  // views: parse_view.cpp
   kRenameRelation,
+  // triggers: parse_trigger.cpp
+  kCreateTrigger,
+  kDropTrigger,
 };
 
 struct Statement {
@@ -863,6 +866,8 @@ enum class AlterTableCmdKind {
   kRenameColumn,      // RENAME [COLUMN] c TO new
   kRenameConstraint,  // RENAME CONSTRAINT c TO new
   kSetOptions,        // SET (name = value, ...)
+  kEnableTrigger,     // ENABLE TRIGGER name|ALL|USER (name "" = all)
+  kDisableTrigger,    // DISABLE TRIGGER name|ALL|USER
 };
 
 struct AlterTableCmd {
@@ -1384,6 +1389,34 @@ struct GrantFunctionStmt : Statement {
   std::vector<std::string> grantees;
   bool grant_option = false;
   bool cascade = false;
+};
+
+// CREATE [OR REPLACE] TRIGGER name {BEFORE|AFTER|INSTEAD OF} event [OR ...]
+// ON table [FOR [EACH] {ROW|STATEMENT}] [WHEN (cond)]
+// EXECUTE {FUNCTION|PROCEDURE} f(args) (parse_trigger.cpp).
+struct CreateTriggerStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateTrigger;
+  CreateTriggerStmt() : Statement(kKind) {}
+  bool or_replace = false;
+  std::string name;
+  char timing = 'b';  // 'b' BEFORE, 'a' AFTER, 'i' INSTEAD OF
+  bool on_insert = false, on_update = false, on_delete = false, on_truncate = false;
+  std::vector<std::string> update_columns;  // UPDATE OF
+  RangeVar table;
+  bool for_each_row = false;
+  std::string when_text;  // the WHEN condition as written; empty: none
+  RangeVar function;
+  std::vector<std::string> args;  // as text
+  bool has_transition_tables = false;  // REFERENCING ...
+};
+
+// DROP TRIGGER [IF EXISTS] name ON table [CASCADE|RESTRICT]
+struct DropTriggerStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDropTrigger;
+  DropTriggerStmt() : Statement(kKind) {}
+  bool if_exists = false;
+  std::string name;
+  RangeVar table;
 };
 
 }  // namespace hearth::parser

@@ -43,6 +43,7 @@ StmtPtr Parser::ParseCreate() {
     or_replace = true;
   }
   if (IsKw("function") || IsKw("procedure")) return ParseCreateFunction(or_replace, loc);
+  if (IsKw("trigger")) return ParseCreateTrigger(or_replace, loc);
   bool temp = false, unlogged = false;
   if (IsKw("global") || IsKw("local")) {
     Advance();
@@ -496,6 +497,11 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
     Advance();
     c.kind = AlterTableCmdKind::kSetOptions;
     c.options = ParseParenOptions();
+  } else if (IsKw("enable") || IsKw("disable")) {
+    c.kind = IsKw("enable") ? AlterTableCmdKind::kEnableTrigger : AlterTableCmdKind::kDisableTrigger;
+    Advance();
+    ExpectKw("trigger");
+    if (!AcceptKw("all") && !AcceptKw("user")) c.name = ParseColId();
   } else {
     SyntaxError();
   }
@@ -504,6 +510,11 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
 
 StmtPtr Parser::ParseDrop() {
   if (PeekKw(1, "owned")) return ParseOwned();
+  if (PeekKw(1, "trigger")) {
+    const int loc = Loc();
+    Advance();  // DROP
+    return ParseDropTrigger(loc);
+  }
   if (PeekKw(1, "function") || PeekKw(1, "procedure") || PeekKw(1, "routine")) {
     const int loc = Loc();
     Advance();  // DROP

@@ -470,6 +470,8 @@ const char* StatementName(const Statement& s) {
         default: return "ALTER TABLE";
       }
     case StmtKind::kLock: return "LOCK TABLE";
+    case StmtKind::kCreateTrigger: return "CREATE TRIGGER";
+    case StmtKind::kDropTrigger: return "DROP TRIGGER";
   }
   return "UNKNOWN";
 }

@@ -265,6 +265,9 @@ class Parser {
   StmtPtr ParseOwned();
   // ---- SQL functions (parse_function.cpp) ----
   StmtPtr ParseCreateFunction(bool or_replace, int location);
+  // CREATE TRIGGER / DROP TRIGGER (parse_trigger.cpp).
+  StmtPtr ParseCreateTrigger(bool or_replace, int location);
+  StmtPtr ParseDropTrigger(int location);
   FuncParam ParseFuncParam(bool allow_default);
   void ParseFuncOption(CreateFunctionStmt& s);
   void ParseSqlStandardBody(CreateFunctionStmt& s);

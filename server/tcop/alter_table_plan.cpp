@@ -32,6 +32,7 @@
 #include "tcop/plan.h"
 #include "tcop/constraint_commands.h"
 #include "tcop/session.h"
+#include "tcop/trigger_plans.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::tcop {
@@ -270,6 +271,9 @@ class AlterTableRunner {
         throw DbError(sqlstate::kFeatureNotSupported, "ALTER TABLE ... RENAME CONSTRAINT is not supported yet");
       case K::kSetOptions:
         throw DbError(sqlstate::kFeatureNotSupported, "ALTER TABLE ... SET (...) is not supported yet");
+      case K::kEnableTrigger:
+      case K::kDisableTrigger:
+        return SetTriggersEnabled(*e_, cmd.name, cmd.kind == K::kEnableTrigger);
     }
   }
 

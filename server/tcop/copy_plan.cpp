@@ -25,6 +25,7 @@
 #include "executor/check_constraints.h"
 #include "executor/foreign_keys.h"
 #include "executor/row_checks.h"
+#include "executor/triggers.h"
 #include "parser/parser.h"
 #include "planner/planner.h"
 #include "storage/ipc/interrupts.h"
@@ -125,11 +126,16 @@ class InsertSink : public commands::CopyRowSink {
         defaults_(t, copied),
         checks_(t),
         fks_(t),
+        triggers_(t, executor::TriggerEvent::kInsert),
         exec_(MakeExecContext(s, {})),
         loader_(freeze ? s.tables->OpenFrozenBulkInserter(t) : s.tables->OpenBulkInserter(t)) {
     row_.resize(t.columns.size());
     eval_.func.session = &s.callbacks;
+    triggers_.BeforeStatement();
   }
+
+  // Rows a BEFORE ROW trigger skipped (not counted in COPY's tag).
+  uint64_t skipped() const { return skipped_; }
 
   void Row(std::vector<types::Value>& parsed) override {
     uint64_t line = parser_.line_number();
@@ -145,10 +151,15 @@ class InsertSink : public commands::CopyRowSink {
         dst.str.swap(src.str);
       }
       defaults_.Fill(row_, eval_);
+      if (!triggers_.BeforeRow(nullptr, &row_)) {
+        ++skipped_;
+        return;
+      }
       executor::CheckNotNull(table_, row_);
       checks_.Check(table_, row_, eval_);
       line = 0;  // from here on the failing row is the loader's
       loader_->Insert(row_, parser_.line_number());
+      triggers_.AfterRow(nullptr, &row_);
       if (fks_.active()) fks_.NoteNewRow(row_, nullptr);
     } catch (DbError& e) {
       NameLine(e, line);
@@ -165,8 +176,9 @@ class InsertSink : public commands::CopyRowSink {
       throw;
     }
     // Foreign keys are checked after the last row, as PostgreSQL's
-    // triggers (no line to name).
+    // triggers (no line to name); then the AFTER triggers fire.
     fks_.Finish(exec_);
+    triggers_.Finish();
   }
 
  private:
@@ -183,6 +195,8 @@ class InsertSink : public commands::CopyRowSink {
   DefaultFiller defaults_;
   executor::CheckConstraints checks_;
   executor::ForeignKeyChecker fks_;
+  executor::TableTriggers triggers_;
+  uint64_t skipped_ = 0;
   executor::ExecContext exec_;
   std::unique_ptr<executor::TableBulkInserter> loader_;
   executor::Row row_;
@@ -223,7 +237,7 @@ class CopyPlan : public Plan {
     input->SetProgress(&progress);
     const uint64_t rows = input->Run(sink);
     sink.Finish();
-    return "COPY " + std::to_string(rows);
+    return "COPY " + std::to_string(rows - sink.skipped());
   }
 
   std::string CopyTo(Session& s) {

@@ -7,6 +7,7 @@
 #include "parser/parser.h"
 #include "tcop/plan.h"
 #include "tcop/sql_functions.h"
+#include "tcop/trigger_plans.h"
 #include "tcop/read_only_check.h"
 
 namespace hearth::tcop {
@@ -56,6 +57,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanExtension(stmt)) return plan;
       if (auto plan = PlanCursorStmt(session, stmt, param_types)) return plan;
       if (auto plan = PlanFunctionStmt(session, stmt)) return plan;
+      if (auto plan = PlanTriggerStmt(stmt)) return plan;
       if (auto plan = PlanLockStmt(stmt)) return plan;
       NotSupported(stmt);
   }

@@ -39,6 +39,7 @@
 #include "tcop/savepoints.h"
 #include "tcop/session.h"
 #include "tcop/sql_functions.h"
+#include "tcop/trigger_plans.h"
 
 #include "catalog/namespace_catalog.h"
 
@@ -118,6 +119,7 @@ void Session::InstallCallbacks() {
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
   InstallSqlFunctionCallbacks(*this);
+  InstallTriggerHooks(*this);
   InstallViewDefinitionCallback(*this);
   func_context.session = &callbacks;
 }

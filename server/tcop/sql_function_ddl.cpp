@@ -1,10 +1,11 @@
 // tcop/sql_function_ddl.cpp
 //
 // Principal entry point: PlanFunctionStmt — CREATE [OR REPLACE]
-// FUNCTION/PROCEDURE (LANGUAGE sql; the body is compiled at once, so its
-// errors surface at CREATE as in PostgreSQL with check_function_bodies on),
-// DROP FUNCTION/PROCEDURE, DO (no procedural language is installed: 42704
-// as PostgreSQL without plpgsql), CALL, GRANT/REVOKE EXECUTE ON FUNCTION.
+// FUNCTION/PROCEDURE (LANGUAGE sql or plpgsql; the body is compiled at
+// once, so its errors surface at CREATE as in PostgreSQL with
+// check_function_bodies on), DROP FUNCTION/PROCEDURE, DO (LANGUAGE
+// plpgsql, plpgsql.h; other languages: 42704), CALL, GRANT/REVOKE EXECUTE
+// ON FUNCTION.
 #include <algorithm>
 
 #include "catalog/privileges.h"
@@ -28,6 +29,7 @@ using types::Oid;
 Oid ResolveTypeName(const parser::TypeName& tn) {
   const types::TypeInfo* ti = nullptr;
   if ((tn.schema.empty() || tn.schema == "pg_catalog") && tn.name == "void" && !tn.is_array) return types::kVoidOid;
+  if ((tn.schema.empty() || tn.schema == "pg_catalog") && tn.name == "trigger" && !tn.is_array) return catalog::kTriggerTypeOid;
   if (tn.schema.empty() || tn.schema == "pg_catalog") ti = types::LookupTypeByName(tn.name);
   if (ti == nullptr) {
     const std::string full = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
@@ -47,7 +49,7 @@ void CheckLanguage(const parser::CreateFunctionStmt& stmt) {
     if (stmt.sql_standard_body) return;
     throw DbError("42P13", "no language specified");
   }
-  if (lang == "sql") return;
+  if (lang == "sql" || lang == "plpgsql") return;
   if (lang == "c" || lang == "internal") {
     throw DbError(sqlstate::kFeatureNotSupported, "only LANGUAGE sql functions are supported");
   }
@@ -59,6 +61,7 @@ ProcInfo DescribeFunction(const parser::CreateFunctionStmt& stmt) {
   ProcInfo p;
   p.name = stmt.name.name;
   p.kind = stmt.is_procedure ? 'p' : 'f';
+  if (stmt.language == "plpgsql") p.lang = catalog::kPlpgsqlLanguageOid;
   p.secdef = stmt.security_definer;
   p.strict = stmt.strict == 1;
   p.volatility = stmt.volatility != 0 ? stmt.volatility : 'v';
@@ -102,10 +105,19 @@ ProcInfo DescribeFunction(const parser::CreateFunctionStmt& stmt) {
   } else {
     throw DbError("42P13", "function result type must be specified");
   }
+  const bool plpgsql = p.lang == catalog::kPlpgsqlLanguageOid;
+  if (p.rettype == catalog::kTriggerTypeOid && !plpgsql) {
+    throw DbError("42P13", "SQL functions cannot return type trigger");
+  }
+  if (p.rettype == catalog::kTriggerTypeOid && !p.argtypes.empty()) {
+    throw DbError("42P13", "trigger functions cannot have declared arguments")
+        .WithHint("The arguments of the trigger can be accessed through TG_NARGS and TG_ARGV instead.")
+        .WithContext("compilation of PL/pgSQL function \"" + p.name + "\" near line 1");
+  }
   if (p.rettype == types::kRecordOid || (types::CategoryOf(p.rettype) == types::TypeCategory::kPseudo &&
-                                         p.rettype != types::kVoidOid)) {
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  "SQL functions returning " + types::FormatType(p.rettype) + " are not supported yet");
+                                         p.rettype != types::kVoidOid && p.rettype != catalog::kTriggerTypeOid)) {
+    throw DbError(sqlstate::kFeatureNotSupported, std::string(plpgsql ? "PL/pgSQL" : "SQL") + " functions returning " +
+                                                      types::FormatType(p.rettype) + " are not supported yet");
   }
   p.src = stmt.body;
   if (stmt.sql_standard_body) p.sqlbody = stmt.sql_body_text;
@@ -181,9 +193,10 @@ class CreateFunctionPlan : public Plan {
       if (e.position() > 0) {
         const int start = BodyContentStart(stmt_);
         e.WithPosition(start < 0 ? 0 : e.position() + start);
-      } else if (e.context().empty()) {
+      } else if (e.context().empty() && p.lang != catalog::kPlpgsqlLanguageOid) {
         e.WithContext("SQL function \"" + p.name + "\"");
       }
+      if (p.lang == catalog::kPlpgsqlLanguageOid) plpgsql::AddCompileContext(e, p.name);
       throw;
     }
     if (old != nullptr) {
@@ -266,7 +279,11 @@ class DropFunctionPlan : public Plan {
 class DoPlan : public Plan {
  public:
   explicit DoPlan(const parser::DoStmt& stmt) : stmt_(stmt) {}
-  std::string Run(Session&, const std::vector<types::Value>&, RowConsumer&) override {
+  std::string Run(Session& s, const std::vector<types::Value>&, RowConsumer&) override {
+    if (stmt_.language == "plpgsql") {
+      plpgsql::RunInlineBlock(s, stmt_.code);
+      return "DO";
+    }
     if (stmt_.language == "sql") {
       throw DbError(sqlstate::kFeatureNotSupported, "language \"sql\" does not support inline code execution");
     }

@@ -92,7 +92,9 @@ FunctionCache& Cache() {
   return cache;
 }
 
-std::shared_ptr<CompiledFunction> Compiled(Session& s, Oid oid) {
+}  // namespace
+
+std::shared_ptr<CompiledFunction> CompiledFunctionByOid(Session& s, Oid oid) {
   FunctionCache& c = Cache();
   const uint64_t gen = catalog::FunctionCacheGeneration();
   const uint64_t version = catalog::CatalogVersion();
@@ -109,6 +111,10 @@ std::shared_ptr<CompiledFunction> Compiled(Session& s, Oid oid) {
   c.compiled[oid] = f;
   return f;
 }
+
+namespace {
+
+std::shared_ptr<CompiledFunction> Compiled(Session& s, Oid oid) { return CompiledFunctionByOid(s, oid); }
 
 // Acts as the function's owner while a SECURITY DEFINER body runs.
 class DefinerScope {
@@ -180,8 +186,17 @@ Value ToResult(const CompiledFunction& f, Value v) {
   return v;
 }
 
+// A PL/pgSQL body: the interpreter, with the checks of every call.
+Value CallPlpgsql(Session& s, const CompiledFunction& f, const Value* args, int nargs, std::vector<Value>* rows) {
+  CheckStackDepth();
+  catalog::CheckFunctionExecute(f.info);
+  DefinerScope definer(f.info);
+  return plpgsql::CallFunction(s, *f.pl, args, nargs, rows);
+}
+
 Value CallScalar(Session& s, Oid oid, const Value* args, int nargs) {
   std::shared_ptr<CompiledFunction> f = Compiled(s, oid);
+  if (f->pl) return CallPlpgsql(s, *f, args, nargs, nullptr);
   Value result = Value::Null(f->info.rettype);
   bool have = false;
   RunBody(s, *f, args, nargs, [&](Value v) {
@@ -195,6 +210,10 @@ Value CallScalar(Session& s, Oid oid, const Value* args, int nargs) {
 std::vector<Value> CallSet(Session& s, Oid oid, const Value* args, int nargs) {
   std::shared_ptr<CompiledFunction> f = Compiled(s, oid);
   std::vector<Value> rows;
+  if (f->pl) {
+    CallPlpgsql(s, *f, args, nargs, &rows);
+    return rows;
+  }
   RunBody(s, *f, args, nargs, [&](Value v) {
     rows.push_back(ToResult(*f, std::move(v)));
     return true;
@@ -222,6 +241,10 @@ executor::UserFunctionCandidate ToCandidate(const catalog::ProcInfo& p) {
 std::unique_ptr<CompiledFunction> CompileFunction(Session& s, const catalog::ProcInfo& p) {
   auto f = std::make_unique<CompiledFunction>();
   f->info = p;
+  if (p.lang == catalog::kPlpgsqlLanguageOid) {
+    f->pl = plpgsql::CompileBody(p);
+    return f;
+  }
   f->statements = parser::ParseStatements(p.src);
   executor::ParamNameScope names(p.name, p.InputNames(), p.argtypes);
   planner::PlannerOptions options;
@@ -240,6 +263,18 @@ std::unique_ptr<CompiledFunction> CompileFunction(Session& s, const catalog::Pro
   }
   f->result_column_type = CheckResult(p, *f);
   return f;
+}
+
+plpgsql::TriggerResult CallTriggerFunction(Session& s, Oid oid, const plpgsql::TriggerCall& call) {
+  std::shared_ptr<CompiledFunction> f = Compiled(s, oid);
+  if (!f->pl || f->info.rettype != catalog::kTriggerTypeOid) {
+    throw DbError("42P17",
+                  "function " + f->info.name + " must return type trigger");
+  }
+  CheckStackDepth();
+  catalog::CheckFunctionExecute(f->info);
+  DefinerScope definer(f->info);
+  return plpgsql::CallTrigger(s, *f->pl, call);
 }
 
 void InstallSqlFunctionCallbacks(Session& s) {

@@ -18,6 +18,7 @@
 #include "executor/planned_statement.h"
 #include "parser/ast.h"
 #include "tcop/plan.h"
+#include "tcop/plpgsql.h"
 #include "tcop/privilege_checks.h"
 
 namespace hearth::tcop {
@@ -30,11 +31,20 @@ struct CompiledFunction {
   std::vector<RequiredPrivileges> required;  // per plan, checked at every call
   // The final statement's result column type, cast to info.rettype when different.
   types::Oid result_column_type = types::kInvalidOid;
+  // LANGUAGE plpgsql: the parsed body (statements/plans stay empty).
+  std::shared_ptr<plpgsql::CompiledBody> pl;
 };
 
 // Parses and plans `p`'s body; throws the body's errors and 42P13 when the
 // final statement does not fit the declared result.
 std::unique_ptr<CompiledFunction> CompileFunction(Session& s, const catalog::ProcInfo& p);
+
+// The cached compiled body of function `oid` (42883 when it is gone).
+std::shared_ptr<CompiledFunction> CompiledFunctionByOid(Session& s, types::Oid oid);
+
+// Runs the trigger function `oid` (RETURNS trigger, LANGUAGE plpgsql) for
+// one firing, with the EXECUTE check and SECURITY DEFINER of any call.
+plpgsql::TriggerResult CallTriggerFunction(Session& s, types::Oid oid, const plpgsql::TriggerCall& call);
 
 // Installs call_sql_function / call_sql_set_function and the binder's
 // source of user functions for session `s`.

@@ -126,10 +126,15 @@ int BodyParamCount() {
 BoundExprPtr BindParamName(const parser::ColumnRefExpr& c) {
   const ParamNameScope* scope = CurrentParamNames();
   if (scope == nullptr || c.star || c.fields.empty() || c.fields.size() > 2) return nullptr;
-  if (c.fields.size() == 2 && c.fields[0] != scope->function_name_) return nullptr;
+  // "a.b" is a record variable's field ("a.b" in names, PL/pgSQL) or
+  // function-qualified parameter b; the last of equal names wins (an inner
+  // block's variable hides an outer one).
+  const std::string joined = c.fields.size() == 2 ? c.fields[0] + "." + c.fields[1] : c.fields[0];
+  const bool qualified_ok = c.fields.size() == 1 || c.fields[0] == scope->function_name_;
   const std::string& name = c.fields.back();
-  for (size_t i = 0; i < scope->names_.size(); ++i) {
-    if (!scope->names_[i].empty() && scope->names_[i] == name) {
+  for (size_t i = scope->names_.size(); i-- > 0;) {
+    const std::string& n = scope->names_[i];
+    if (!n.empty() && (n == joined || (qualified_ok && n == name))) {
       auto e = bind::Node(BoundKind::kParam, scope->types_[i], c.location);
       e->index = static_cast<int>(i);
       return e;

@@ -59,15 +59,18 @@ void ModifyTableNode::ModifyOne(TableModifier& mod, Row& old_row, RowId rid, Eva
     if (kind_ == ModifyKind::kUpdate) {
       scratch_.resize(ncols);
       for (size_t c = 0; c < ncols; ++c) scratch_[c] = Eval(*new_row_[c].expr, eval);
+      if (!triggers_->BeforeRow(&old_row, &scratch_)) return;
       CheckNotNull(table_, scratch_);
       checks_.Check(table_, scratch_, eval);
       r = mod.Update(rid, scratch_, nullptr, ChangesKey(table_, old_row, scratch_));
     } else {
+      if (!triggers_->BeforeRow(&old_row, nullptr)) return;
       r = mod.Delete(rid);
     }
     switch (r) {
       case ModifyResult::kOk:
         ++processed_;
+        triggers_->AfterRow(&old_row, kind_ == ModifyKind::kUpdate ? &scratch_ : nullptr);
         if (fks.active()) {
           fks.NoteOldRow(old_row, kind_ == ModifyKind::kUpdate ? &scratch_ : nullptr);
           if (kind_ == ModifyKind::kUpdate) fks.NoteNewRow(scratch_, &old_row);
@@ -100,6 +103,11 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   Close();
   processed_ = 0;
   if (ctx.tables == nullptr) throw DbError(sqlstate::kInternalError, "no table provider");
+  const TriggerEvent event = kind_ == ModifyKind::kInsert   ? TriggerEvent::kInsert
+                             : kind_ == ModifyKind::kUpdate ? TriggerEvent::kUpdate
+                                                            : TriggerEvent::kDelete;
+  triggers_ = std::make_unique<TableTriggers>(table_, event, UpdateTargets());
+  triggers_->BeforeStatement();
   if (bulk_insert_) {
     BulkInsert(ctx);
     return;
@@ -112,6 +120,7 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   Row in;
   while (child_->Next(in)) {
     ctx.CheckInterrupts();
+    if (kind_ == ModifyKind::kInsert && !triggers_->BeforeRow(nullptr, &in)) continue;
     if (kind_ == ModifyKind::kInsert && on_conflict_) {
       CheckNotNull(table_, in);
       checks_.Check(table_, in, eval);
@@ -122,6 +131,7 @@ void ModifyTableNode::Open(ExecContext& ctx) {
       CheckNotNull(table_, in);
       checks_.Check(table_, in, eval);
       mod->Insert(in);
+      triggers_->AfterRow(nullptr, &in);
       if (fks.active()) fks.NoteNewRow(in, nullptr);
       ++processed_;
       AddReturning(in, eval);
@@ -134,6 +144,18 @@ void ModifyTableNode::Open(ExecContext& ctx) {
   }
   child_->Close();
   fks.Finish(ctx);
+  triggers_->Finish();
+}
+
+std::vector<bool> ModifyTableNode::UpdateTargets() const {
+  std::vector<bool> targets;
+  if (kind_ != ModifyKind::kUpdate) return targets;
+  for (size_t c = 0; c < new_row_.size(); ++c) {
+    const BoundExpr* e = new_row_[c].expr.get();
+    // An unassigned column is planned as a copy of itself.
+    targets.push_back(e == nullptr || e->kind != BoundKind::kColumn || e->index != static_cast<int>(c));
+  }
+  return targets;
 }
 
 void ModifyTableNode::BulkInsert(ExecContext& ctx) {
@@ -144,9 +166,11 @@ void ModifyTableNode::BulkInsert(ExecContext& ctx) {
   Row in;
   while (child_->Next(in)) {
     ctx.CheckInterrupts();
+    if (!triggers_->BeforeRow(nullptr, &in)) continue;
     CheckNotNull(table_, in);
     checks_.Check(table_, in, eval);
     loader->Insert(in, processed_);
+    triggers_->AfterRow(nullptr, &in);
     if (fks.active()) fks.NoteNewRow(in, nullptr);
     ++processed_;
     AddReturning(in, eval);
@@ -154,6 +178,7 @@ void ModifyTableNode::BulkInsert(ExecContext& ctx) {
   loader->Finish();
   child_->Close();
   fks.Finish(ctx);
+  triggers_->Finish();
 }
 
 bool ModifyTableNode::Next(Row& row) {

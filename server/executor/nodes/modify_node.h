@@ -26,6 +26,7 @@
 #include "executor/check_constraints.h"
 #include "executor/exec_node.h"
 #include "executor/foreign_keys.h"
+#include "executor/triggers.h"
 
 namespace hearth::executor {
 
@@ -105,7 +106,10 @@ class ModifyTableNode : public ExecNode {
   size_t pos_ = 0;
   uint64_t processed_ = 0;
   bool bulk_insert_ = false;
+  // UPDATE: the columns the statement assigns (UPDATE OF triggers).
+  std::vector<bool> UpdateTargets() const;
   std::unique_ptr<OnConflictPlan> on_conflict_;  // plan-time; null without ON CONFLICT
+  std::unique_ptr<TableTriggers> triggers_;      // run-time: this execution's triggers
   Row existing_;                                 // ON CONFLICT: [conflicting row, proposed row]
 };
 

@@ -30,6 +30,7 @@ void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, 
   const OnConflictPlan& oc = *on_conflict_;
   if (oc.arbiters.empty()) {  // DO NOTHING on a table without unique indexes
     mod.Insert(proposed);
+    triggers_->AfterRow(nullptr, &proposed);
     if (fks.active()) fks.NoteNewRow(proposed, nullptr);
     ++processed_;
     AddReturning(proposed, eval);
@@ -39,6 +40,7 @@ void ModifyTableNode::InsertOnConflict(TableModifier& mod, const Row& proposed, 
     RowId rid = kInvalidRowId;
     if (!mod.FindConflict(proposed, oc.arbiters, &rid)) {
       if (!mod.InsertSpeculative(proposed, oc.arbiters, &rid)) continue;  // lost a race: look again
+      triggers_->AfterRow(nullptr, &proposed);
       if (fks.active()) fks.NoteNewRow(proposed, nullptr);
       ++processed_;
       AddReturning(proposed, eval);

@@ -70,6 +70,17 @@ Value FunctionDef(const Value* a, int, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
+// pg_get_triggerdef(trigger [, pretty]): asked of function_def with
+// catalog/trigger_catalog.h's kTriggerDefinition / kTriggerDefinitionPretty
+// (100 / 101), so the callbacks need no member of their own.
+Value TriggerDef(const Value* a, int n, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->function_def) return Value::Null(kTextOid);
+  const bool pretty = n > 1 && !a[1].is_null && a[1].b;
+  auto def = cat->function_def(static_cast<uint32_t>(a[0].i), pretty ? 101 : 100);
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
 // pg_get_viewdef(view [, pretty | wrap column]) by oid or by name.
 Value ViewDefOf(Oid oid, bool pretty, FuncCallContext& c) {
   const auto* cat = Catalog(c);
@@ -166,9 +177,8 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_get_viewdef", {kTextOid}, kTextOid, ViewDefByName);
   cat("pg_get_viewdef", {kTextOid, kBoolOid}, kTextOid, ViewDefByName);
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
-  // There are no triggers (foreign keys are not triggers here).
-  cat("pg_get_triggerdef", {kOidOid}, kTextOid, NoDescription);
-  cat("pg_get_triggerdef", {kOidOid, kBoolOid}, kTextOid, NoDescription);
+  cat("pg_get_triggerdef", {kOidOid}, kTextOid, TriggerDef);
+  cat("pg_get_triggerdef", {kOidOid, kBoolOid}, kTextOid, TriggerDef);
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
   for (auto args : {std::initializer_list<Oid>{kOidOid}, {kOidOid, kNameOid}}) {

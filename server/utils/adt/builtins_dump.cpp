@@ -159,8 +159,6 @@ void AddDumpBuiltins(std::vector<FuncSignature>* t) {
   constexpr FuncKind kFn = FuncKind::kFunction;
   t->push_back(Row("acldefault", kFn, {kTextOid, kOidOid}, kTextOid, AclDefault, true, false, /*is_volatile=*/true));
   t->push_back(Row("current_schemas", kFn, {kBoolOid}, kNameArray, CurrentSchemas, true, false, true));
-  t->push_back(Row("pg_get_triggerdef", kFn, {kOidOid}, kTextOid, NoDefinition));
-  t->push_back(Row("pg_get_triggerdef", kFn, {kOidOid, kBoolOid}, kTextOid, NoDefinition));
   t->push_back(Row("pg_get_partkeydef", kFn, {kOidOid}, kTextOid, NoDefinition));
   // Not callable from SQL (the name cannot be typed): name subscripts.
   t->push_back(Row("\x01name_subscript", kFn, {kNameOid, kInt4Oid}, kTextOid, NameSubscript));

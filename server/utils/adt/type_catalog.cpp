@@ -40,6 +40,7 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     {kUuidOid, "uuid", "uuid", 16, TypeCategory::kUser, false, Storage::kBytes},
     {kIntervalOid, "interval", "interval", 16, TypeCategory::kTimespan, true, Storage::kBytes},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    {2279 /* trigger */, "trigger", "trigger", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
