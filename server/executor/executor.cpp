@@ -60,10 +60,13 @@ struct Execution::SubPlanRunner {
   ExecContext* ctx;
   Row row;
   Row combined;  // kAny/kAll: tested values + subquery row
+  std::unique_ptr<std::unordered_set<std::string>> hashed;  // kHashedExists, built at the first call
+  std::string key;
 
   types::Value Run(const types::Value* args, int nargs) {
     size_t nouter = sp->arg_indexes.size();
     for (size_t i = 0; i < nouter; ++i) (*params)[static_cast<size_t>(sp->arg_indexes[i])] = args[i];
+    if (sp->kind == SubPlan::Kind::kHashedExists) return HashedExists();
     ExecNode& plan = *plan_root;
     plan.Open(*ctx);
     struct Closer {
@@ -92,8 +95,45 @@ struct Execution::SubPlanRunner {
         return Quantified(plan, args + nouter);
       case SubPlan::Kind::kArray:
         return CollectArray(plan, row, sp->type);
+      case SubPlan::Kind::kHashedExists:
+        break;  // answered above
     }
     return types::Value::Null(types::kBoolOid);
+  }
+
+  // Encodes keys evaluated in ev; false when one is NULL (matches nothing).
+  bool MakeKey(const std::vector<BoundExprPtr>& keys, EvalContext& ev) {
+    key.clear();
+    for (const BoundExprPtr& k : keys) {
+      types::Value v = Eval(*k, ev);
+      if (v.is_null) return false;
+      AppendHashKey(v, &key);
+    }
+    return true;
+  }
+
+  types::Value HashedExists() {
+    EvalContext ev = ctx->MakeEval();
+    if (sp->outer_cond && !EvalPredicate(*sp->outer_cond, ev)) return types::Value::Bool(false);
+    if (!hashed) {
+      auto set = std::make_unique<std::unordered_set<std::string>>();
+      ExecNode& plan = *plan_root;
+      plan.Open(*ctx);
+      struct Closer {
+        ExecNode& n;
+        ~Closer() { n.Close(); }
+      } closer{plan};
+      EvalContext inner = ctx->MakeEval();
+      while (plan.Next(row)) {
+        ctx->CheckInterrupts();
+        inner.row = row.data();
+        inner.nrow = row.size();
+        if (MakeKey(sp->inner_keys, inner)) set->insert(key);
+      }
+      hashed = std::move(set);
+    }
+    if (!MakeKey(sp->outer_keys, ev)) return types::Value::Bool(false);
+    return types::Value::Bool(hashed->count(key) > 0);
   }
 
   // ANY: some row compares true; ALL: no row compares false; else NULL
@@ -164,7 +204,7 @@ void Execution::Start(const ExecContext& ctx) {
   ctx_.nuser = plan_.param_types.size();
   for (size_t i = 0; i < plan_.sub_plans.size(); ++i) {
     const SubPlan& sp = plan_.sub_plans[i];
-    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}, {}});
+    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}, {}, {}, {}});
     params_[static_cast<size_t>(sp.handle_index)] =
         types::Value::Int8(static_cast<int64_t>(reinterpret_cast<uintptr_t>(r.get())));
     runners_.push_back(std::move(r));

@@ -182,6 +182,30 @@ struct TargetSpec {
   std::string name;
 };
 
+// (sublink_hashed.cpp) What an EXISTS subquery's planner hands back when
+// its WHERE meets the outer query only in `inner = outer` equalities and
+// conditions on outer values alone (the node is then its FROM row).
+struct HashProbe {
+  bool engaged = false;
+  std::vector<BoundExprPtr> inner_keys;  // on the subquery's FROM row
+  std::vector<BoundExprPtr> outer_keys;  // on outer values (hidden parameters)
+  std::vector<PlanExpr> outer_conds;     // conjuncts on outer values alone
+  std::string cond_text;                 // "(o.x = i.y)": EXPLAIN's Hash Cond
+};
+// A top-level WHERE [NOT] EXISTS pulled up into a semi (anti) join.
+struct SemiJoin {
+  bool anti = false;
+  ExecNodePtr inner;
+  std::vector<PlanExpr> outer_keys;  // on the outer FROM row
+  std::vector<PlanExpr> inner_keys;  // on inner's row
+  std::string cond_text;
+};
+// An EXISTS whose subquery may be hashed (plain SELECT, no aggregates,
+// SRFs, grouping, OFFSET; LIMIT only NULL or positive).
+bool ExistsMayHash(const parser::SubLinkExpr& s);
+// The sublink of a WHERE conjunct `EXISTS (…)` / `NOT EXISTS (…)` (*anti).
+const parser::SubLinkExpr* PullUpCandidate(const parser::Expr& e, bool* anti);
+
 struct SelectParts;  // one plain SELECT while it is planned (below)
 struct WindowParts;     // its window functions (select_window.h)
 struct WindowGroup;
@@ -348,7 +372,8 @@ class QueryPlanner {
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
   // Plans the subquery of s one level below `scope`, recording in *corr the
   // enclosing queries' columns it uses.
-  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr);
+  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr,
+                            HashProbe* probe = nullptr);
   BoundExprPtr BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
                               const Correlation& corr);
   // (sublink_quantified.cpp) op ANY/ALL (subquery) as a subplan comparing
@@ -359,6 +384,21 @@ class QueryPlanner {
   BoundExprPtr HiddenParam(types::Oid type, int32_t typmod, int slot);
   // Rewrites outer-column references (kOuterRefBase) into hidden params.
   void ConvertOuterRefs(BoundExpr& e);
+
+  // ---- Hashed EXISTS and semi/anti joins (sublink_hashed.cpp)
+  // In a subquery planned with probe_: splits the WHERE conjuncts into
+  // kept ones, hash keys and outer conditions, or leaves them all.
+  void ExtractHashProbe(SelectParts& p, std::vector<Conjunct>* conjs, bool from_correlated);
+  // A hashed subplan call, or (the pull-up target) a semi join noted in
+  // semi_joins_ and a placeholder the caller drops.
+  BoundExprPtr BindHashedExists(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                                const Correlation& corr, HashProbe probe);
+  ExecNodePtr AddSemiJoins(ExecNodePtr node);
+  HashProbe* probe_ = nullptr;  // this planner plans an EXISTS subquery that may hash
+  const parser::SubLinkExpr* pullup_target_ = nullptr;  // the WHERE conjunct's EXISTS being bound
+  bool pullup_anti_ = false;
+  bool pullup_done_ = false;
+  std::vector<SemiJoin> semi_joins_;
 
   // ---- FOR UPDATE/SHARE (locking.cpp)
   // Reads the locking clauses of `s` (per-table strength and wait policy).
@@ -434,6 +474,7 @@ int LeftmostLocation(const parser::Expr& e);
 // A WHERE/ON conjunct with the slots it reads.
 struct Conjunct {
   PlanExpr e;
+  const parser::Expr* source = nullptr;  // the WHERE conjunct as parsed
   std::string scan_text;  // with bare column names, as PostgreSQL shows scan filters
   int min = INT_MAX, max = -1;
   bool used = false;
