@@ -182,11 +182,14 @@ struct TargetSpec {
   std::string name;
 };
 
-// (sublink_hashed.cpp) What an EXISTS subquery's planner hands back when
-// its WHERE meets the outer query only in `inner = outer` equalities and
-// conditions on outer values alone (the node is then its FROM row).
+// (sublink_hashed.cpp) What an EXISTS or scalar subquery's planner hands
+// back when its WHERE meets the outer query only in `inner = outer`
+// equalities and conditions on outer values alone (the node is then its
+// FROM row).
 struct HashProbe {
+  const parser::Expr* value_target = nullptr;  // set by the caller for a scalar subquery
   bool engaged = false;
+  BoundExprPtr inner_value;              // scalar: the select-list value on the FROM row
   std::vector<BoundExprPtr> inner_keys;  // on the subquery's FROM row
   std::vector<BoundExprPtr> outer_keys;  // on outer values (hidden parameters)
   std::vector<PlanExpr> outer_conds;     // conjuncts on outer values alone
@@ -200,9 +203,10 @@ struct SemiJoin {
   std::vector<PlanExpr> inner_keys;  // on inner's row
   std::string cond_text;
 };
-// An EXISTS whose subquery may be hashed (plain SELECT, no aggregates,
-// SRFs, grouping, OFFSET; LIMIT only NULL or positive).
-bool ExistsMayHash(const parser::SubLinkExpr& s);
+// An EXISTS or scalar subquery that may be hashed (plain SELECT, no
+// aggregates, SRFs, grouping, OFFSET; EXISTS: LIMIT only NULL or positive;
+// scalar: one value, no LIMIT or DISTINCT).
+bool SublinkMayHash(const parser::SubLinkExpr& s);
 // The sublink of a WHERE conjunct `EXISTS (…)` / `NOT EXISTS (…)` (*anti).
 const parser::SubLinkExpr* PullUpCandidate(const parser::Expr& e, bool* anti);
 
@@ -391,10 +395,10 @@ class QueryPlanner {
   void ExtractHashProbe(SelectParts& p, std::vector<Conjunct>* conjs, bool from_correlated);
   // A hashed subplan call, or (the pull-up target) a semi join noted in
   // semi_joins_ and a placeholder the caller drops.
-  BoundExprPtr BindHashedExists(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
-                                const Correlation& corr, HashProbe probe);
+  BoundExprPtr BindHashedSublink(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                                 const Correlation& corr, HashProbe probe);
   ExecNodePtr AddSemiJoins(ExecNodePtr node);
-  HashProbe* probe_ = nullptr;  // this planner plans an EXISTS subquery that may hash
+  HashProbe* probe_ = nullptr;  // this planner plans an EXISTS / scalar subquery that may hash
   const parser::SubLinkExpr* pullup_target_ = nullptr;  // the WHERE conjunct's EXISTS being bound
   bool pullup_anti_ = false;
   bool pullup_done_ = false;
@@ -515,6 +519,10 @@ struct UsingColumn {
 // the other entries; both input copies must already be hidden.
 void MergeUsingColumns(executor::JoinKind kind, const std::vector<UsingColumn>& cols, ExecNodePtr* node,
                        std::vector<RangeEntry>* entries);
+// (join_using.cpp) JOIN ... USING (cols) AS name: an entry `name` over the
+// merged columns (the first entry), reachable only qualified (name.col,
+// name.*); 42712 when name is already a table name of the join.
+void AddUsingAlias(const parser::JoinRef& j, std::vector<RangeEntry>* entries);
 
 // Assignment coercion to a table column with PostgreSQL's message:
 // 42804 `column "a" is of type integer but expression is of type boolean`.

@@ -128,8 +128,10 @@ PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContex
 BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
   Correlation corr;
   HashProbe probe;
-  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr, ExistsMayHash(s) ? &probe : nullptr);
-  if (probe.engaged) return BindHashedExists(s, ctx, std::move(q), corr, std::move(probe));  // sublink_hashed.cpp
+  const bool may_hash = SublinkMayHash(s);
+  if (may_hash && s.sublink_kind == parser::SubLinkKind::kExpr) probe.value_target = s.subselect->targets[0].expr.get();
+  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr, may_hash ? &probe : nullptr);
+  if (probe.engaged) return BindHashedSublink(s, ctx, std::move(q), corr, std::move(probe));  // sublink_hashed.cpp
   if (IsQuantified(s) && (!corr.refs.empty() || !IsHashedIn(s, q))) return BindQuantified(s, ctx, std::move(q), corr);
   if (!corr.refs.empty()) return BindCorrelated(s, ctx, std::move(q), corr);
   executor::InitPlan ip;

@@ -174,6 +174,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
                  : JoinLateral(kind, std::move(l.node), std::move(r.node), std::move(r.lateral), std::move(conds));
   out.entries = std::move(local.entries);
   MergeUsingColumns(kind, using_merged, &out.node, &out.entries);
+  if (!j.using_alias.empty()) AddUsingAlias(j, &out.entries);  // join_using.cpp
   if (!j.alias.name.empty()) {
     // (a JOIN b) AS j: one entry named j over all visible columns.
     RangeEntry merged;

@@ -1,6 +1,6 @@
 // server/planner/sublink_hashed.cpp
 //
-// EXISTS subqueries that meet their outer query only through WHERE
+// EXISTS and scalar subqueries that meet their outer query only through WHERE
 // conjuncts of two shapes — `inner_expr = outer_expr` with hash-compatible
 // sides, or a condition on outer values alone — need not run once per
 // outer row:
@@ -10,13 +10,17 @@
 //  - anywhere else (under OR, in the select list, in an ON clause, or with
 //    conditions on outer values) it becomes a hashed subplan: the subquery
 //    without those conjuncts runs once per execution into a hash set of its
-//    inner keys, and each evaluation looks the outer keys up.
+//    inner keys, and each evaluation looks the outer keys up; a scalar
+//    subquery (one plain value, no LIMIT/DISTINCT) the same way, the table
+//    holding each key's value (NULL for no row, 21000 for several).
 // The subquery's planner (`probe_`) splits the conjuncts after binding its
 // WHERE (ExtractHashProbe) and stops at the FROM row: an EXISTS does not
-// look at its select list. Anything else keeps the per-row subplan.
+// look at its select list (a scalar subquery's value is bound there on
+// that row). Anything else keeps the per-row subplan.
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "executor/executor.h"
+#include "executor/expr/binder.h"
 #include "executor/nodes/join_nodes.h"
 #include "executor/row_codec.h"
 #include "planner/planner_internal.h"
@@ -30,6 +34,11 @@ bool ContainsFuncCall(const parser::Expr& e) {
   bool found = false;
   ForEachChild(e, [&found](const parser::Expr& c) { found = found || ContainsFuncCall(c); });
   return found;
+}
+
+bool IsStar(const parser::Expr& e) {
+  return e.kind == parser::ExprKind::kStar ||
+         (e.kind == parser::ExprKind::kColumnRef && e.As<parser::ColumnRefExpr>().star);
 }
 
 // A LIMIT that cannot change whether a row exists: NULL or a positive constant.
@@ -96,18 +105,22 @@ BoundExprPtr BoolConst(bool v) {
 
 }  // namespace
 
-bool ExistsMayHash(const parser::SubLinkExpr& s) {
-  if (s.sublink_kind != parser::SubLinkKind::kExists || !s.subselect) return false;
+bool SublinkMayHash(const parser::SubLinkExpr& s) {
+  const bool exists = s.sublink_kind == parser::SubLinkKind::kExists;
+  if ((!exists && s.sublink_kind != parser::SubLinkKind::kExpr) || !s.subselect) return false;
   const parser::SelectStmt& q = *s.subselect;
   if (!q.with.empty() || q.set_op != parser::SetOpKind::kNone || !q.values_lists.empty() || q.from.empty() ||
       !q.group_by.empty() || q.has_grouping_sets || q.having || !q.windows.empty() || q.offset ||
-      q.limit_with_ties || !q.locking.empty() || q.into || !HarmlessLimit(q.limit.get())) {
+      q.limit_with_ties || !q.locking.empty() || q.into) {
     return false;
   }
+  // EXISTS: a LIMIT that keeps a row changes nothing. A scalar subquery:
+  // one plain value, every row counted (more than one is an error).
+  if (exists ? !HarmlessLimit(q.limit.get()) : (q.limit || q.distinct || q.targets.size() != 1)) return false;
   // Aggregates (one row whatever the WHERE) and set-returning functions
   // (zero rows possible) in the select list decide existence.
   for (const parser::ResTarget& t : q.targets) {
-    if (t.expr && ContainsFuncCall(*t.expr)) return false;
+    if (t.expr && (ContainsFuncCall(*t.expr) || (!exists && IsStar(*t.expr)))) return false;
   }
   return true;
 }
@@ -127,6 +140,15 @@ const parser::SubLinkExpr* PullUpCandidate(const parser::Expr& e, bool* anti) {
 void QueryPlanner::ExtractHashProbe(SelectParts& p, std::vector<Conjunct>* conjs, bool from_correlated) {
   HashProbe& hp = *probe_;
   if (from_correlated || corr_ == nullptr || corr_->refs.empty() || p.where == nullptr) return;
+  if (hp.value_target != nullptr) {
+    // A scalar subquery's value must come from its own rows alone.
+    BindContext ctx = Context(&p.scope, "SELECT");
+    BoundExprPtr v = Bind(*hp.value_target, ctx);
+    if (UsesSlots(*v, corr_->slots)) return;
+    ctx.param_types = st_.params;
+    hp.inner_value = executor::ResolveUnknownOutput(std::move(v), ctx);
+    st_.params = ctx.param_types;
+  }
   // A semi join pulled up here that reads outer values would make the
   // subquery's rows depend on them.
   for (const SemiJoin& sj : semi_joins_) {
@@ -184,8 +206,8 @@ void QueryPlanner::ExtractHashProbe(SelectParts& p, std::vector<Conjunct>* conjs
   *conjs = std::move(kept);
 }
 
-BoundExprPtr QueryPlanner::BindHashedExists(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
-                                            const Correlation& corr, HashProbe probe) {
+BoundExprPtr QueryPlanner::BindHashedSublink(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                                             const Correlation& corr, HashProbe probe) {
   if (&s == pullup_target_ && probe.outer_conds.empty() && st_.options.enable_hashjoin) {
     // The outer keys on this level's row: the outer values' parameters
     // replaced by the columns (or this level's own outer values) they are.
@@ -216,12 +238,18 @@ BoundExprPtr QueryPlanner::BindHashedExists(const parser::SubLinkExpr& s, BindCo
   }
   executor::SubPlan sp;
   sp.kind = executor::SubPlan::Kind::kHashedExists;
+  auto call = std::make_unique<BoundExpr>(BoundKind::kFuncCall, types::kBoolOid);
+  if (probe.inner_value) {
+    sp.kind = executor::SubPlan::Kind::kHashedScalar;
+    sp.type = call->type = probe.inner_value->type;
+    sp.typmod = call->typmod = probe.inner_value->typmod;
+    sp.inner_value = std::move(probe.inner_value);
+  }
   sp.plan = std::move(q.node);
   sp.arg_indexes = corr.slots;
   sp.inner_keys = std::move(probe.inner_keys);
   sp.outer_keys = std::move(probe.outer_keys);
   for (PlanExpr& c : probe.outer_conds) sp.outer_cond = MakeAnd(std::move(sp.outer_cond), std::move(c.expr));
-  auto call = std::make_unique<BoundExpr>(BoundKind::kFuncCall, types::kBoolOid);
   call->func = executor::SubPlanSignature();
   call->location = s.location;
   AddOuterValues(*call, corr, ctx);

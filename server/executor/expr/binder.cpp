@@ -687,7 +687,21 @@ int FigureName(const parser::Expr& x, std::string* name) {
         *name = "array";
         return 2;
       }
-      return 0;
+      if (s.sublink_kind != parser::SubLinkKind::kExpr || !s.subselect) return 0;
+      // The subquery's single column's name (its first arm's for a set operation).
+      const parser::SelectStmt* q = s.subselect.get();
+      while (q->set_op != parser::SetOpKind::kNone && q->larg) q = q->larg.get();
+      if (!q->values_lists.empty()) {
+        *name = "column1";
+        return 2;
+      }
+      if (q->targets.empty() || !q->targets[0].expr || q->targets[0].expr->kind == ExprKind::kStar) return 0;
+      if (!q->targets[0].alias.empty()) {
+        *name = q->targets[0].alias;
+      } else if (FigureName(*q->targets[0].expr, name) == 0) {
+        *name = "?column?";
+      }
+      return 2;
     }
     case ExprKind::kArray:
       *name = "array";

@@ -43,4 +43,12 @@ select id from so order by id;
 rollback;
 -- EXISTS in a subquery in FROM and with several FROM items inside
 select * from (select id from so where exists (select 1 from si, si s2 where si.x = so.a and s2.id = si.id)) ss order by 1;
+-- scalar subqueries correlated by equalities: one pass over the subquery,
+-- NULL for no row, the value computed only for a probed key, 21000 only
+-- when a probed key has several rows
+select id, (select si.y from si where si.id = so.id) from so order by id;
+select id, (select 100 / (si.z - 30) from si where si.id = so.id + 1 and so.id <> 2 and si.id < 5) from so order by id;
+select id, (select si.z from si where si.x = so.a and si.id <> 5) from so order by id;
+select id, (select si.z from si where si.x = so.a) from so order by id;
+select count(*) from so where (select si.id from si where si.id = so.id and si.y = so.b) is not null;
 drop table so, si;
