@@ -41,19 +41,7 @@ if ! cmp -s "$work/check.$hport" "$work/check.$pport"; then
   exit 1
 fi
 
-run_point() {  # PORT WORKLOAD OUTFILE: appends ms per query (one client: 1000 / tps)
-  local port="$1" w="$2" out="$3"
-  bench_pgbench "$port" 1 "$work/pgbench.log" -t "$txns" -f "$work/$w.sql"
-  awk -v t="$BENCH_TPS" 'BEGIN { if (t == "NaN" || t == 0) print "NaN"; else printf "%.3f\n", 1000 / t }' >>"$out"
-}
-
-for r in $(seq 1 "$runs"); do
-  for w in "${workloads[@]}"; do
-    echo "run $r/$runs: $w" >&2
-    run_point "$hport" "$w" "$work/h.$w"
-    run_point "$pport" "$w" "$work/p.$w"
-  done
-done
+bench_query_rounds "$runs" "$txns" "$hport" "$pport" "$work" "${workloads[@]}"
 
 bench_table hearthd_ms pg15_ms "$work/h" "$work/p" "${workloads[@]}"
 echo "rows=$rows items=$items, $txns queries per run, runs=$runs (medians), machine=$(nproc) cores, $(date -u +%F)"

@@ -124,6 +124,27 @@ bench_pgbench() {
   BENCH_TPS="${BENCH_TPS:-NaN}"; BENCH_TXNS="${BENCH_TXNS:-0}"
 }
 
+# One client running TXNS copies of SQLFILE through pgbench: appends the
+# milliseconds per query (1000 / tps) to OUT.
+bench_ms_per_query() {  # PORT SQLFILE TXNS LOG OUT
+  bench_pgbench "$1" 1 "$4" -t "$3" -f "$2"
+  awk -v t="$BENCH_TPS" 'BEGIN { if (t == "NaN" || t == 0) print "NaN"; else printf "%.3f\n", 1000 / t }' >>"$5"
+}
+
+# RUNS rounds of every workload W (WORK/W.sql) against hearthd then
+# PostgreSQL: milliseconds per query appended to WORK/h.W and WORK/p.W.
+bench_query_rounds() {  # RUNS TXNS HPORT PPORT WORK WORKLOAD...
+  local runs="$1" txns="$2" hport="$3" pport="$4" work="$5" r w
+  shift 5
+  for r in $(seq 1 "$runs"); do
+    for w in "$@"; do
+      echo "run $r/$runs: $w" >&2
+      bench_ms_per_query "$hport" "$work/$w.sql" "$txns" "$work/pgbench.log" "$work/h.$w"
+      bench_ms_per_query "$pport" "$work/$w.sql" "$txns" "$work/pgbench.log" "$work/p.$w"
+    done
+  done
+}
+
 bench_per_txn() {
   awk -v a="$1" -v b="$2" -v t="$3" -v f="$4" 'BEGIN { if (t > 0) printf f "\n", (b - a) / t; else print "NaN" }'
 }

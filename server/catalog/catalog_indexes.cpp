@@ -55,7 +55,13 @@ CatalogIndexDef Define(Oid oid, const char* name, Oid catalog, std::vector<int> 
 std::vector<types::Value> KeyOf(const CatalogIndexDef& d, const heap::Row& row) {
   std::vector<types::Value> key;
   key.reserve(d.columns.size());
-  for (int c : d.columns) key.push_back(row[static_cast<size_t>(c)]);
+  for (int c : d.columns) {
+    types::Value v = row[static_cast<size_t>(c)];
+    // A row read back from the heap holds an oid as a signed int4: keys
+    // take the oid's value as probes do (temporary namespaces are >= 2^31).
+    if (v.type == types::kOidOid && !v.is_null) v = types::Value::Int(types::kOidOid, static_cast<Oid>(v.i));
+    key.push_back(std::move(v));
+  }
   return key;
 }
 

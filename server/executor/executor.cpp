@@ -5,6 +5,7 @@
 #include "executor/executor.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/error/db_error.h"
@@ -50,6 +51,12 @@ types::Value CollectArray(ExecNode& plan, Row& row, types::Oid array_type) {
   return types::ArrayAggResult(array_type, of_arrays, items);
 }
 
+// Closes an opened subplan when the scope ends, errors included.
+struct ClosePlanAtExit {
+  ExecNode& n;
+  ~ClosePlanAtExit() { n.Close(); }
+};
+
 }  // namespace
 
 // Runs one correlated subplan per call (see SubPlan).
@@ -60,16 +67,25 @@ struct Execution::SubPlanRunner {
   ExecContext* ctx;
   Row row;
   Row combined;  // kAny/kAll: tested values + subquery row
+  // kHashedExists / kHashedScalar: the subquery's rows by key, built at
+  // the first call. EXISTS needs the keys only; a scalar subquery the
+  // key's first row (its value is computed when probed, as the per-row
+  // subquery would) and how many rows gave the key (several: 21000).
+  struct Hashed {
+    Row first;
+    uint64_t rows = 0;
+  };
+  std::unique_ptr<std::unordered_map<std::string, Hashed>> hashed;
+  std::string key;
 
   types::Value Run(const types::Value* args, int nargs) {
     size_t nouter = sp->arg_indexes.size();
     for (size_t i = 0; i < nouter; ++i) (*params)[static_cast<size_t>(sp->arg_indexes[i])] = args[i];
+    if (sp->kind == SubPlan::Kind::kHashedExists) return HashedExists();
+    if (sp->kind == SubPlan::Kind::kHashedScalar) return HashedScalar();
     ExecNode& plan = *plan_root;
     plan.Open(*ctx);
-    struct Closer {
-      ExecNode& n;
-      ~Closer() { n.Close(); }
-    } closer{plan};
+    ClosePlanAtExit closer{plan};
     switch (sp->kind) {
       case SubPlan::Kind::kExists:
         return types::Value::Bool(plan.Next(row));
@@ -92,8 +108,64 @@ struct Execution::SubPlanRunner {
         return Quantified(plan, args + nouter);
       case SubPlan::Kind::kArray:
         return CollectArray(plan, row, sp->type);
+      case SubPlan::Kind::kHashedExists:
+      case SubPlan::Kind::kHashedScalar:
+        break;  // answered above
     }
     return types::Value::Null(types::kBoolOid);
+  }
+
+  // Encodes keys evaluated in ev; false when one is NULL (matches nothing).
+  bool MakeKey(const std::vector<BoundExprPtr>& keys, EvalContext& ev) {
+    key.clear();
+    for (const BoundExprPtr& k : keys) {
+      types::Value v = Eval(*k, ev);
+      if (v.is_null) return false;
+      AppendHashKey(v, &key);
+    }
+    return true;
+  }
+
+  void BuildHash() {
+    ExecNode& plan = *plan_root;
+    plan.Open(*ctx);
+    ClosePlanAtExit closer{plan};
+    EvalContext inner = ctx->MakeEval();
+    auto table = std::make_unique<std::unordered_map<std::string, Hashed>>();
+    while (plan.Next(row)) {
+      ctx->CheckInterrupts();
+      inner.row = row.data();
+      inner.nrow = row.size();
+      if (!MakeKey(sp->inner_keys, inner)) continue;
+      Hashed& h = (*table)[key];
+      if (h.rows++ == 0 && sp->inner_value) h.first = row;
+    }
+    hashed = std::move(table);
+  }
+
+  // The entry of the outer values' keys; null when there is none (or an
+  // outer condition fails, or a key is NULL).
+  const Hashed* Probe() {
+    EvalContext ev = ctx->MakeEval();
+    if (sp->outer_cond && !EvalPredicate(*sp->outer_cond, ev)) return nullptr;
+    if (!hashed) BuildHash();
+    if (!MakeKey(sp->outer_keys, ev)) return nullptr;
+    auto it = hashed->find(key);
+    return it == hashed->end() ? nullptr : &it->second;
+  }
+
+  types::Value HashedExists() { return types::Value::Bool(Probe() != nullptr); }
+
+  types::Value HashedScalar() {
+    const Hashed* h = Probe();
+    if (h == nullptr) return types::Value::Null(sp->type);
+    if (h->rows > 1) {
+      throw DbError(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+    }
+    EvalContext ev = ctx->MakeEval();
+    ev.row = h->first.data();
+    ev.nrow = h->first.size();
+    return Eval(*sp->inner_value, ev);
   }
 
   // ANY: some row compares true; ALL: no row compares false; else NULL
@@ -164,7 +236,7 @@ void Execution::Start(const ExecContext& ctx) {
   ctx_.nuser = plan_.param_types.size();
   for (size_t i = 0; i < plan_.sub_plans.size(); ++i) {
     const SubPlan& sp = plan_.sub_plans[i];
-    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}, {}});
+    auto r = std::make_unique<SubPlanRunner>(SubPlanRunner{&sp, sub_roots_[i].get(), &params_, &ctx_, {}, {}, {}, {}});
     params_[static_cast<size_t>(sp.handle_index)] =
         types::Value::Int8(static_cast<int64_t>(reinterpret_cast<uintptr_t>(r.get())));
     runners_.push_back(std::move(r));

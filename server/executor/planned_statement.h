@@ -59,8 +59,17 @@ struct InitPlan {
 //   row...]; ANY is true when some row compares true, ALL when none compares
 //   false, else NULL if some comparison was NULL (PostgreSQL's semantics,
 //   so `x NOT IN (...)` with a NULL is NULL).
+//   kHashedExists: EXISTS whose subquery meets the outer query only in
+//   `inner = outer` equalities and conditions on outer values alone. The
+//   plan does not depend on the outer values: it runs once per execution,
+//   the non-NULL `inner_keys` of its rows filling a hash set; each call
+//   evaluates `outer_cond` and `outer_keys` (bound on the outer values'
+//   parameter slots, no row) and looks the keys up (a NULL key: false).
+//   kHashedScalar: the same for a scalar subquery, the table holding the
+//   key's first row, `inner_value` evaluated on it when probed: NULL when
+//   no row has the key, 21000 when several do.
 struct SubPlan {
-  enum class Kind : uint8_t { kScalar, kExists, kAny, kAll, kArray };
+  enum class Kind : uint8_t { kScalar, kExists, kAny, kAll, kArray, kHashedExists, kHashedScalar };
   Kind kind = Kind::kScalar;
   ExecNodePtr plan;
   int handle_index = 0;
@@ -75,6 +84,10 @@ struct SubPlan {
   int result_column = 0;
   std::vector<int> result_slots;
   std::vector<types::Oid> result_types;
+  std::vector<BoundExprPtr> inner_keys;  // kHashed*: on the plan's rows
+  std::vector<BoundExprPtr> outer_keys;  // kHashed*: on the outer values
+  BoundExprPtr outer_cond;               // kHashed*: null when none
+  BoundExprPtr inner_value;              // kHashedScalar: on the plan's rows
 };
 
 struct PlannedStatement {

@@ -509,6 +509,7 @@ struct JoinRef : FromItem {
   FromItemPtr right;
   ExprPtr on;                            // null unless ON
   std::vector<std::string> using_cols;   // non-empty for USING
+  std::string using_alias;               // JOIN ... USING (cols) AS name: the merged columns
   Alias alias;                           // (a JOIN b) AS j, rare
 };
 

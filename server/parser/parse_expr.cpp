@@ -567,6 +567,25 @@ ExprPtr Parser::ParsePrimary() {
 
 ExprPtr Parser::ParseParenExpr() {
   int loc = Loc();
+  if (IsOpTok(Peek(1), "(")) {
+    // `((SELECT 2) UNION SELECT 2)`: a parenthesized query whose first arm
+    // is parenthesized too, unless it turns out an expression (`((SELECT 2) + 1)`).
+    size_t k = 1;
+    while (IsOpTok(Peek(k), "(")) ++k;
+    if (StartsSelect(k)) {
+      const size_t save = pos_;
+      try {
+        Advance();
+        auto s = Node<SubLinkExpr>(loc);
+        s->sublink_kind = SubLinkKind::kExpr;
+        s->subselect = ParseSelect();
+        ExpectOp(")");
+        return s;
+      } catch (const DbError&) {
+        pos_ = save;
+      }
+    }
+  }
   if (StartsSelect(1)) {
     Advance();
     auto s = Node<SubLinkExpr>(loc);

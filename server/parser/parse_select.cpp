@@ -392,6 +392,7 @@ FromItemPtr Parser::ParseFromItem() {
         j->on = ParseExpr();
       } else if (AcceptKw("using")) {
         j->using_cols = ParseParenNameList();
+        if (AcceptKw("as")) j->using_alias = ParseColId();
       } else {
         SyntaxError();
       }

@@ -5,7 +5,8 @@
 // appears once, first in `*`, and an unqualified reference means the merged
 // value: the left input's for INNER/LEFT joins, the right input's for a
 // RIGHT join, COALESCE(left, right) for a FULL join (both in their common
-// type). The qualified copies (a.x, b.x) stay reachable.
+// type). The qualified copies (a.x, b.x) stay reachable, and so do the
+// merged columns under the name of `USING (...) AS name`.
 #include "common/error/db_error.h"
 #include "executor/expr/binder.h"
 #include "executor/nodes/basic_nodes.h"
@@ -68,6 +69,18 @@ void MergeUsingColumns(executor::JoinKind kind, const std::vector<UsingColumn>& 
   *node = std::make_unique<executor::ProjectNode>(std::move(*node), std::move(exprs), std::move(out_cols));
   for (RangeEntry& e : *entries) e.offset += nmerged;
   entries->insert(entries->begin(), std::move(merged));
+}
+
+void AddUsingAlias(const parser::JoinRef& j, std::vector<RangeEntry>* entries) {
+  for (const RangeEntry& e : *entries) {
+    if (e.alias == j.using_alias) {
+      throw DbError("42712", "table name \"" + j.using_alias + "\" specified more than once");
+    }
+  }
+  RangeEntry alias = entries->front();  // the merged columns (MergeUsingColumns)
+  alias.alias = j.using_alias;
+  alias.hidden.assign(alias.names.size(), true);  // not unqualified, not in '*': already there
+  entries->push_back(std::move(alias));
 }
 
 }  // namespace hearth::planner

@@ -182,6 +182,34 @@ struct TargetSpec {
   std::string name;
 };
 
+// (sublink_hashed.cpp) What an EXISTS or scalar subquery's planner hands
+// back when its WHERE meets the outer query only in `inner = outer`
+// equalities and conditions on outer values alone (the node is then its
+// FROM row).
+struct HashProbe {
+  const parser::Expr* value_target = nullptr;  // set by the caller for a scalar subquery
+  bool engaged = false;
+  BoundExprPtr inner_value;              // scalar: the select-list value on the FROM row
+  std::vector<BoundExprPtr> inner_keys;  // on the subquery's FROM row
+  std::vector<BoundExprPtr> outer_keys;  // on outer values (hidden parameters)
+  std::vector<PlanExpr> outer_conds;     // conjuncts on outer values alone
+  std::string cond_text;                 // "(o.x = i.y)": EXPLAIN's Hash Cond
+};
+// A top-level WHERE [NOT] EXISTS pulled up into a semi (anti) join.
+struct SemiJoin {
+  bool anti = false;
+  ExecNodePtr inner;
+  std::vector<PlanExpr> outer_keys;  // on the outer FROM row
+  std::vector<PlanExpr> inner_keys;  // on inner's row
+  std::string cond_text;
+};
+// An EXISTS or scalar subquery that may be hashed (plain SELECT, no
+// aggregates, SRFs, grouping, OFFSET; EXISTS: LIMIT only NULL or positive;
+// scalar: one value, no LIMIT or DISTINCT).
+bool SublinkMayHash(const parser::SubLinkExpr& s);
+// The sublink of a WHERE conjunct `EXISTS (…)` / `NOT EXISTS (…)` (*anti).
+const parser::SubLinkExpr* PullUpCandidate(const parser::Expr& e, bool* anti);
+
 struct SelectParts;  // one plain SELECT while it is planned (below)
 struct WindowParts;     // its window functions (select_window.h)
 struct WindowGroup;
@@ -348,7 +376,8 @@ class QueryPlanner {
   BoundExprPtr BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope);
   // Plans the subquery of s one level below `scope`, recording in *corr the
   // enclosing queries' columns it uses.
-  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr);
+  PlannedQuery PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope, Correlation* corr,
+                            HashProbe* probe = nullptr);
   BoundExprPtr BindCorrelated(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
                               const Correlation& corr);
   // (sublink_quantified.cpp) op ANY/ALL (subquery) as a subplan comparing
@@ -359,6 +388,21 @@ class QueryPlanner {
   BoundExprPtr HiddenParam(types::Oid type, int32_t typmod, int slot);
   // Rewrites outer-column references (kOuterRefBase) into hidden params.
   void ConvertOuterRefs(BoundExpr& e);
+
+  // ---- Hashed EXISTS and semi/anti joins (sublink_hashed.cpp)
+  // In a subquery planned with probe_: splits the WHERE conjuncts into
+  // kept ones, hash keys and outer conditions, or leaves them all.
+  void ExtractHashProbe(SelectParts& p, std::vector<Conjunct>* conjs, bool from_correlated);
+  // A hashed subplan call, or (the pull-up target) a semi join noted in
+  // semi_joins_ and a placeholder the caller drops.
+  BoundExprPtr BindHashedSublink(const parser::SubLinkExpr& s, BindContext& ctx, PlannedQuery q,
+                                 const Correlation& corr, HashProbe probe);
+  ExecNodePtr AddSemiJoins(ExecNodePtr node);
+  HashProbe* probe_ = nullptr;  // this planner plans an EXISTS / scalar subquery that may hash
+  const parser::SubLinkExpr* pullup_target_ = nullptr;  // the WHERE conjunct's EXISTS being bound
+  bool pullup_anti_ = false;
+  bool pullup_done_ = false;
+  std::vector<SemiJoin> semi_joins_;
 
   // ---- FOR UPDATE/SHARE (locking.cpp)
   // Reads the locking clauses of `s` (per-table strength and wait policy).
@@ -434,6 +478,7 @@ int LeftmostLocation(const parser::Expr& e);
 // A WHERE/ON conjunct with the slots it reads.
 struct Conjunct {
   PlanExpr e;
+  const parser::Expr* source = nullptr;  // the WHERE conjunct as parsed
   std::string scan_text;  // with bare column names, as PostgreSQL shows scan filters
   int min = INT_MAX, max = -1;
   bool used = false;
@@ -474,6 +519,10 @@ struct UsingColumn {
 // the other entries; both input copies must already be hidden.
 void MergeUsingColumns(executor::JoinKind kind, const std::vector<UsingColumn>& cols, ExecNodePtr* node,
                        std::vector<RangeEntry>* entries);
+// (join_using.cpp) JOIN ... USING (cols) AS name: an entry `name` over the
+// merged columns (the first entry), reachable only qualified (name.col,
+// name.*); 42712 when name is already a table name of the join.
+void AddUsingAlias(const parser::JoinRef& j, std::vector<RangeEntry>* entries);
 
 // Assignment coercion to a table column with PostgreSQL's message:
 // 42804 `column "a" is of type integer but expression is of type boolean`.

@@ -114,10 +114,11 @@ BoundExprPtr QueryPlanner::HiddenParam(types::Oid type, int32_t typmod, int slot
 }
 
 PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope,
-                                        Correlation* corr) {
+                                        Correlation* corr, HashProbe* probe) {
   st_.params = ctx.param_types;
   corr->nslots = &st_.nslots;
   QueryPlanner sub(st_, scope, corr);
+  sub.probe_ = probe;
   RescannedPart rescanned(st_);
   PlannedQuery q = sub.PlanSelect(*s.subselect);
   ctx.param_types = st_.params;
@@ -126,7 +127,11 @@ PlannedQuery QueryPlanner::PlanSubquery(const parser::SubLinkExpr& s, BindContex
 
 BoundExprPtr QueryPlanner::BindSublink(const parser::SubLinkExpr& s, BindContext& ctx, const Scope* scope) {
   Correlation corr;
-  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr);
+  HashProbe probe;
+  const bool may_hash = SublinkMayHash(s);
+  if (may_hash && s.sublink_kind == parser::SubLinkKind::kExpr) probe.value_target = s.subselect->targets[0].expr.get();
+  PlannedQuery q = PlanSubquery(s, ctx, scope, &corr, may_hash ? &probe : nullptr);
+  if (probe.engaged) return BindHashedSublink(s, ctx, std::move(q), corr, std::move(probe));  // sublink_hashed.cpp
   if (IsQuantified(s) && (!corr.refs.empty() || !IsHashedIn(s, q))) return BindQuantified(s, ctx, std::move(q), corr);
   if (!corr.refs.empty()) return BindCorrelated(s, ctx, std::move(q), corr);
   executor::InitPlan ip;

@@ -174,6 +174,7 @@ QueryPlanner::FromResult QueryPlanner::PlanJoin(const parser::JoinRef& j) {
                  : JoinLateral(kind, std::move(l.node), std::move(r.node), std::move(r.lateral), std::move(conds));
   out.entries = std::move(local.entries);
   MergeUsingColumns(kind, using_merged, &out.node, &out.entries);
+  if (!j.using_alias.empty()) AddUsingAlias(j, &out.entries);  // join_using.cpp
   if (!j.alias.name.empty()) {
     // (a JOIN b) AS j: one entry named j over all visible columns.
     RangeEntry merged;
@@ -240,7 +241,12 @@ std::vector<Conjunct> QueryPlanner::BindWhere(SelectParts& p) {
   for (const parser::Expr* e : parts) {
     BindContext ctx = Context(&scope, "WHERE");
     Conjunct c;
+    pullup_target_ = PullUpCandidate(*e, &pullup_anti_);  // [NOT] EXISTS → semi_joins_ (sublink_hashed.cpp)
+    pullup_done_ = false;
     c.e.expr = BindCond(*e, ctx, "WHERE");
+    pullup_target_ = nullptr;
+    if (pullup_done_) continue;
+    c.source = e;
     c.e.text = Deparse(*e, scope.Namer());
     c.scan_text = Deparse(*e, [&scope](const parser::ColumnRefExpr& r) { return scope.DisplayName(r, true); });
     ColumnRange(*c.e.expr, &c.min, &c.max);
@@ -251,7 +257,9 @@ std::vector<Conjunct> QueryPlanner::BindWhere(SelectParts& p) {
 
 void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
                                  const std::vector<std::pair<int, int>>& ranges) {
+  const bool from_correlated = corr_ != nullptr && !corr_->refs.empty();
   std::vector<Conjunct> conjs = BindWhere(p);
+  if (probe_ != nullptr) ExtractHashProbe(p, &conjs, from_correlated);  // sublink_hashed.cpp
   // The conjuncts `pred` accepts that are not placed yet, columns shifted.
   auto take = [&](auto pred, int shift, bool scan_text) {
     std::vector<PlanExpr> out;
@@ -306,6 +314,7 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
                : JoinLateral(executor::JoinKind::kInner, std::move(node), std::move(item), std::move(from_lateral_[k]),
                              std::move(conds));
   }
+  node = AddSemiJoins(std::move(node));
   std::vector<PlanExpr> rest;
   for (Conjunct& c : conjs) {
     if (!c.used) rest.push_back(std::move(c.e));

@@ -22,6 +22,8 @@ PlannedQuery QueryPlanner::PlanSimple(const parser::SelectStmt& s) {
   std::vector<std::pair<int, int>> ranges;
   PlanFromClause(p, &items, &ranges);
   JoinFromItems(p, std::move(items), ranges);
+  if (probe_ != nullptr && probe_->engaged) return PlannedQuery{std::move(p.node), {}, {}};  // sublink_hashed.cpp
+  probe_ = nullptr;
   FindAggregates(p);
   BindGrouping(p);
   SetUpWindows(p);

@@ -15,6 +15,7 @@
 #include "common/error/sqlstate.h"
 #include "executor/expr/binder.h"
 #include "executor/nodes/basic_nodes.h"
+#include "utils/adt/func_registry.h"
 
 namespace hearth::planner {
 
@@ -112,8 +113,25 @@ types::Oid RangeOffsetType(types::Oid column) {
     case types::kFloat4Oid:
     case types::kFloat8Oid: return types::kFloat8Oid;
     case types::kNumericOid: return types::kNumericOid;
+    case types::kDateOid:
+    case types::kTimestampOid:
+    case types::kTimestampTzOid:
+    case types::kIntervalOid: return types::kIntervalOid;
     default: return types::kInvalidOid;
   }
+}
+
+// RANGE over a datetime column: `cur op off` bound on the row [cur, off].
+BoundExprPtr ShiftedValue(const char* op, types::Oid column) {
+  BindContext ctx;
+  types::ResolvedFunc f = types::ResolveOperator(op, column, types::kIntervalOid);
+  auto e = std::make_unique<BoundExpr>(BoundKind::kFuncCall, f.result_type);
+  e->func = f.sig;
+  e->children.push_back(executor::Coerce(MakeColumn(0, column, types::kNoTypmod), f.arg_types[0], types::kNoTypmod,
+                                         types::CoercionContext::kImplicit, ctx));
+  e->children.push_back(executor::Coerce(MakeColumn(1, types::kIntervalOid, types::kNoTypmod), f.arg_types[1],
+                                         types::kNoTypmod, types::CoercionContext::kImplicit, ctx));
+  return e;
 }
 
 }  // namespace
@@ -260,6 +278,10 @@ executor::WindowFrameSpec QueryPlanner::BindFrame(const ResolvedWindow& rw, cons
   }
   spec.start_offset = BindFrameOffset(fr->start.offset.get(), fr->mode, order_type);
   spec.end_offset = BindFrameOffset(fr->end.offset.get(), fr->mode, order_type);
+  if (order_type != types::kInvalidOid && RangeOffsetType(order_type) == types::kIntervalOid) {
+    spec.range_add = ShiftedValue("+", order_type);
+    spec.range_sub = ShiftedValue("-", order_type);
+  }
   return spec;
 }
 
@@ -285,7 +307,7 @@ PlanExpr QueryPlanner::BindFrameOffset(const parser::Expr* e, parser::FrameMode 
     if (target == types::kInvalidOid) {
       ThrowAt(DbError(sqlstate::kFeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type " +
                                                           types::FormatType(order_type)),
-              e->location);
+              LeftmostLocation(*e));
     }
   }
   const auto cc = range ? types::CoercionContext::kImplicit : types::CoercionContext::kAssignment;
@@ -295,7 +317,7 @@ PlanExpr QueryPlanner::BindFrameOffset(const parser::Expr* e, parser::FrameMode 
                   "RANGE with offset PRECEDING/FOLLOWING is not supported for column type " +
                       types::FormatType(order_type) + " and offset type " + types::FormatType(b->type));
       err.WithHint("Cast the offset value to an appropriate type.");
-      ThrowAt(std::move(err), e->location);
+      ThrowAt(std::move(err), LeftmostLocation(*e));
     }
     ThrowAt(DbError(sqlstate::kDatatypeMismatch,
                     "argument of " + mode_name + " must be type bigint, not type " + types::FormatType(b->type)),

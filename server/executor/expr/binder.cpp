@@ -56,6 +56,29 @@ void CheckOrderedSetCall(const parser::FuncCallExpr& f) {
   }
 }
 
+// rank(args) WITHIN GROUP (ORDER BY keys): as many args as keys (42883
+// with PostgreSQL's hint), each arg and its key in their common type.
+void UnifyHypotheticalArgs(const parser::FuncCallExpr& f, std::vector<BoundExprPtr>& args, std::vector<Oid>& ts,
+                           BindContext& ctx) {
+  const std::string& name = f.name.back();
+  const size_t nd = f.args.size(), no = f.agg_order.size();
+  if (nd != no) {
+    std::string sig;
+    for (Oid t : ts) sig += (sig.empty() ? "" : ", ") + types::FormatType(t);
+    DbError e(sqlstate::kUndefinedFunction, "function " + name + "(" + sig + ") does not exist");
+    e.WithHint("To use the hypothetical-set aggregate " + name + ", the number of hypothetical direct arguments (here " +
+               std::to_string(nd) + ") must match the number of ordering columns (here " + std::to_string(no) + ").");
+    ThrowAt(std::move(e), f.location);
+  }
+  for (size_t i = 0; i < nd; ++i) {
+    const Oid common = AtLocation(f.location, [&] { return types::SelectCommonType({ts[i], ts[nd + i]}, "WITHIN GROUP"); });
+    for (size_t k : {i, nd + i}) {
+      args[k] = Coerce(std::move(args[k]), common, -1, CoercionContext::kImplicit, ctx);
+      ts[k] = args[k]->type;
+    }
+  }
+}
+
 class Binder {
  public:
   explicit Binder(BindContext& ctx) : ctx_(ctx) {}
@@ -533,6 +556,7 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
       args.push_back(Bind(*sb.expr));
       ts.push_back(args.back()->type);
     }
+    if (is_agg && types::IsHypotheticalSetAggregate(name)) UnifyHypotheticalArgs(f, args, ts, ctx_);
   }
   // User-defined functions: for names no built-in has, or when no built-in
   // signature matches (user_functions.h).
@@ -663,7 +687,21 @@ int FigureName(const parser::Expr& x, std::string* name) {
         *name = "array";
         return 2;
       }
-      return 0;
+      if (s.sublink_kind != parser::SubLinkKind::kExpr || !s.subselect) return 0;
+      // The subquery's single column's name (its first arm's for a set operation).
+      const parser::SelectStmt* q = s.subselect.get();
+      while (q->set_op != parser::SetOpKind::kNone && q->larg) q = q->larg.get();
+      if (!q->values_lists.empty()) {
+        *name = "column1";
+        return 2;
+      }
+      if (q->targets.empty() || !q->targets[0].expr || q->targets[0].expr->kind == ExprKind::kStar) return 0;
+      if (!q->targets[0].alias.empty()) {
+        *name = q->targets[0].alias;
+      } else if (FigureName(*q->targets[0].expr, name) == 0) {
+        *name = "?column?";
+      }
+      return 2;
     }
     case ExprKind::kArray:
       *name = "array";

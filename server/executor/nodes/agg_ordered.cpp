@@ -22,6 +22,23 @@ bool HasColumnRef(const BoundExpr& e) {
   return false;
 }
 
+// Order of the key tuples a and b (key k at a[column of k]; b_keys: key k
+// at b[k] instead, for a hypothetical row) under spec.order: -1, 0, 1.
+int CompareKeys(const AggSpec& spec, const types::Value* a, const types::Value* b, bool b_keys) {
+  for (size_t i = 0; i < spec.order.size(); ++i) {
+    const SortKey& k = spec.order[i];
+    const types::Value& x = a[static_cast<size_t>(k.column)];
+    const types::Value& y = b[b_keys ? i : static_cast<size_t>(k.column)];
+    if (x.is_null || y.is_null) {
+      if (x.is_null && y.is_null) continue;
+      return x.is_null == k.nulls_first ? -1 : 1;  // NULL first iff nulls_first
+    }
+    const int c = types::CompareValues(x, y);
+    if (c != 0) return (k.descending ? -c : c) < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 // Row indexes of `in` in spec.order (stable: ties keep arrival order).
 std::vector<size_t> SortedRows(const AggSpec& spec, const OrderedAggInput& in) {
   const size_t width = spec.OrderedWidth();
@@ -29,19 +46,32 @@ std::vector<size_t> SortedRows(const AggSpec& spec, const OrderedAggInput& in) {
   std::iota(order.begin(), order.end(), size_t{0});
   const types::Value* v = in.values.data();
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    for (const SortKey& k : spec.order) {
-      const types::Value& x = v[a * width + static_cast<size_t>(k.column)];
-      const types::Value& y = v[b * width + static_cast<size_t>(k.column)];
-      if (x.is_null || y.is_null) {
-        if (x.is_null && y.is_null) continue;
-        return x.is_null ? k.nulls_first : !k.nulls_first;  // NULL first iff nulls_first
-      }
-      int c = types::CompareValues(x, y);
-      if (c != 0) return k.descending ? c > 0 : c < 0;
-    }
-    return false;
+    return CompareKeys(spec, v + a * width, v + b * width, false) < 0;
   });
   return order;
+}
+
+// rank(args) WITHIN GROUP (ORDER BY keys): where the hypothetical row
+// `args` (the direct arguments) falls among the group's sorted rows,
+// NULL keys included.
+types::Value FinishHypotheticalAggregate(const AggSpec& spec, const OrderedAggInput& in,
+                                         const std::vector<size_t>& rows, const std::vector<types::Value>& hyp) {
+  const size_t width = spec.OrderedWidth();
+  const types::Value* v = in.values.data();
+  uint64_t before = 0, peers = 0, distinct_before = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const types::Value* row = v + rows[i] * width;
+    const int c = CompareKeys(spec, row, hyp.data(), true);
+    if (c < 0) {
+      ++before;
+      if (i == 0 || CompareKeys(spec, v + rows[i - 1] * width, row, false) != 0) ++distinct_before;
+    } else if (c == 0) {
+      ++peers;
+    } else {
+      break;
+    }
+  }
+  return types::FinishHypothetical(spec.sig, before, peers, distinct_before, rows.size());
 }
 
 types::Value FinishOrderedSetAggregate(const AggSpec& spec, const OrderedAggInput& in,
@@ -58,6 +88,7 @@ types::Value FinishOrderedSetAggregate(const AggSpec& spec, const OrderedAggInpu
       direct.push_back(HasColumnRef(d) ? types::Value::Null(d.type) : Eval(d, eval));
     }
   }
+  if (types::IsHypotheticalSetAggregate(spec.sig->name)) return FinishHypotheticalAggregate(spec, in, rows, direct);
   // Ordered-set aggregates of one sort column skip NULL inputs.
   const size_t col = static_cast<size_t>(spec.order.front().column);
   std::vector<const types::Value*> sorted;

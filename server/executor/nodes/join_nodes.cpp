@@ -11,6 +11,7 @@ namespace hearth::executor {
 JoinNodeBase::JoinNodeBase(JoinKind kind, ExecNodePtr left, ExecNodePtr right, PlanExpr filter)
     : kind_(kind), left_(std::move(left)), right_(std::move(right)), filter_(std::move(filter)) {
   columns_ = left_->columns();
+  if (LeftOnly()) return;
   for (const auto& c : right_->columns()) columns_.push_back(c);
 }
 
@@ -87,6 +88,8 @@ const char* JoinSuffix(JoinKind k) {
     case JoinKind::kLeft: return " Left Join";
     case JoinKind::kRight: return " Right Join";
     case JoinKind::kFull: return " Full Join";
+    case JoinKind::kSemi: return " Semi Join";
+    case JoinKind::kAnti: return " Anti Join";
   }
   return "";
 }
@@ -304,10 +307,16 @@ bool HashJoinNode::Next(Row& row) {
           if (!PassesFilter(row)) continue;
           left_matched_ = true;
           mem_matched_[i] = 1;
+          if (!LeftOnly()) return true;
+          match_ = kNone;  // SEMI/ANTI: one match decides the left row
+          if (kind_ == JoinKind::kAnti) break;
+          row.resize(left_->columns().size());
+          have_left_ = false;
           return true;
         }
         if (!left_matched_ && FillsOuter()) {
           Combine(row, nullptr);
+          if (LeftOnly()) row.resize(left_->columns().size());
           have_left_ = false;
           return true;
         }
@@ -396,12 +405,18 @@ bool NestedLoopJoinNode::Next(Row& row) {
       if (!PassesFilter(row)) continue;
       left_matched_ = true;
       inner_matched_[i] = true;
+      if (!LeftOnly()) return true;
+      inner_pos_ = inner_.size();  // SEMI/ANTI: one match decides the left row
+      if (kind_ == JoinKind::kAnti) break;
+      row.resize(left_->columns().size());
+      have_left_ = false;
       return true;
     }
     have_left_ = false;
-    if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
+    if (!left_matched_ && EmitsUnmatchedLeft()) {
       have_left_ = true;
       Combine(row, nullptr);
+      if (LeftOnly()) row.resize(left_->columns().size());
       have_left_ = false;
       return true;
     }

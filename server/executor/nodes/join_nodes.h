@@ -10,8 +10,10 @@
 //   matched.
 // - NestedLoopJoinNode: any condition (or none: CROSS JOIN). Materializes
 //   the right input in memory once per execution.
-// Both support INNER, LEFT, RIGHT and FULL. Immutable plan, one execution
-// at a time.
+// Both support INNER, LEFT, RIGHT and FULL, and SEMI / ANTI (EXISTS and
+// NOT EXISTS pulled up into a join): those emit only the left row, once
+// when some right row matches (SEMI) or when none does (ANTI); a NULL key
+// matches nothing. Immutable plan, one execution at a time.
 #pragma once
 
 #include <memory>
@@ -24,7 +26,7 @@
 
 namespace hearth::executor {
 
-enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull };
+enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti };
 
 class JoinNodeBase : public ExecNode {
  public:
@@ -40,6 +42,12 @@ class JoinNodeBase : public ExecNode {
   bool PassesFilter(const Row& row);
   // Emits the next right row never matched (RIGHT/FULL), with NULL left.
   bool NextUnmatchedInner(Row& row);
+  // SEMI/ANTI: the output is the left row alone.
+  bool LeftOnly() const { return kind_ == JoinKind::kSemi || kind_ == JoinKind::kAnti; }
+  // Emits a left row with no match: LEFT/FULL null-extended, ANTI alone.
+  bool EmitsUnmatchedLeft() const {
+    return kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull || kind_ == JoinKind::kAnti;
+  }
 
   JoinKind kind_;
   ExecNodePtr left_, right_;
@@ -101,7 +109,7 @@ class HashJoinNode : public JoinNodeBase {
   // Encodes the keys of `row` with `keys`; false if any key is NULL.
   bool MakeKey(const std::vector<PlanExpr>& keys, const Row& row, std::string* out);
   bool FillsInner() const { return kind_ == JoinKind::kRight || kind_ == JoinKind::kFull; }
-  bool FillsOuter() const { return kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull; }
+  bool FillsOuter() const { return EmitsUnmatchedLeft(); }
   // Loads one pass's inner rows (key_ scratch), spilling past hash_mem
   // when may_spill.
   template <typename NextRow>

@@ -9,7 +9,9 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "executor/expr/eval.h"
+#include "utils/adt/cast.h"
 #include "utils/adt/compare.h"
+#include "utils/adt/interval.h"
 #include "utils/adt/numeric.h"
 
 namespace hearth::executor {
@@ -24,6 +26,8 @@ WindowFrameSpec WindowFrameSpec::CloneSpec() const {
   s.start_offset = ClonePlanExpr(start_offset);
   s.end_offset = ClonePlanExpr(end_offset);
   s.exclude = exclude;
+  s.range_add = CloneBound(range_add);
+  s.range_sub = CloneBound(range_sub);
   return s;
 }
 
@@ -55,6 +59,8 @@ Value EvalFrameOffset(const PlanExpr& e, WinFrameMode mode, ExecContext& ctx, bo
     negative = types::Numeric::Compare(types::Numeric::Parse(v.str), types::Numeric::FromInt64(0)) < 0;
   } else if (v.type == types::kFloat8Oid || v.type == types::kFloat4Oid) {
     negative = v.f < 0;
+  } else if (v.type == types::kIntervalOid) {
+    negative = types::IntervalSpan(types::DecodeInterval(v.str)) < 0;
   } else {
     negative = v.i < 0;
   }
@@ -82,6 +88,7 @@ void FrameCalculator::Open(const WindowFrameSpec& spec, const SortKey* range_key
   range_key_ = range_key;
   start_off_ = EvalFrameOffset(spec.start_offset, spec.mode, ctx, true);
   end_off_ = EvalFrameOffset(spec.end_offset, spec.mode, ctx, false);
+  shift_ev_ = ctx.MakeEval();
 }
 
 void FrameCalculator::StartPartition(PartitionStore& store, const std::vector<SortKey>& order) {
@@ -164,7 +171,19 @@ size_t FrameCalculator::Bound(size_t i, WinBound b, const Value& off, bool is_st
   return is_start ? GroupStart(k) : GroupEnd(k);
 }
 
-int FrameCalculator::CompareShifted(const Value& v, const Value& cur, const Value& off, bool add) const {
+int FrameCalculator::CompareShifted(const Value& v, const Value& cur, const Value& off, bool add) {
+  if (spec_->range_add) {
+    // Datetime types: date + interval is a timestamp, compared with v as one.
+    const Value pair[2] = {cur, off};
+    shift_ev_.row = pair;
+    shift_ev_.nrow = 2;
+    const Value target = Eval(add ? *spec_->range_add : *spec_->range_sub, shift_ev_);
+    shift_ev_.row = nullptr;
+    const Value x = v.type == target.type
+                        ? v
+                        : types::CastValue(v, target.type, types::kNoTypmod, types::CoercionContext::kImplicit);
+    return types::CompareValues(x, target);
+  }
   switch (v.type) {
     case types::kInt2Oid:
     case types::kInt4Oid:

@@ -6,7 +6,9 @@
 // (ROWS / RANGE / GROUPS, offsets, EXCLUDE) as at most three contiguous
 // segments. Offsets are evaluated once per execution (PostgreSQL's 22004 /
 // 22013 errors). RANGE with an offset compares the single ORDER BY
-// column's value against current value ∓ offset (integers, floats, numeric).
+// column's value against current value ∓ offset (integers, floats, numeric;
+// date/timestamp[tz]/interval columns with an interval offset through
+// the planner's bound `cur + off` / `cur - off`).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +31,9 @@ struct WindowFrameSpec {
   WinBound end = WinBound::kCurrentRow;
   PlanExpr start_offset, end_offset;  // bound expressions without columns
   WinExclude exclude = WinExclude::kNoOthers;
+  // RANGE offsets of datetime columns: cur + off / cur - off bound on the
+  // row [cur, off] (null for the numeric types, computed directly).
+  BoundExprPtr range_add, range_sub;
 
   WindowFrameSpec CloneSpec() const;
   // The frame starts at the partition start and excludes nothing, so an
@@ -67,11 +72,12 @@ class FrameCalculator {
   size_t Bound(size_t i, WinBound b, const types::Value& off, bool is_start);
   size_t RangeBound(size_t i, WinBound b, const types::Value& off, bool is_start);
   // Sign of (value - (cur + delta)) where delta = ±off.
-  int CompareShifted(const types::Value& v, const types::Value& cur, const types::Value& off, bool add) const;
+  int CompareShifted(const types::Value& v, const types::Value& cur, const types::Value& off, bool add);
 
   const WindowFrameSpec* spec_ = nullptr;
   const SortKey* range_key_ = nullptr;
   types::Value start_off_, end_off_;
+  EvalContext shift_ev_;  // evaluates range_add / range_sub
   PartitionStore* store_ = nullptr;
   size_t rows_ = 0;
   std::vector<size_t> group_of_;

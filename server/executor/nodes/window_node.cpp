@@ -34,7 +34,7 @@ void WindowAggNode::Open(ExecContext& ctx) {
   state_.resize(funcs_.size());
   for (size_t f = 0; f < funcs_.size(); ++f) {
     if (funcs_[f].kind == WindowFuncKind::kAggregate) {
-      state_[f].agg = std::make_unique<types::AggregateState>(funcs_[f].agg);
+      state_[f].agg = std::make_unique<types::AggregateState>(funcs_[f].agg, funcs_[f].result_type);
     }
   }
   has_pending_ = false;

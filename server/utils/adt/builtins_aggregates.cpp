@@ -2,8 +2,9 @@
 //
 // Signatures of the aggregates beyond count/sum/avg/min/max/bool_* (those
 // are in builtins_math.cpp): string_agg, bit_and/bit_or/bit_xor, the
-// statistics family and the ordered-set aggregates (percentile_cont,
-// percentile_disc, mode). Result types as PostgreSQL 15. Aggregates have no
+// statistics family, the ordered-set aggregates (percentile_cont,
+// percentile_disc, mode) and the hypothetical-set ones (rank, dense_rank,
+// percent_rank, cume_dist WITHIN GROUP). Result types as PostgreSQL 15. Aggregates have no
 // BuiltinFn: AggregateState (aggregates.h) and the executor run them.
 // Ordered-set signatures list the direct arguments first, then the
 // WITHIN GROUP (ORDER BY ...) ones, as pg_proc does.
@@ -37,6 +38,16 @@ void AddAggregateBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("percentile_cont", kAgg, {F8, F8}, F8, nullptr, false));
   t->push_back(Row("percentile_disc", kAgg, {F8, kAnyNonArrayOid}, kAnyNonArrayOid, nullptr, false));
   t->push_back(Row("mode", kAgg, {kAnyNonArrayOid}, kAnyNonArrayOid, nullptr, false));
+  // Several fractions at once: an array of results shaped like the fractions.
+  constexpr Oid kFloat8Array = 1022;
+  t->push_back(Row("percentile_cont", kAgg, {kFloat8Array, F8}, kFloat8Array, nullptr, false));
+  t->push_back(Row("percentile_disc", kAgg, {kFloat8Array, kAnyNonArrayOid}, kAnyArrayOid, nullptr, false));
+  // Hypothetical-set aggregates: rank(args) WITHIN GROUP (ORDER BY keys),
+  // as many args as keys, each pair in its common type (the binder checks).
+  t->push_back(Row("rank", kAgg, {kAnyOid}, I8, nullptr, false, /*variadic=*/true));
+  t->push_back(Row("dense_rank", kAgg, {kAnyOid}, I8, nullptr, false, /*variadic=*/true));
+  t->push_back(Row("percent_rank", kAgg, {kAnyOid}, F8, nullptr, false, /*variadic=*/true));
+  t->push_back(Row("cume_dist", kAgg, {kAnyOid}, F8, nullptr, false, /*variadic=*/true));
 }
 
 }  // namespace hearth::types::internal
