@@ -4,7 +4,9 @@
 // InstallCatalogCallbacks.
 #include "catalog/object_definitions.h"
 
+#include "access/heap/heap_toast.h"
 #include "catalog/catalog_rows.h"
+#include "catalog/catalog_shared.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "utils/adt/regclass.h"
@@ -94,6 +96,8 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
   callbacks.catalog.function_def = [](uint32_t oid, int what) { return FunctionDefinition(oid, what); };
+  // TOAST value ids (chunk_id) come from the OID counter, as PostgreSQL's.
+  heap::SetToastValueIdAllocator([]() -> uint32_t { return GetNewObjectId(); });
 }
 
 }  // namespace hearth::catalog
