@@ -48,8 +48,14 @@ for bin in "$@"; do
       psql -X -q -h 127.0.0.1 -p "$port" -U hearth -d hearth -c 'select 1' >/dev/null 2>&1 && break
       sleep 0.2
     done
-    sleep 2
-    rm -f "$out"/cg.*  # the readiness probe's backend
+    # The readiness probe's backend writes its file when it exits: wait
+    # for it and drop it, so the only backend file left is pgbench's.
+    for _ in $(seq 1 120); do
+      ls "$out"/cg.* >/dev/null 2>&1 && break
+      sleep 0.5
+    done
+    sleep 1
+    rm -f "$out"/cg.*
     "$PGBIN/pgbench" -n -c 1 -t "$txns" "${args[@]}" -h 127.0.0.1 -p "$port" -U hearth hearth >/dev/null 2>&1 ||
       echo "pgbench failed ($script)" >&2
     # The backend's file is written when it exits: wait for it and read it

@@ -234,7 +234,8 @@ void HeapFormToasted(RelFileLocator heap, const TupleDesc& desc, const Row& row,
     return;
   }
   static std::vector<std::string> enc;
-  enc.assign(static_cast<size_t>(desc.natts()), std::string());
+  enc.clear();  // frees the last wide row's forms
+  enc.resize(static_cast<size_t>(desc.natts()));
   Toaster t(heap, desc, row, opts, xid, cid, &enc, stored);
   if (reuse) t.Reuse(reusable);
   t.Run();
