@@ -234,8 +234,7 @@ void HeapFormToasted(RelFileLocator heap, const TupleDesc& desc, const Row& row,
     return;
   }
   static std::vector<std::string> enc;
-  enc.clear();  // frees the last wide row's forms
-  enc.resize(static_cast<size_t>(desc.natts()));
+  enc.assign(static_cast<size_t>(desc.natts()), std::string());
   Toaster t(heap, desc, row, opts, xid, cid, &enc, stored);
   if (reuse) t.Reuse(reusable);
   t.Run();
