@@ -113,6 +113,13 @@ constexpr EnumOption kXmlOptionOptions[] = {
     {"document", 1},
 };
 
+// TOAST compresses with lz4 whichever is chosen: 'pglz' is accepted (and
+// shown) as PostgreSQL's default, its values are stored as lz4.
+constexpr EnumOption kToastCompressionOptions[] = {
+    {"pglz", 1},
+    {"lz4", 2},
+};
+
 constexpr EnumOption kByteaOutputOptions[] = {
     {"escape", static_cast<int>(ByteaOutput::kEscape)},
     {"hex", static_cast<int>(ByteaOutput::kHex)},
@@ -462,6 +469,9 @@ const SettingDef kSettings[] = {
      .max_int = kIntMax,
      .description = "Sets the maximum allowed idle time between queries, when in a "
                     "transaction."},
+    {.name = "default_toast_compression", .type = kEnum, .context = kUser, .category = kClientDefaults,
+     .boot_value = "pglz", .options = kToastCompressionOptions,
+     .description = "Sets the default compression method for compressible values."},
     {.name = "bytea_output", .type = kEnum, .context = kUser, .category = kClientDefaults,
      .boot_value = "hex", .options = kByteaOutputOptions,
      .description = "Sets the output format for bytea."},

@@ -14,6 +14,7 @@ packages=(
   libssl-dev
   openssl
   libpcre2-dev
+  liblz4-dev
   libpq-dev
   postgresql-client-15
   postgresql-15

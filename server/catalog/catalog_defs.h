@@ -47,6 +47,13 @@ inline constexpr Oid kDatabaseOid = 1;
 // OIDs below this are reserved for built-in objects; user objects (and every
 // relfilenode made after bootstrap) are numbered from here on.
 inline constexpr Oid kFirstNormalObjectId = 16384;
+// The pg_class oid of a table's toast relation (and of its index, + 1 in
+// the low bits' sense below). Toast relations have no hearth_class row: the
+// pg_class view shows one per table with TOAST, in namespace pg_toast.
+inline constexpr Oid kToastOidBit = 0x80000000u;
+inline constexpr Oid ToastRelationOid(Oid table) { return table | kToastOidBit; }
+inline constexpr Oid ToastIndexOid(Oid table) { return table | 0xC0000000u; }
+inline constexpr Oid kPgToastNamespace = 99;
 
 // Column numbers (0-based positions) of hearth_class.
 enum ClassCol : int {

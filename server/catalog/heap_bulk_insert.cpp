@@ -25,7 +25,12 @@ HeapBulkInserter::~HeapBulkInserter() { bulk_.ReleaseBuffer(); }
 
 void HeapBulkInserter::Insert(const executor::Row& row, uint64_t tag) {
   failing_tag_ = tag;
-  heap::HeapFormTuple(rel_->desc, row, &form_scratch_);  // 54000 names this row
+  if (rel_->has_toast) {  // 54000 names this row
+    toasted_.clear();
+    heap::HeapFormToasted(rel_->rel, rel_->desc, row, rel_->toast, xid_, cid_, {}, &form_scratch_, &toasted_);
+  } else {
+    heap::HeapFormTuple(rel_->desc, row, &form_scratch_);
+  }
   starts_.push_back(arena_.size());
   lens_.push_back(form_scratch_.size());
   // 8-aligned so the header can be stamped in place.

@@ -68,6 +68,7 @@ class HeapBulkInserter final : public executor::TableBulkInserter {
   std::vector<size_t> starts_;
   std::vector<size_t> lens_;
   std::vector<char> form_scratch_;
+  std::vector<heap::toast::ToastPointer> toasted_;  // values a row stored out of line (unused)
   std::vector<std::span<char>> tuples_;
   std::vector<heap::ItemPointer> tids_;
   std::vector<size_t> order_;

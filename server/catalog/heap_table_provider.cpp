@@ -200,6 +200,7 @@ class HeapTableModifier final : public executor::TableModifier {
         cid_(access::GetCurrentCommandId(true)),
         counts_(rel_->oid, rel_->rel) {
     opts_.fillfactor = rel_->fillfactor;
+    opts_.toast = rel_->toast_options();
     for (const IndexEntry& ix : rel_->indexes) indexed_attrs_.insert(indexed_attrs_.end(), ix.columns.begin(), ix.columns.end());
     std::sort(indexed_attrs_.begin(), indexed_attrs_.end());
     indexed_attrs_.erase(std::unique(indexed_attrs_.begin(), indexed_attrs_.end()), indexed_attrs_.end());
@@ -215,7 +216,8 @@ class HeapTableModifier final : public executor::TableModifier {
   ModifyResult Delete(RowId rid) override {
     heap::TmFailureData fd;
     ModifyResult m =
-        MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd));
+        MapResult(heap::HeapDelete(rel_->rel, heap::ItemPointerFromU64(rid), xid_, cid_, nullptr, true, &fd,
+                                   rel_->toast_desc()));
     if (m == ModifyResult::kOk) counts_->CountDelete();
     return m;
   }

@@ -4,7 +4,9 @@
 // InstallCatalogCallbacks.
 #include "catalog/object_definitions.h"
 
+#include "access/heap/heap_toast.h"
 #include "catalog/catalog_rows.h"
+#include "catalog/catalog_shared.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/trigger_catalog.h"
@@ -100,6 +102,8 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
     }
     return FunctionDefinition(oid, what);
   };
+  // TOAST value ids (chunk_id) come from the OID counter, as PostgreSQL's.
+  heap::SetToastValueIdAllocator([]() -> uint32_t { return GetNewObjectId(); });
 }
 
 }  // namespace hearth::catalog

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "access/heap/heap_toast.h"
 #include "access/heap/hio.h"
 #include "access/transam/pending_sync.h"
 #include "access/transam/xact.h"
@@ -52,7 +53,15 @@ XactState& State() {
 // Drops the buffers of `rels` and unlinks their files, as one batch. Must
 // not throw (commit/abort callbacks): failures to unlink leave an orphan
 // file, which wastes space but is harmless (the number is never reused).
-void UnlinkNow(const std::vector<storage::RelFileLocator>& rels) noexcept {
+void UnlinkNow(std::vector<storage::RelFileLocator> rels) noexcept {
+  // A table's toast relation and its index go with the table's file
+  // (heap_toast.h: their numbers derive from it; missing files are fine).
+  const size_t n = rels.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (rels[i].number.value < kFirstNormalObjectId || heap::IsToastRelation(rels[i])) continue;
+    rels.push_back(heap::ToastRelOf(rels[i]));
+    rels.push_back(heap::ToastIndexOf(rels[i]));
+  }
   try {
     storage::DropRelationsBuffers(rels);
   } catch (...) {

@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "access/heap/heap_toast.h"
 #include "catalog/catalog_defs.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
@@ -71,7 +72,9 @@ void AddPgNamespace(SystemViewProvider& p) {
                   {OidValue(kPgCatalogNamespace), NameValue("pg_catalog"), OidValue(kBootstrapSuperuserOid),
                    Value::Null(kTextOid)},
                   {OidValue(kPublicNamespace), NameValue("public"), OidValue(kPgDatabaseOwnerOid),
-                   Value::Text(kPublicNamespaceAcl)}};
+                   Value::Text(kPublicNamespaceAcl)},
+                  {OidValue(kPgToastNamespace), NameValue("pg_toast"), OidValue(kBootstrapSuperuserOid),
+                   Value::Null(kTextOid)}};
               if (const Oid temp = ActiveTempNamespace(); temp != 0) {
                 rows.push_back({OidValue(temp), NameValue(TempNamespaceName(temp)), OidValue(kBootstrapSuperuserOid),
                                 Value::Null(kTextOid)});
@@ -115,6 +118,7 @@ struct ClassRowFields {
   std::string acl;  // "" → NULL (the owner's default)
   int checks = 0;            // CHECK constraints
   bool has_triggers = false;  // PostgreSQL's foreign keys are triggers on both tables
+  Oid toast = 0;              // reltoastrelid
 };
 
 // pg_class.reloptions: a text[] of name=value items, NULL when none.
@@ -140,12 +144,33 @@ Row ClassRow(const ClassRowFields& f) {
   return {OidValue(f.oid),  NameValue(f.name),      OidValue(f.ns),       OidValue(0),
           OidValue(0),      OidValue(f.owner),      OidValue(f.am), OidValue(f.filenode),
           OidValue(0),      Value::Int4(f.pages),   Float4Value(f.tuples), Value::Int4(0),
-          OidValue(0),      Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
+          OidValue(f.toast), Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
           CharValue(f.kind), Int2Value(f.natts),    Int2Value(f.checks),  Value::Bool(f.kind == 'v'),
           Value::Bool(f.has_triggers), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
           Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
           Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
           RelOptions(f.options), Value::Null(kTextOid)};
+}
+
+constexpr size_t kPgClassReltoastrelid = 12;  // position of reltoastrelid in ClassRow
+
+// Tables with a varlena column: those have a toast relation (relcache.cpp).
+std::set<Oid> RelationsWithVarlenaColumns(executor::TableProvider& tables) {
+  std::set<Oid> out;
+  for (const Row& a : ScanCatalog(tables, kHearthAttributeName)) {
+    if (TypeLength(static_cast<Oid>(a[kAttAtttypid].i)) == -1) out.insert(static_cast<Oid>(a[kAttAttrelid].i));
+  }
+  return out;
+}
+
+// A table's toast relation pg_toast.pg_toast_<oid> (relkind 't') and its
+// index, as PostgreSQL lists them (heap_toast.h: no hearth_class rows).
+void AddToastClassRows(Oid table, storage::RelFileLocator file, Oid owner, std::vector<Row>* out) {
+  const std::string name = "pg_toast_" + std::to_string(table);
+  out->push_back(ClassRow({ToastRelationOid(table), name, kPgToastNamespace, kHeapAmOid,
+                           heap::ToastRelOf(file).number.value, 0, -1, true, 't', 3, {}, owner, "", 0, false}));
+  out->push_back(ClassRow({ToastIndexOid(table), name + "_index", kPgToastNamespace, kBtreeAmOid,
+                           heap::ToastIndexOf(file).number.value, 1, 0, false, 'i', 2, {}, owner, "", 0, false}));
 }
 
 void AddPgClass(SystemViewProvider& p) {
@@ -164,6 +189,7 @@ void AddPgClass(SystemViewProvider& p) {
     for (const TriggerFields& t : AllTriggers()) with_foreign_keys.insert(t.relid);
     std::vector<Row> out;
     std::unordered_map<Oid, Oid> owners;  // an index is owned by its table's owner
+    const std::set<Oid> toasted = RelationsWithVarlenaColumns(tables);
     for (const Row& c : ScanCatalog(tables, kHearthClassName)) {
       const Oid oid = static_cast<Oid>(c[kClassOid].i);
       const Oid owner = c[kClassRelowner].is_null ? kBootstrapSuperuserOid : static_cast<Oid>(c[kClassRelowner].i);
@@ -177,6 +203,10 @@ void AddPgClass(SystemViewProvider& p) {
                               ClassOptions(c),
                               owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str, checks[oid],
                               with_foreign_keys.count(oid) != 0}));
+      if (kind == 'r' && oid >= kFirstNormalObjectId && toasted.count(oid) != 0) {
+        out.back()[kPgClassReltoastrelid] = OidValue(ToastRelationOid(oid));
+        AddToastClassRows(oid, storage::RelFileLocator(static_cast<Oid>(c[kClassRelfilenode].i)), owner, &out);
+      }
     }
     for (const Row& i : indexes.rows) {
       out.push_back(ClassRow({static_cast<Oid>(i[kIndIndexrelid].i), i[kIndName].str,

@@ -111,6 +111,11 @@ std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_ma
     s.filenode = r->rel.number.value;
     if (r->relkind == 'v') return s;  // a view has no storage: 0 bytes
     AddForkSizes(r->rel, fork_mask, &s);
+    if (r->has_toast && fork_mask == types::kAllForksMask) {
+      for (storage::RelFileLocator t : {heap::ToastRelOf(r->rel), heap::ToastIndexOf(r->rel)}) {
+        if (storage::SmgrExists(t, storage::ForkNumber::kMain)) s.toast_bytes += AllForksBytes(t);
+      }
+    }
     if (with_indexes) {
       for (const IndexEntry& ix : r->indexes) s.indexes_bytes += AllForksBytes(ix.desc.rel);
     }

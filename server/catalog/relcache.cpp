@@ -160,6 +160,10 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   }
   e->desc = heap::TupleDesc(std::move(cols));
   LoadSequenceParts(*e, r);
+  if (e->relkind == 'r' && e->oid >= kFirstNormalObjectId) {
+    e->has_toast = heap::HasToastableColumn(e->desc);
+    e->toast.toastrelid = ToastRelationOid(e->oid);
+  }
   for (const internal::CatalogTuple& t : internal::FindIndexes(e->oid)) {
     internal::IndexFields f = internal::ParseIndexRow(t.row);
     IndexEntry ix;

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 
+#include "access/heap/heap_toast.h"
 #include "access/heap/heap_tuple.h"
 #include "access/nbtree/nbtree.h"
 #include "catalog/catalog_defs.h"
@@ -61,6 +62,12 @@ struct RelationEntry {
   // attacl of each column (index attnum - 1; nullopt: no column privileges).
   std::vector<std::optional<std::string>> column_acls;
   std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
+  // TOAST (heap_toast.h): user tables with a varlena column have a toast
+  // relation (pg_toast.pg_toast_<oid>, pg_class oid ToastRelationOid(oid)).
+  bool has_toast = false;
+  heap::ToastOptions toast;
+  const heap::ToastOptions* toast_options() const { return has_toast ? &toast : nullptr; }
+  const heap::TupleDesc* toast_desc() const { return has_toast ? &desc : nullptr; }
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;
 

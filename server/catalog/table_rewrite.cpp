@@ -80,6 +80,8 @@ TableRewriteProvider::TableRewriteProvider(executor::TableProvider& inner, Relat
   std::vector<heap::ColumnDesc> descs;
   for (const executor::ColumnInfo& c : columns_) descs.push_back(heap::ColumnDesc::ForType(c.type, c.typmod));
   target->desc = heap::TupleDesc(std::move(descs));
+  // The new file gets its own toast relation when a column may need one.
+  target->has_toast = heap::HasToastableColumn(target->desc);
   target_ = std::move(target);
 }
 

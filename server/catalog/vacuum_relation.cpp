@@ -3,6 +3,7 @@
 // Principal entry points: VacuumRelation, AnalyzeRelation.
 #include "catalog/vacuum_relation.h"
 
+#include "access/heap/heap_toast.h"
 #include "access/heap/heapscan.h"
 #include "access/heap/vacuumlazy.h"
 #include "access/transam/snapshot.h"
@@ -16,7 +17,11 @@
 namespace hearth::catalog {
 
 heap::VacuumStats VacuumRelation(const RelationRef& rel, bool also_analyze, bool autovacuum) {
-  heap::VacuumStats st = heap::HeapVacuumRelation(rel->rel, access::GetOldestXmin(), IndexCleanupCallback(rel));
+  const access::TransactionId oldest_xmin = access::GetOldestXmin();
+  heap::VacuumStats st = heap::HeapVacuumRelation(rel->rel, oldest_xmin, IndexCleanupCallback(rel));
+  // Then its toast relation: the chunks of the versions just removed (and
+  // of any other value whose deleter is old enough) go too.
+  if (rel->has_toast) heap::HeapVacuumToast(rel->rel, oldest_xmin);
   UpdateRelationStats(rel->oid, static_cast<int32_t>(st.pages), static_cast<double>(st.tuples_live));
   // What stays dead is what some snapshot may still see.
   ReportVacuumCounts(rel->oid, static_cast<int64_t>(st.tuples_live), static_cast<int64_t>(st.tuples_recently_dead),

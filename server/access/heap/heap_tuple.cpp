@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "access/heap/toast_format.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 
@@ -23,10 +24,17 @@ using types::Value;
 
 constexpr size_t AlignUp(size_t off, size_t a) { return (off + a - 1) & ~(a - 1); }
 
-// On-page width of a non-null attribute (excluding alignment padding).
-size_t AttrWidth(const ColumnDesc& c, const Value& v) {
-  if (c.kind == AttrKind::kVarlena) return 4 + v.str.size();
+// On-page width of a non-null attribute (excluding alignment padding);
+// `enc`: the attribute's toasted form (header word included) or null.
+size_t AttrWidth(const ColumnDesc& c, const Value& v, const std::string* enc = nullptr) {
+  if (c.kind == AttrKind::kVarlena) return enc != nullptr ? enc->size() : 4 + v.str.size();
   return static_cast<size_t>(c.typlen);
+}
+
+const std::string* Encoded(std::span<const std::string> enc, int i) {
+  if (enc.empty()) return nullptr;
+  const std::string& e = enc[static_cast<size_t>(i)];
+  return e.empty() ? nullptr : &e;
 }
 
 template <typename T>
@@ -84,7 +92,9 @@ TupleDesc TupleDesc::FromTypes(std::initializer_list<types::Oid> oids) {
   return TupleDesc(std::move(cols));
 }
 
-size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row) {
+size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row) { return HeapComputeTupleSize(desc, row, {}); }
+
+size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row, std::span<const std::string> enc) {
   const int natts = desc.natts();
   bool has_nulls = false;
   for (int i = 0; i < natts; ++i) has_nulls |= row[static_cast<size_t>(i)].is_null;
@@ -93,18 +103,20 @@ size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row) {
     const Value& v = row[static_cast<size_t>(i)];
     if (v.is_null) continue;
     const ColumnDesc& c = desc.col(i);
-    off = AlignUp(off, c.align) + AttrWidth(c, v);
+    off = AlignUp(off, c.align) + AttrWidth(c, v, Encoded(enc, i));
   }
   return off;
 }
 
-void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out) {
+void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out) { HeapFormTuple(desc, row, {}, out); }
+
+void HeapFormTuple(const TupleDesc& desc, const Row& row, std::span<const std::string> enc, std::vector<char>* out) {
   const int natts = desc.natts();
   if (static_cast<int>(row.size()) != natts) {
     throw std::invalid_argument("HeapFormTuple: row has " + std::to_string(row.size()) + " values, descriptor " +
                                 std::to_string(natts));
   }
-  const size_t len = HeapComputeTupleSize(desc, row);
+  const size_t len = HeapComputeTupleSize(desc, row, enc);
   if (len > kMaxHeapTupleSize) {
     throw DbError(sqlstate::kProgramLimitExceeded, "row is too big: size " + std::to_string(len) +
                                                        ", maximum size " + std::to_string(kMaxHeapTupleSize));
@@ -115,15 +127,19 @@ void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out
   auto* tup = reinterpret_cast<HeapTupleHeaderData*>(base);
   bool has_nulls = false;
   bool has_var = false;
+  bool has_external = false;
   for (int i = 0; i < natts; ++i) {
     has_nulls |= row[static_cast<size_t>(i)].is_null;
     has_var |= desc.col(i).kind == AttrKind::kVarlena;
+    const std::string* e = Encoded(enc, i);
+    has_external |= e != nullptr && (Get<uint32_t>(e->data()) & toast::kVarlenaExternal) != 0;
   }
   const size_t hoff = access::HeapTupleHeaderSize(natts, has_nulls);
   tup->set_natts(natts);
   tup->t_hoff = static_cast<uint8_t>(hoff);
   tup->t_infomask = static_cast<uint16_t>((has_nulls ? access::kHeapHasNull : 0) |
-                                          (has_var ? access::kHeapHasVarWidth : 0));
+                                          (has_var ? access::kHeapHasVarWidth : 0) |
+                                          (has_external ? access::kHeapHasExternal : 0));
   uint8_t* bits = tup->null_bitmap();
   size_t off = hoff;
   for (int i = 0; i < natts; ++i) {
@@ -133,6 +149,11 @@ void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out
     const ColumnDesc& c = desc.col(i);
     off = AlignUp(off, c.align);
     char* p = base + off;
+    if (const std::string* e = Encoded(enc, i)) {  // toasted: its bytes as they are
+      std::memcpy(p, e->data(), e->size());
+      off += e->size();
+      continue;
+    }
     switch (c.kind) {
       case AttrKind::kBool: *p = v.b ? 1 : 0; break;
       case AttrKind::kInt2: Put<int16_t>(p, static_cast<int16_t>(v.i)); break;
@@ -152,8 +173,9 @@ void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out
   }
 }
 
-void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, Row* out) {
+bool HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, Row* out) {
   const int natts = desc.natts();
+  bool pending = false;
   if (static_cast<int>(out->size()) != natts) out->resize(static_cast<size_t>(natts));
   const int tup_natts = tup->natts();
   const char* base = reinterpret_cast<const char*>(tup);
@@ -173,10 +195,20 @@ void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size
     const char* p = base + off;
     if (c.kind == AttrKind::kVarlena) {
       if (off + 4 > len) ThrowCorrupt(off + 4, len);
-      const uint32_t total = Get<uint32_t>(p);
+      const uint32_t word = Get<uint32_t>(p);
+      const uint32_t total = word & toast::kVarlenaLengthMask;
       if (total < 4 || off + total > len) ThrowCorrupt(off + total, len);
-      v.i = 0;
-      v.str.assign(p + 4, total - 4);
+      if ((word & toast::kVarlenaFlagMask) == 0) {
+        v.i = 0;
+        v.str.assign(p + 4, total - 4);
+      } else if ((word & toast::kVarlenaExternal) != 0) {
+        v.i = static_cast<int64_t>(toast::kTagPendingExternal);  // the reader fetches it (DetoastRow)
+        v.str.assign(p + 4, total - 4);
+        pending = true;
+      } else {
+        toast::DecompressAttr(p, total, &v.str);
+        v.i = static_cast<int64_t>(toast::kTagCompressed | total);
+      }
       off += total;
       continue;
     }
@@ -204,9 +236,22 @@ void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size
     if (c.kind != AttrKind::kFixedBytes) v.str.clear();
     off += width;
   }
+  return pending;
 }
 
 namespace {
+
+// The on-page width of the attribute of column `c` at `off` (a varlena's
+// word included), checked against the tuple length.
+size_t StoredWidth(const ColumnDesc& c, const char* base, size_t off, size_t len) {
+  size_t width = static_cast<size_t>(c.typlen);
+  if (c.kind == AttrKind::kVarlena) {
+    if (off + 4 > len) ThrowCorrupt(off + 4, len);
+    width = Get<uint32_t>(base + off) & toast::kVarlenaLengthMask;
+  }
+  if (off + width > len) ThrowCorrupt(off + width, len);
+  return width;
+}
 
 // The bytes of attribute `att` in `tup` (empty span + *is_null for NULL).
 std::span<const char> AttrBytes(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, int att,
@@ -219,18 +264,28 @@ std::span<const char> AttrBytes(const TupleDesc& desc, const HeapTupleHeaderData
     const ColumnDesc& c = desc.col(i);
     if (tup->attr_is_null(i)) continue;
     off = AlignUp(off, c.align);
-    size_t width = static_cast<size_t>(c.typlen);
-    if (c.kind == AttrKind::kVarlena) {
-      if (off + 4 > len) ThrowCorrupt(off + 4, len);
-      width = Get<uint32_t>(base + off);
-    }
-    if (off + width > len) ThrowCorrupt(off + width, len);
+    const size_t width = StoredWidth(c, base, off, len);
     if (i == att) return {base + off, width};
     off += width;
   }
 }
 
 }  // namespace
+
+void HeapForEachAttr(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len,
+                     const std::function<void(int, std::span<const char>)>& fn) {
+  const char* base = reinterpret_cast<const char*>(tup);
+  size_t off = tup->t_hoff;
+  const int natts = std::min(desc.natts(), tup->natts());
+  for (int i = 0; i < natts; ++i) {
+    if (tup->attr_is_null(i)) continue;
+    const ColumnDesc& c = desc.col(i);
+    off = AlignUp(off, c.align);
+    const size_t width = StoredWidth(c, base, off, len);
+    fn(i, std::span<const char>(base + off, width));
+    off += width;
+  }
+}
 
 bool HeapAttrsEqual(const TupleDesc& desc, const HeapTupleHeaderData* a, size_t alen,
                     const HeapTupleHeaderData* b, size_t blen, std::span<const int> attrs) {

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "access/heap/htup.h"
@@ -72,12 +74,17 @@ class TupleDesc {
 };
 
 // Largest tuple a heap page holds: kBlockSize - MaxAlign(page header + one
-// line pointer) = 8160 (as PostgreSQL's MaxHeapTupleSize). No TOAST.
+// line pointer) = 8160 (as PostgreSQL's MaxHeapTupleSize). Wider rows are
+// TOASTed first (heap_toast.h).
 inline constexpr size_t kMaxHeapTupleSize = 8160;
 
 // Bytes the formed tuple occupies (header, bitmap, aligned data).
 // REQUIRES: row.size() == desc.natts().
 size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row);
+// The same with some attributes in toasted form: `enc` is empty or has one
+// string per column, the attribute's on-page bytes (toast_format.h, header
+// word included) or empty for "form from the Value".
+size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row, std::span<const std::string> enc);
 
 // Forms the tuple into *out (resized; its capacity is reused across calls).
 // Header: natts, t_hoff, kHeapHasNull / kHeapHasVarWidth, null bitmap; the
@@ -86,12 +93,25 @@ size_t HeapComputeTupleSize(const TupleDesc& desc, const Row& row);
 // tuple exceeds kMaxHeapTupleSize, std::invalid_argument when the row does
 // not have desc.natts() values.
 void HeapFormTuple(const TupleDesc& desc, const Row& row, std::vector<char>* out);
+// The same with toasted attributes as for HeapComputeTupleSize; sets
+// kHeapHasExternal when one of them is an out-of-line pointer.
+void HeapFormTuple(const TupleDesc& desc, const Row& row, std::span<const std::string> enc, std::vector<char>* out);
 
 // Fills *out (resized to desc.natts()) from the tuple's attributes. Columns
 // beyond the tuple's own natts (added later) read as NULL. Each Value gets
 // the column's type OID. REQUIRES: `tup` points at `len` readable bytes of a
 // tuple formed with a compatible descriptor (same leading columns).
-void HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, Row* out);
+// Compressed attributes are decompressed (tagged, toast_format.h); an
+// out-of-line one is left pending (its pointer in Value::str, tag
+// kTagPendingExternal) and the result is true: the caller must call
+// DetoastRow (heap_toast.h) once no buffer lock is held.
+bool HeapDeformTuple(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len, Row* out);
+
+// Calls fn(att, bytes) for each non-null attribute of the tuple, in column
+// order (`bytes`: its on-page form, a varlena's header word included).
+// Throws DbError XX001 on a malformed tuple.
+void HeapForEachAttr(const TupleDesc& desc, const HeapTupleHeaderData* tup, size_t len,
+                     const std::function<void(int, std::span<const char>)>& fn);
 
 // Whether attributes `attrs` (0-based) are byte-for-byte equal (or both
 // null) in tuples `a` and `b` of `desc`: an update that keeps them may be

@@ -9,6 +9,7 @@
 // and ask again — the tuple may have been re-locked or changed meanwhile.
 #include "access/heap/heapam.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "access/heap/heap_lock.h"
@@ -17,6 +18,7 @@
 #include "access/heap/pruneheap.h"
 #include "access/heap/heapam_internal.h"
 #include "access/transam/xact.h"
+#include "access/heap/heap_toast.h"
 #include "storage/lmgr/lock.h"
 #include "storage/smgr/smgr.h"
 
@@ -46,6 +48,50 @@ std::vector<char>& FormScratch() {
 }
 
 HeapTupleHeaderData* Header(std::vector<char>& t) { return reinterpret_cast<HeapTupleHeaderData*>(t.data()); }
+
+// Forms a new version of `rel`, toasting it when the relation has TOAST.
+void FormVersion(RelFileLocator rel, const TupleDesc& desc, const Row& row, TransactionId xid, CommandId cid,
+                 const HeapInsertOptions& opts, std::span<const toast::ToastPointer> reusable, std::vector<char>* out,
+                 std::vector<toast::ToastPointer>* stored) {
+  if (opts.toast == nullptr) {
+    HeapFormTuple(desc, row, out);
+    return;
+  }
+  HeapFormToasted(rel, desc, row, *opts.toast, xid, cid, reusable, out, stored);
+}
+
+// The out-of-line values of the version at `tid` (an UPDATE may keep them).
+void ReadExternalPointers(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid,
+                          std::vector<toast::ToastPointer>* out) {
+  PinnedBuffer buf = storage::ReadBuffer(rel, ForkNumber::kMain, tid.block);
+  buf.Lock(LWLockMode::kShared);
+  const Page pg = buf.page();
+  if (tid.offset < storage::kFirstOffsetNumber || tid.offset > pg.MaxOffset() || !pg.GetItemId(tid.offset).IsNormal()) {
+    return;
+  }
+  const std::span<char> item = pg.GetItem(tid.offset);
+  const auto* tup = reinterpret_cast<const HeapTupleHeaderData*>(item.data());
+  if ((tup->t_infomask & access::kHeapHasExternal) != 0) CollectExternalPointers(desc, tup, item.size(), out);
+}
+
+// After an UPDATE: deletes the old version's out-of-line values the new
+// version `t` does not keep.
+void DropReplacedValues(RelFileLocator rel, const TupleDesc& desc, std::vector<char>& t,
+                        std::vector<toast::ToastPointer>* dropped, TransactionId xid, CommandId cid) {
+  std::vector<toast::ToastPointer> kept;
+  if ((Header(t)->t_infomask & access::kHeapHasExternal) != 0) CollectExternalPointers(desc, Header(t), t.size(), &kept);
+  std::erase_if(*dropped, [&](const toast::ToastPointer& p) {
+    return std::any_of(kept.begin(), kept.end(), [&](const toast::ToastPointer& k) { return k.valueid == p.valueid; });
+  });
+  DeleteToastValues(rel, *dropped, xid, cid);
+}
+
+bool RowHasToastTag(const Row& row) {
+  for (const types::Value& v : row) {
+    if (toast::TaggedValueId(v) != 0) return true;
+  }
+  return false;
+}
 
 // The live tuple at `off`, or nullptr when the line pointer is out of range
 // or not normal. REQUIRES: the page is content-locked.
@@ -165,7 +211,8 @@ ItemPointer HeapInsert(RelFileLocator rel, const TupleDesc& desc, const Row& row
                        const HeapInsertOptions& opts) {
   if (!access::TransactionIdIsValid(xid)) throw std::logic_error("HeapInsert: no transaction id");
   std::vector<char>& t = FormScratch();
-  HeapFormTuple(desc, row, &t);  // throws 54000 before any page is touched
+  std::vector<toast::ToastPointer> stored;
+  FormVersion(rel, desc, row, xid, cid, opts, {}, &t, &stored);  // throws 54000 before any page is touched
   StampInsert(Header(t), xid, cid);
   access::XLogEnsureSpaceForChange();  // a full disk: 53100 before any page is touched
   TargetBuffer target = GetBufferForTuple(rel, t.size(), opts.fillfactor, opts.bulk);
@@ -195,8 +242,9 @@ void HeapMultiInsert(RelFileLocator rel, const TupleDesc& desc, std::span<const 
   std::vector<char>& t = FormScratch();
   static std::vector<size_t> lens;
   lens.clear();
+  std::vector<toast::ToastPointer> stored;
   for (const Row& row : rows) {
-    HeapFormTuple(desc, row, &t);
+    FormVersion(rel, desc, row, xid, cid, opts, {}, &t, &stored);
     starts.push_back(arena.size());
     lens.push_back(t.size());
     // Keep each tuple 8-aligned in the arena so its header can be used in place.
@@ -262,7 +310,7 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
 }
 
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
-                    const Snapshot* crosscheck, bool wait, TmFailureData* fd) {
+                    const Snapshot* crosscheck, bool wait, TmFailureData* fd, const TupleDesc* toast_desc) {
   access::XLogEnsureSpaceForChange();  // a full disk: 53100 before the tuple is touched
   PinnedBuffer buf;
   HeapTupleHeaderData* tup = nullptr;
@@ -270,7 +318,13 @@ TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, Comm
   if (r != TmResult::kOk) return r;
   HeapTupleHeaderSetXmax(*tup, xid, cid, /*is_update=*/false, /*lock_only=*/false);
   tup->set_ctid(tid);  // a delete ends the chain here
+  std::vector<toast::ToastPointer> dropped;
+  if (toast_desc != nullptr && (tup->t_infomask & access::kHeapHasExternal) != 0) {
+    CollectExternalPointers(*toast_desc, tup, buf.page().GetItemId(tid.offset).length(), &dropped);
+  }
   MarkDeleted(buf, tid.offset, xid);
+  buf.Release();  // the toast relation is changed with no heap page locked
+  DeleteToastValues(rel, dropped, xid, cid);
   return TmResult::kOk;
 }
 
@@ -303,14 +357,21 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
                     const HeapInsertOptions& opts, HotUpdate* hot) {
   if (hot != nullptr) hot->was_hot = false;
   std::vector<char>& t = FormScratch();
-  HeapFormTuple(desc, newrow, &t);  // 54000 before anything is locked
+  std::vector<toast::ToastPointer> reusable;
+  std::vector<toast::ToastPointer> stored;
+  if (opts.toast != nullptr && RowHasToastTag(newrow)) ReadExternalPointers(rel, desc, otid, &reusable);
+  FormVersion(rel, desc, newrow, xid, cid, opts, reusable, &t, &stored);  // 54000 before anything is locked
   StampInsert(Header(t), xid, cid);
   access::XLogEnsureSpaceForChange();  // and 53100 on a full disk
   PinnedBuffer obuf;
   HeapTupleHeaderData* old = nullptr;
   const access::RowLockMode mode = opts.key_update ? access::RowLockMode::kUpdate : access::RowLockMode::kNoKeyUpdate;
   TmResult r = LockForModify(rel, otid, xid, cid, crosscheck, mode, wait, &obuf, &old, fd);
-  if (r != TmResult::kOk) return r;
+  if (r != TmResult::kOk) {
+    obuf.Release();
+    DeleteToastValues(rel, stored, xid, cid);  // the values stored for the version not made
+    return r;
+  }
   KeyShareLockers key_share;  // FOR KEY SHARE holders a non-key update lets stay
   key_share.Collect(*old, xid, Header(t));
 
@@ -363,8 +424,14 @@ TmResult HeapUpdate(RelFileLocator rel, ItemPointer otid, const TupleDesc& desc,
     rec.PutTuple(off);
     rec.Insert(xid);
   }
+  std::vector<toast::ToastPointer> dropped;
+  if (opts.toast != nullptr && (old->t_infomask & access::kHeapHasExternal) != 0) {
+    CollectExternalPointers(desc, old, obuf.page().GetItemId(otid.offset).length(), &dropped);
+  }
   if (target.buf.valid()) ReleaseInsertBuffer(rel, std::move(target.buf), opts.bulk);
+  obuf.Release();
   if (new_tid != nullptr) *new_tid = ntid;
+  if (!dropped.empty()) DropReplacedValues(rel, desc, t, &dropped, xid, cid);
   return TmResult::kOk;
 }
 
@@ -386,6 +453,7 @@ bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const
   TransactionId prior_xmax = access::kInvalidTransactionId;
   bool hints = false;
   bool visible = false;
+  bool pending = false;
   // Walk the HOT chain: at most one step per line pointer on the page.
   for (int steps = 0; steps <= pg.MaxOffset() && !visible; ++steps) {
     if (off < storage::kFirstOffsetNumber || off > pg.MaxOffset()) break;
@@ -400,7 +468,7 @@ bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const
     if (access::TransactionIdIsValid(prior_xmax) && tup->t_xmin != prior_xmax) break;
     visible = TupleSatisfiesMVCC(*tup, snap, my_xid, &hints);
     if (visible) {
-      if (out != nullptr) HeapDeformTuple(desc, tup, id.length(), out);
+      if (out != nullptr) pending = HeapDeformTuple(desc, tup, id.length(), out);
       if (found != nullptr) *found = ItemPointer{tid.block, off};
       break;
     }
@@ -409,6 +477,10 @@ bool HeapFetch(RelFileLocator rel, const TupleDesc& desc, ItemPointer tid, const
     off = tup->ctid().offset;
   }
   if (hints) buf.MarkDirtyHint();
+  if (pending) {
+    buf.Release();  // out-of-line values are read with no heap page locked
+    DetoastRow(rel, out);
+  }
   return visible;
 }
 
@@ -418,6 +490,7 @@ bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer
   ItemPointer cur = tid;
   TransactionId prior_xmax = access::kInvalidTransactionId;
   bool found = false;
+  bool pending = false;
   // Chains are acyclic (each link goes to a version with a larger xmin), so
   // the bound only guards against a corrupt page.
   for (int hops = 0; hops < 1'000'000; ++hops) {
@@ -437,7 +510,7 @@ bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer
     if (TupleSatisfiesMVCC(*tup, snap, my_xid, &hints)) {
       found = true;
       if (latest != nullptr) *latest = cur;
-      if (out != nullptr) HeapDeformTuple(desc, tup, len, out);
+      if (out != nullptr) pending = HeapDeformTuple(desc, tup, len, out);
     }
     if (hints) buf.MarkDirtyHint();
     const uint16_t mask = tup->t_infomask;
@@ -449,6 +522,7 @@ bool HeapGetLatestVersion(RelFileLocator rel, const TupleDesc& desc, ItemPointer
     prior_xmax = tup->t_xmax;
     cur = next;
   }
+  if (found && pending) DetoastRow(rel, out);
   return found;
 }
 

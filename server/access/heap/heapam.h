@@ -28,6 +28,8 @@
 
 namespace hearth::heap {
 
+struct ToastOptions;  // heap_toast.h
+
 using access::CommandId;
 using access::Snapshot;
 using access::TmResult;
@@ -52,6 +54,11 @@ struct HeapInsertOptions {
   // REQUIRES: the transaction created or truncated the relation's file, so
   // no other transaction can see it before commit and an abort drops it.
   bool frozen = false;
+  // TOAST (heap_toast.h): wide rows are compressed / moved out of line into
+  // the relation's toast relation; UPDATE keeps unchanged out-of-line
+  // values and drops the replaced ones. Null: rows must fit as they are
+  // (the catalogs).
+  const ToastOptions* toast = nullptr;
 };
 
 // What a failed delete/update/lock met (PostgreSQL's TM_FailureData).
@@ -93,8 +100,10 @@ size_t HeapMultiInsertFormed(RelFileLocator rel, std::span<const std::span<char>
 // With wait, a running xmax is waited for (XactLockTableWait) and the check
 // repeated. crosscheck (optional): a snapshot the version must also be
 // visible to, else kUpdated (PostgreSQL's crosscheck snapshot).
+// toast_desc (tables with TOAST): the relation's descriptor; the
+// out-of-line values of the deleted version are deleted with it.
 TmResult HeapDelete(RelFileLocator rel, ItemPointer tid, TransactionId xid, CommandId cid,
-                    const Snapshot* crosscheck, bool wait, TmFailureData* fd);
+                    const Snapshot* crosscheck, bool wait, TmFailureData* fd, const TupleDesc* toast_desc = nullptr);
 
 // INSERT ... ON CONFLICT: takes back the version `tid` this transaction
 // (xid) has just inserted because its key turned out to conflict

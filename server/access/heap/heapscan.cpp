@@ -3,6 +3,8 @@
 // Principal entry points: HeapScan::Next, HeapScan::LoadPage.
 #include "access/heap/heapscan.h"
 
+#include "access/heap/heap_toast.h"
+
 #include "access/heap/pruneheap.h"
 #include "access/transam/visibility.h"
 #include "storage/ipc/interrupts.h"
@@ -68,7 +70,9 @@ bool HeapScan::Next(Row* row, ItemPointer* tid) {
     if (pos_ < visible_.size()) {
       const OffsetNumber off = visible_[pos_++];
       std::span<char> item = buf_.page().GetItem(off);
-      HeapDeformTuple(desc_, reinterpret_cast<const HeapTupleHeaderData*>(item.data()), item.size(), row);
+      if (HeapDeformTuple(desc_, reinterpret_cast<const HeapTupleHeaderData*>(item.data()), item.size(), row)) {
+        DetoastRow(rel_, row);  // the page stays pinned, unlocked
+      }
       if (tid != nullptr) {
         const OffsetNumber root = opts_.root_tids && roots_[off] != 0 ? roots_[off] : off;
         *tid = ItemPointer{buf_.block(), root};

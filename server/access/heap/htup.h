@@ -31,6 +31,7 @@ namespace hearth::access {
 // t_infomask bits.
 inline constexpr uint16_t kHeapHasNull = 0x0001;      // null bitmap present
 inline constexpr uint16_t kHeapHasVarWidth = 0x0002;  // has variable-width attributes
+inline constexpr uint16_t kHeapHasExternal = 0x0004;  // has out-of-line (TOAST) attributes
 inline constexpr uint16_t kHeapComboCid = 0x0020;     // t_cid is a combo id (see combocid.h)
 inline constexpr uint16_t kHeapXmaxKeyShrLock = 0x0010;  // lock-only xmax: FOR KEY SHARE (with EXCL: FOR SHARE)
 inline constexpr uint16_t kHeapXmaxExclLock = 0x0040;    // lock-only xmax: FOR NO KEY UPDATE (with KEYSHR: FOR SHARE)

@@ -421,9 +421,7 @@ InsertResult BtInsert(const IndexDesc& index, std::span<const types::Value> key,
   const size_t key_len = entry.size();
   AppendTid(tid, &entry);
   if (entry.size() > kMaxEntrySize)
-    throw DbError(sqlstate::kProgramLimitExceeded, "index row size " + std::to_string(entry.size()) +
-                                                       " exceeds btree maximum, " + std::to_string(kMaxEntrySize) +
-                                                       " for index \"" + index.name + "\"");
+    ThrowEntryTooLarge(entry.size(), index);
   bool check = unique != nullptr;
   for (const types::Value& v : key)
     if (v.is_null) check = false;  // NULLs never conflict

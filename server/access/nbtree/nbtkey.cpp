@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "access/nbtree/nbtree_internal.h"
+#include "common/error/db_error.h"
+#include "common/error/sqlstate.h"
 #include "utils/adt/interval.h"
 #include "utils/adt/array.h"
 #include "utils/adt/text_io.h"
@@ -387,6 +389,14 @@ std::string FormatKeyDetail(const IndexDesc& index, std::span<const types::Value
     vals += FormatValue(key[i]);
   }
   return "Key (" + cols + ")=(" + vals + ") already exists.";
+}
+
+void ThrowEntryTooLarge(size_t size, const IndexDesc& index) {
+  throw DbError(sqlstate::kProgramLimitExceeded, "index row size " + std::to_string(size) +
+                                                     " exceeds btree version 4 maximum " +
+                                                     std::to_string(kMaxEntrySize) + " for index \"" + index.name + "\"")
+      .WithHint("Values larger than 1/3 of a buffer page cannot be indexed.\n"
+                "Consider a function index of an MD5 hash of the value, or use full text indexing.");
 }
 
 }  // namespace hearth::nbtree

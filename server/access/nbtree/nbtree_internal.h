@@ -119,6 +119,8 @@ inline constexpr BlockNumber kMetaBlock = 0;
 // Largest encoded leaf entry (with TID): three of them plus their line
 // pointers always fit a page, so a split can always place the new entry.
 inline constexpr size_t kMaxEntrySize = 2700;
+// 54000 for an entry above kMaxEntrySize, in PostgreSQL's words.
+[[noreturn]] void ThrowEntryTooLarge(size_t size, const IndexDesc& index);
 // Page bytes available for items after the header and special area.
 inline constexpr size_t kPageUsable = storage::kBlockSize - storage::kPageHeaderSize - sizeof(BtOpaque);
 

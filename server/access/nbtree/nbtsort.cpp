@@ -128,9 +128,7 @@ void BtBuilder::Add(std::span<const types::Value> key, ItemPointer tid) {
   EncodeKey(index_, key, &tmp);
   AppendTid(tid, &tmp);
   if (tmp.size() > kMaxEntrySize)
-    throw DbError(sqlstate::kProgramLimitExceeded, "index row size " + std::to_string(tmp.size()) +
-                                                       " exceeds btree maximum, " + std::to_string(kMaxEntrySize) +
-                                                       " for index \"" + index_.name + "\"");
+    ThrowEntryTooLarge(tmp.size(), index_);
   items_.emplace_back(static_cast<uint32_t>(arena_.size()), static_cast<uint32_t>(tmp.size()));
   arena_.insert(arena_.end(), tmp.begin(), tmp.end());
   max_len_ = std::max(max_len_, tmp.size());

@@ -79,8 +79,9 @@ std::optional<RelationSizes> SizesOf(FuncCallContext& c, const Value& rel, uint3
   return Server(c, fn).relation_sizes(static_cast<uint32_t>(rel.i), fork_mask, with_indexes);
 }
 
+// pg_table_size: every fork and the TOAST relation (with its index).
 int64_t TableBytes(const RelationSizes& s) {
-  return s.fork_bytes[0] + s.fork_bytes[1] + s.fork_bytes[2] + s.fork_bytes[3];
+  return s.fork_bytes[0] + s.fork_bytes[1] + s.fork_bytes[2] + s.fork_bytes[3] + s.toast_bytes;
 }
 
 // PostgreSQL's forkname_to_number.

@@ -21,6 +21,7 @@ struct RelationSizes {
   uint32_t filenode = 0;           // relfilenode (0: the relation has no storage)
   int64_t fork_bytes[4] = {0, 0, 0, 0};  // main, fsm, vm, init (0 unless asked for)
   int64_t indexes_bytes = 0;       // all forks of all its indexes (when asked for)
+  int64_t toast_bytes = 0;         // its toast relation and toast index, all forks (with kAllForksMask)
 };
 // Fork masks for SessionCallbacks::relation_sizes: bit i = fork i.
 inline constexpr uint32_t kMainForkMask = 1u;
