@@ -393,7 +393,10 @@ void SessionSettings::RefreshHot() {
   h.enable_hashjoin = GetBool("enable_hashjoin");
   h.enable_indexscan = GetBool("enable_indexscan");
   h.search_path = GetString("search_path");
+  h.timezone = GetString("TimeZone");
+  h.datestyle = GetString("DateStyle");
   hot_ = h;
+  if (hot_listener_) hot_listener_(hot_);
 }
 
 }  // namespace hearth::config

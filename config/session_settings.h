@@ -81,6 +81,9 @@ struct SessionHot {
   bool enable_indexscan = true;
   // Read by every unqualified relation lookup.
   std::string search_path = "\"$user\", public";
+  // Read by date/time input and output (pushed to the type library).
+  std::string timezone = "UTC";
+  std::string datestyle = "ISO, MDY";
 };
 
 // Replaces what SHOW prints for an integer setting whose value is only known
@@ -189,7 +192,16 @@ class SessionSettings {
 
   const SessionHot& hot() const { return hot_; }
 
+  // Called with the new values after every change of any setting (and once
+  // when installed), so process-wide consumers (date/time I/O) follow SET,
+  // RESET and transaction rollback.
+  void SetHotListener(std::function<void(const SessionHot&)> listener) {
+    hot_listener_ = std::move(listener);
+    if (hot_listener_) hot_listener_(hot_);
+  }
+
  private:
+  std::function<void(const SessionHot&)> hot_listener_;
   enum class TxState { kNone, kSet, kLocal, kSetLocal };
 
   struct Slot {

@@ -14,6 +14,7 @@ packages=(
   libssl-dev
   openssl
   libpcre2-dev
+  tzdata
   libpq-dev
   postgresql-client-15
   postgresql-15
