@@ -23,6 +23,7 @@ void AddIntervalBuiltins(std::vector<FuncSignature>* table);
 void AddToCharBuiltins(std::vector<FuncSignature>* table);
 void AddTimezoneBuiltins(std::vector<FuncSignature>* table);
 void AddToTimestampBuiltins(std::vector<FuncSignature>* table);
+void AddOverlapsBuiltins(std::vector<FuncSignature>* table);
 void AddAggregateBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)

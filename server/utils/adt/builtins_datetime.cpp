@@ -96,10 +96,11 @@ Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type, int32_t utoff =
     IsoWeek(f.days, &iy, &wk);
     return {unit == "week" ? wk : (iy > 0 ? iy : iy - 1), 0};
   }
-  int64_t yy = y > 0 ? y : y - 1;  // SQL year (no year 0)
-  if (unit == "decade") return {yy >= 0 ? yy / 10 : -((8 - (yy - 1)) / 10), 0};
-  if (unit == "century") return {yy > 0 ? (yy + 99) / 100 : -((99 - (yy - 1)) / 100), 0};
-  if (unit == "millennium") return {yy > 0 ? (yy + 999) / 1000 : -((999 - (yy - 1)) / 1000), 0};
+  // PostgreSQL's formulas over the astronomical year (0 = 1 BC): decade 0
+  // is 1 BC..9 AD, century -1 is 100 BC..1 BC.
+  if (unit == "decade") return {y >= 0 ? y / 10 : -((8 - (y - 1)) / 10), 0};
+  if (unit == "century") return {y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100), 0};
+  if (unit == "millennium") return {y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000), 0};
   if (unit == "epoch") return {usecs - utoff * kUsecsPerSec + kUnixEpochSecs * kUsecsPerSec, 6};
   if (type == TSZ && unit == "timezone") return {utoff, 0};
   if (type == TSZ && unit == "timezone_hour") return {utoff / 3600, 0};
@@ -132,7 +133,7 @@ int64_t AsTimestamp(const Value& v) {
   if (v.type != D) return v.i;
   if (v.i == kDateNoBegin) return kTimestampNoBegin;
   if (v.i == kDateNoEnd) return kTimestampNoEnd;
-  return DateToTimestamp(v.i);
+  return v.i * kUsecsPerDay;  // fields only: no range check (dates reach past timestamps)
 }
 
 Value Extract(const Value* a, int, FuncCallContext&) {
@@ -247,24 +248,31 @@ Value MakeDate(const Value* a, int, FuncCallContext&) { return Value::Int(D, Mak
 Value DateBin(const Value* a, int, FuncCallContext&) {
   Interval stride = DecodeInterval(a[0].str);
   int64_t source = a[1].i, origin = a[2].i;
-  if (source == kTimestampNoBegin || source == kTimestampNoEnd || origin == kTimestampNoBegin ||
-      origin == kTimestampNoEnd) {
-    throw DbError(sqlstate::kFeatureNotSupported, "timestamps cannot be binned into infinite intervals");
+  if (source == kTimestampNoBegin || source == kTimestampNoEnd) return a[1];
+  if (origin == kTimestampNoBegin || origin == kTimestampNoEnd) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "origin out of range");
   }
   if (stride.month != 0) {
     throw DbError(sqlstate::kFeatureNotSupported,
                   "timestamps cannot be binned into intervals containing months or years");
   }
-  __int128 width = static_cast<__int128>(stride.day) * kUsecsPerDay + stride.time;
-  if (width <= 0) throw DbError(sqlstate::kDatetimeFieldOverflow, "stride must be greater than zero");
-  __int128 delta = static_cast<__int128>(source) - origin;
-  __int128 bins = delta / width;
-  if (delta % width < 0) --bins;  // floor, for sources before the origin
-  __int128 result = origin + bins * width;
-  if (result <= INT64_MIN || result >= INT64_MAX) {
-    throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
+  auto out_of_range = [](const char* what) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, std::string(what) + " out of range");
+  };
+  int64_t width = 0, diff = 0, result = 0;
+  if (__builtin_mul_overflow(static_cast<int64_t>(stride.day), kUsecsPerDay, &width) ||
+      __builtin_add_overflow(width, stride.time, &width)) {
+    out_of_range("interval");
   }
-  return Value::Int(a[1].type, static_cast<int64_t>(result));
+  if (width <= 0) throw DbError(sqlstate::kInvalidParameterValue, "stride must be greater than zero");
+  if (__builtin_sub_overflow(source, origin, &diff)) out_of_range("interval");
+  int64_t delta = diff - diff % width;
+  if (diff < 0 && diff % width != 0) delta -= width;  // the bin starts before the source
+  if (__builtin_add_overflow(origin, delta, &result) || result < kMinTimestampUsecs ||
+      result >= kEndTimestampUsecs) {
+    out_of_range("timestamp");
+  }
+  return Value::Int(a[1].type, result);
 }
 
 Value IsFiniteTs(const Value* a, int, FuncCallContext&) {

@@ -143,7 +143,8 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   }
   if (up == "CC") {
     int64_t y = m.f.year > 0 ? m.f.year : m.f.year - 1;  // SQL year, no year 0
-    return num(y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100), 2);
+    int64_t cc = y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
+    return num(cc, cc >= 0 ? 2 : 3);  // the sign takes a place of its own
   }
   if (up == "J") return num(m.f.days + 2451545, 1);
   if (up == "W") return num((m.f.day - 1) / 7 + 1, 1);
@@ -189,7 +190,10 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   if (up == "TZ") {
     if (!m.with_tz) return "";
     std::string r = m.abbrev;
-    for (char& c : r) c = static_cast<char>(lower ? std::tolower(static_cast<unsigned char>(c)) : std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : r) {
+      auto u = static_cast<unsigned char>(c);
+      c = static_cast<char>(lower ? std::tolower(u) : std::toupper(u));
+    }
     return r;
   }
   int32_t abs_off = m.utoff < 0 ? -m.utoff : m.utoff;

@@ -83,8 +83,9 @@ std::vector<Node> Compile(std::string_view f) {
       }
     }
     if (match != nullptr) {
-      nodes.push_back({Node::Kind::kPattern, match, fm, std::string(f.substr(i, std::string_view(match->name).size()))});
-      i += std::string_view(match->name).size();
+      size_t len = std::string_view(match->name).size();
+      nodes.push_back({Node::Kind::kPattern, match, fm, std::string(f.substr(i, len))});
+      i += len;
       // A TH/th suffix is read and ignored, as the number before it ends there.
       if (f.size() - i >= 2 && (f.substr(i, 2) == "TH" || f.substr(i, 2) == "th")) i += 2;
       continue;
@@ -396,7 +397,8 @@ void Assemble(const Parsed& p, std::string_view text, int64_t* days, int64_t* us
   int hour = p.hour < 0 ? 0 : p.hour;
   if (p.clock12) {
     if (p.hour >= 0 && (hour < 1 || hour > 12)) {
-      DbError e(sqlstate::kInvalidDatetimeFormat, "hour \"" + std::to_string(hour) + "\" is invalid for the 12-hour clock");
+      DbError e(sqlstate::kInvalidDatetimeFormat,
+                "hour \"" + std::to_string(hour) + "\" is invalid for the 12-hour clock");
       e.WithHint("Use the 24-hour clock, or give an hour between 1 and 12.");
       throw e;
     }
@@ -415,10 +417,17 @@ void Assemble(const Parsed& p, std::string_view text, int64_t* days, int64_t* us
 
 Parsed ParseWithFormat(const Value* a) { return Reader(a[0].str, a[1].str).Run(Compile(a[1].str)); }
 
+[[noreturn]] void RangeError(const char* what, std::string_view text) {
+  throw DbError(sqlstate::kDatetimeFieldOverflow, std::string(what) + " out of range: \"" + std::string(text) + "\"");
+}
+
 Value ToTimestamp(const Value* a, int, FuncCallContext&) {
   Parsed p = ParseWithFormat(a);
   int64_t days, usec;
   Assemble(p, a[0].str, &days, &usec);
+  if (days < kMinDateDays || days >= kEndTimestampUsecs / kUsecsPerDay) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
+  }
   int64_t local = days * kUsecsPerDay + usec;
   if (p.has_tz) {
     int64_t offset = p.tz_sign * (p.tzh * 3600 + p.tzm * 60);
@@ -431,6 +440,7 @@ Value ToDate(const Value* a, int, FuncCallContext&) {
   Parsed p = ParseWithFormat(a);
   int64_t days, usec;
   Assemble(p, a[0].str, &days, &usec);
+  if (days < kMinDateDays || days >= kEndDateDays) RangeError("date", a[0].str);
   return Value::Int(kDateOid, days);
 }
 

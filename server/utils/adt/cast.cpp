@@ -118,6 +118,11 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
   const bool is_explicit = ctx == CoercionContext::kExplicit;
   Oid from = v.type;
   if (v.is_null) return Value::Null(to);
+  if ((to == kTimestampOid || to == kTimestampTzOid) && typmod >= 0) {
+    Value r = CastValue(v, to, kNoTypmod, ctx);
+    r.i = RoundTimestampPrecision(r.i, typmod);
+    return r;
+  }
   if (IsArrayType(to) && IsArrayType(from)) {
     if (from == to && typmod < 0) return v;
     return CastArray(v, to, typmod, ctx);

@@ -21,13 +21,6 @@ constexpr int64_t kUnixToPgDays = 10957;
 // Days since 2000-01-01 of the current date in the session zone.
 int64_t CurrentLocalDate() { return TimestampToDate(TimestampTzToLocal(TransactionClockUsecs(), SessionZone())); }
 
-// PostgreSQL's limits: Julian day 0 (4714-11-24 BC) up to, not including,
-// 5874898-01-01 for dates and 294277-01-01 00:00 UTC for timestamps.
-constexpr int64_t kMinDate = -2451545;
-constexpr int64_t kEndDate = 2147483494 - 2451545;
-constexpr int64_t kMinTimestamp = -211813488000000000LL;
-constexpr int64_t kEndTimestamp = 9223371331200000000LL;
-
 // The coarse field check PostgreSQL makes before converting (IS_VALID_JULIAN:
 // from November 4714 BC); the exact limits are checked on the result.
 bool InJulianRange(const DateTimeFields& f) {
@@ -73,7 +66,7 @@ int64_t ParseDate(std::string_view text) {
     if (!InJulianRange(f)) OutOfRange("date", text);
     days = DaysFromCivil(f.year, f.month, f.day);
   }
-  if (days < kMinDate || days >= kEndDate) OutOfRange("date", text);
+  if (days < kMinDateDays || days >= kEndDateDays) OutOfRange("date", text);
   return days;
 }
 
@@ -102,13 +95,16 @@ int64_t ParseTimestamp(std::string_view text, Oid oid) {
     else if (f.has_offset) result = local - f.utoff * kUsecsPerSec;
     else result = LocalToTimestampTz(local, SessionZone());
   }
-  if (result < kMinTimestamp || result >= kEndTimestamp) OutOfRange("timestamp", text);
+  if (result < kMinTimestampUsecs || result >= kEndTimestampUsecs) OutOfRange("timestamp", text);
   return result;
 }
 
 int64_t DateToTimestamp(int64_t days) {
   if (days == kDateNoEnd) return kTimestampNoEnd;
   if (days == kDateNoBegin) return kTimestampNoBegin;
+  if (days >= kEndTimestampUsecs / kUsecsPerDay) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
+  }
   return days * kUsecsPerDay;
 }
 
@@ -118,6 +114,14 @@ int64_t TimestampToDate(int64_t usecs) {
   int64_t d = usecs / kUsecsPerDay;
   if (usecs % kUsecsPerDay < 0) --d;
   return d;
+}
+
+int64_t RoundTimestampPrecision(int64_t usecs, int32_t precision) {
+  if (precision < 0 || precision >= 6 || usecs == kTimestampNoBegin || usecs == kTimestampNoEnd) return usecs;
+  int64_t scale = 1;
+  for (int k = precision; k < 6; ++k) scale *= 10;
+  int64_t half = scale / 2;
+  return usecs >= 0 ? (usecs + half) / scale * scale : -((-usecs + half) / scale * scale);
 }
 
 int64_t TimestampTzToTimestamp(int64_t usecs) {

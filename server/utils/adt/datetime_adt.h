@@ -23,6 +23,14 @@ inline constexpr int64_t kDateNoEnd = INT32_MAX;
 inline constexpr int64_t kTimestampNoBegin = INT64_MIN;
 inline constexpr int64_t kTimestampNoEnd = INT64_MAX;
 
+// PostgreSQL's finite range: Julian day 0 (4714-11-24 BC) up to, not
+// including, 294277-01-01 00:00 UTC for timestamps and 5874898-01-01 for
+// dates.
+inline constexpr int64_t kMinTimestampUsecs = -211813488000000000LL;
+inline constexpr int64_t kEndTimestampUsecs = 9223371331200000000LL;
+inline constexpr int64_t kMinDateDays = -2451545;
+inline constexpr int64_t kEndDateDays = 2147483494 - 2451545;
+
 // Days since 2000-01-01 for a proleptic Gregorian date (year 0 = 1 BC).
 int64_t DaysFromCivil(int64_t y, int m, int d);
 void CivilFromDays(int64_t days, int64_t* y, int* m, int* d);
@@ -47,6 +55,10 @@ void AppendZoneOffset(int32_t utoff, std::string* out);
 // date → timestamp at midnight; timestamp → date (floor to the day).
 int64_t DateToTimestamp(int64_t days);
 int64_t TimestampToDate(int64_t usecs);
+
+// Rounds to `precision` fractional-second digits (a timestamp(p) typmod;
+// negative: unchanged), half away from zero, as PostgreSQL does.
+int64_t RoundTimestampPrecision(int64_t usecs, int32_t precision);
 
 // timestamptz ↔ timestamp in the session time zone (infinities kept).
 int64_t TimestampTzToTimestamp(int64_t usecs);

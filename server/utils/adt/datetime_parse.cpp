@@ -208,9 +208,26 @@ class Decoder {
   // A field with '-', '/' or '.' separators: a date, or (once month and
   // day are known) a zone name.
   void DateField(const std::string& text) {
-    if (pending_ == Pending::kJulian) Fail(Err::kSyntax);
+    if (pending_ == Pending::kJulian) {  // J2452271-08: a Julian day and a zone
+      size_t sign = text.find_first_of("+-");
+      if (sign == std::string::npos || sign == 0) Fail(Err::kSyntax);
+      NumberField(text.substr(0, sign));
+      Offset(text.substr(sign));
+      return;
+    }
     if (pending_ != Pending::kNone || (fmask_ & (kMonth | kDay)) == (kMonth | kDay)) {
-      if (IsDigit(text[0]) || pending_ != Pending::kNone) Fail(Err::kSyntax);
+      if (IsDigit(text[0]) || pending_ != Pending::kNone) {
+        // A run-together time with a trailing zone: hhmmss-zz.
+        pending_ = Pending::kNone;
+        size_t dash = text.find('-');
+        if (dash == std::string::npos || dash == 0) Fail(Err::kSyntax);
+        Offset(text.substr(dash));
+        std::string digits = text.substr(0, dash);
+        size_t dot = digits.find('.');
+        if (!AllDigits(digits.substr(0, dot))) Fail(Err::kSyntax);
+        NumberAsTime(digits.substr(0, dot), dot == std::string::npos ? "" : digits.substr(dot));
+        return;
+      }
       Zone(text);
       return;
     }

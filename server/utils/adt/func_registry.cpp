@@ -44,6 +44,7 @@ const Registry& GetRegistry() {
     internal::AddToCharBuiltins(&r->table);
     internal::AddTimezoneBuiltins(&r->table);
     internal::AddToTimestampBuiltins(&r->table);
+    internal::AddOverlapsBuiltins(&r->table);
     internal::AddAggregateBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);

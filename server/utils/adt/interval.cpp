@@ -562,7 +562,7 @@ int64_t TimestampPlusInterval(int64_t usecs, const Interval& iv) {
     result = static_cast<__int128>(DaysFromCivil(year, mon, mday)) * kUsecsPerDay + t.usec_of_day;
   }
   result += static_cast<__int128>(iv.day) * kUsecsPerDay + iv.time;
-  if (result <= INT64_MIN || result >= INT64_MAX) overflow();
+  if (result < kMinTimestampUsecs || result >= kEndTimestampUsecs) overflow();
   return static_cast<int64_t>(result);
 }
 
