@@ -4,15 +4,15 @@
 
 #include "config/check_hooks.h"
 
-#include <sys/stat.h>
-
 #include <cctype>
-#include <filesystem>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "common/tz/tz.h"
 
 namespace hearth::config {
 namespace {
@@ -65,59 +65,40 @@ constexpr KnownEncoding kOtherEncodings[] = {
     {"muleinternal", "MULE_INTERNAL"},
 };
 
-constexpr std::string_view kZoneDir = "/usr/share/zoneinfo";
-
-// Zone names that need no tz database (always valid, canonical spelling).
-constexpr std::string_view kBuiltinZones[] = {"UTC", "GMT", "Etc/UTC", "Etc/GMT", "UCT",
-                                              "Zulu"};
-
-bool IsZoneFile(const std::string& rel) {
-  struct stat st;
-  std::string path = std::string(kZoneDir) + "/" + rel;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// Finds `rel` under the zone directory ignoring case; returns the on-disk
-// spelling or "" when there is no match.
-std::string FindZoneIgnoringCase(std::string_view rel) {
-  std::error_code ec;
-  std::filesystem::path dir(kZoneDir);
-  std::string result;
-  size_t pos = 0;
-  while (pos <= rel.size()) {
-    size_t slash = rel.find('/', pos);
-    std::string_view part =
-        rel.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
-    bool last = slash == std::string_view::npos;
-    std::string match;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-      std::string name = entry.path().filename().string();
-      if (Lower(name) == Lower(part)) {
-        match = name;
-        break;
-      }
+// SET TIME ZONE INTERVAL 'x' [qualifier] arrives as "INTERVAL 'x' [qualifier]":
+// "[+-]hh[:mm[:ss]]", or a number in the qualifier's leading unit
+// (seconds without one). Returns the offset east of UTC in seconds.
+int32_t IntervalZoneOffset(const SettingDef& def, const std::string& text) {
+  size_t open = text.find('\''), close = text.rfind('\'');
+  if (open == std::string::npos || close <= open) throw InvalidValue(def, text);
+  std::string lit = text.substr(open + 1, close - open - 1);
+  std::string qual = Lower(text.substr(close + 1));
+  int sign = 1;
+  size_t p = 0;
+  while (p < lit.size() && std::isspace(static_cast<unsigned char>(lit[p]))) ++p;
+  if (p < lit.size() && (lit[p] == '-' || lit[p] == '+')) sign = lit[p++] == '-' ? -1 : 1;
+  char* end = nullptr;
+  double first = std::strtod(lit.c_str() + p, &end);
+  if (end == lit.c_str() + p) throw InvalidValue(def, text);
+  double secs;
+  if (*end == ':') {
+    long m = std::strtol(end + 1, &end, 10), s = 0;
+    if (*end == ':') s = std::strtol(end + 1, &end, 10);
+    secs = first * 3600 + m * 60 + s;
+  } else {
+    std::string unit = Lower(std::string(end));
+    while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.erase(0, 1);
+    if (unit.empty()) unit = qual;
+    while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.erase(0, 1);
+    if (unit.rfind("day", 0) == 0 || unit.rfind("mon", 0) == 0 || unit.rfind("year", 0) == 0) {
+      throw InvalidValue(def, text.substr(0, close + 1))
+          .WithDetail(std::string("Cannot specify ") + (unit.rfind("day", 0) == 0 ? "days" : "months") +
+                      " in time zone interval.");
     }
-    if (ec || match.empty()) return "";
-    result += (result.empty() ? "" : "/") + match;
-    dir /= match;
-    if (last) break;
-    pos = slash + 1;
+    double scale = unit.rfind("hour", 0) == 0 ? 3600 : unit.rfind("minute", 0) == 0 ? 60 : 1;
+    secs = first * scale;
   }
-  return IsZoneFile(result) ? result : "";
-}
-
-bool ZoneNameSyntaxOk(std::string_view s) {
-  if (s.empty() || s.front() == '/' || s.back() == '/') return false;
-  if (s.find("..") != std::string_view::npos || s.find("//") != std::string_view::npos) {
-    return false;
-  }
-  for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '-' ||
-          c == '+')) {
-      return false;
-    }
-  }
-  return true;
+  return static_cast<int32_t>(sign * secs);
 }
 
 // Splits on commas and whitespace, dropping empty items.
@@ -159,7 +140,7 @@ void CheckClientEncoding(const SettingDef& def, SettingValue& value, const Setti
 }
 
 void CheckDateStyle(const SettingDef& def, SettingValue& value, const SettingValue& current) {
-  std::string style;  // only "ISO" is implemented
+  std::string style;
   std::string order;
   auto conflict = [&] {
     return InvalidValue(def, value.s).WithDetail("Conflicting \"datestyle\" specifications.");
@@ -170,8 +151,12 @@ void CheckDateStyle(const SettingDef& def, SettingValue& value, const SettingVal
     std::string new_style, new_order;
     if (t == "iso") {
       new_style = "ISO";
-    } else if (t == "sql" || t == "postgres" || t == "german") {
-      throw InvalidValue(def, value.s).WithDetail("Only the ISO output style is supported.");
+    } else if (t == "sql") {
+      new_style = "SQL";
+    } else if (t == "postgres") {
+      new_style = "Postgres";
+    } else if (t == "german") {
+      new_style = "German";
     } else if (t == "ymd") {
       new_order = "YMD";
     } else if (t == "dmy" || t == "euro" || t == "european") {
@@ -194,12 +179,14 @@ void CheckDateStyle(const SettingDef& def, SettingValue& value, const SettingVal
       order = new_order;
     }
   }
+  // What is not given keeps its current value ("ISO, DMY" + SET DateStyle =
+  // ISO stays DMY); German alone means DMY, as in PostgreSQL.
+  size_t comma = current.s.find(", ");
+  if (style.empty()) style = comma == std::string::npos ? "ISO" : current.s.substr(0, comma);
   if (order.empty()) {
-    // Keep the order currently in effect ("ISO, DMY" + SET DateStyle = ISO).
-    size_t comma = current.s.find(", ");
-    order = comma == std::string::npos ? "MDY" : current.s.substr(comma + 2);
+    order = style == "German" ? "DMY" : comma == std::string::npos ? "MDY" : current.s.substr(comma + 2);
   }
-  value.s = "ISO, " + order;
+  value.s = style + ", " + order;
 }
 
 void CheckTimeZone(const SettingDef& def, SettingValue& value, const SettingValue&) {
@@ -208,20 +195,22 @@ void CheckTimeZone(const SettingDef& def, SettingValue& value, const SettingValu
   while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) {
     name.erase(name.begin());
   }
-  for (std::string_view b : kBuiltinZones) {
-    if (Lower(b) == Lower(name)) {
-      value.s = std::string(b);
-      return;
+  std::shared_ptr<const tz::Zone> zone;
+  if (Lower(name).rfind("interval", 0) == 0) {
+    zone = tz::FixedZone(IntervalZoneOffset(def, name));
+  } else {
+    // A bare number is hours east of UTC (SQL's sign, not POSIX's).
+    char* end = nullptr;
+    double hours = std::strtod(name.c_str(), &end);
+    if (!name.empty() && end == name.c_str() + name.size()) {
+      if (!(hours >= -168 && hours <= 168)) throw InvalidValue(def, value.s);
+      zone = tz::FixedZone(static_cast<int32_t>(hours * 3600));
+    } else {
+      zone = tz::LoadZone(name);
     }
   }
-  if (!ZoneNameSyntaxOk(name)) throw InvalidValue(def, value.s);
-  if (IsZoneFile(name)) {
-    value.s = name;
-    return;
-  }
-  std::string found = FindZoneIgnoringCase(name);
-  if (found.empty()) throw InvalidValue(def, value.s);
-  value.s = found;
+  if (!zone) throw InvalidValue(def, value.s);
+  value.s = zone->name();
 }
 
 void CheckApplicationName(const SettingDef&, SettingValue& value, const SettingValue&) {

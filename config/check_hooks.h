@@ -16,13 +16,17 @@ namespace hearth::config {
 // unknown names → 22023.
 void CheckClientEncoding(const SettingDef& def, SettingValue& value, const SettingValue& current);
 
-// DateStyle: comma/space separated tokens; output style ISO only (others →
-// 22023), field order DMY/MDY/YMD (+ PostgreSQL's aliases). Normalised to
-// "ISO, MDY" form; an omitted order keeps the current one.
+// DateStyle: comma/space separated tokens; output style ISO, SQL, Postgres
+// or German, field order DMY/MDY/YMD (+ PostgreSQL's aliases). Normalised to
+// "Postgres, MDY" form; an omitted style or order keeps the current one
+// (German alone implies DMY).
 void CheckDateStyle(const SettingDef& def, SettingValue& value, const SettingValue& current);
 
-// TimeZone: UTC/GMT spellings, or any zone file under /usr/share/zoneinfo
-// (matched exactly, else case-insensitively, keeping the file's spelling).
+// TimeZone, as PostgreSQL's check_timezone: a zone file under
+// /usr/share/zoneinfo (matched exactly, else case-insensitively, keeping the
+// file's spelling), a POSIX TZ string ("PST8PDT", "UTC+5"), a bare number of
+// hours east of UTC ("-8" → "<-08>+08"), or "INTERVAL 'x' [qualifier]" from
+// SET TIME ZONE INTERVAL. Normalised to the zone's name (common/tz/tz.h).
 void CheckTimeZone(const SettingDef& def, SettingValue& value, const SettingValue& current);
 
 // application_name: non-printable-ASCII bytes become '?', then the value is

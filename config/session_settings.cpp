@@ -395,7 +395,10 @@ void SessionSettings::RefreshHot() {
   h.search_path = GetString("search_path");
   h.role = Show("role");
   h.session_authorization = Show("session_authorization");
+  h.timezone = GetString("TimeZone");
+  h.datestyle = GetString("DateStyle");
   hot_ = h;
+  if (hot_listener_) hot_listener_(hot_);
 }
 
 }  // namespace hearth::config

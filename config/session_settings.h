@@ -85,6 +85,9 @@ struct SessionHot {
   // prints them: "none" / "" when not set).
   std::string role = "none";
   std::string session_authorization;
+  // Read by date/time input and output (pushed to the type library).
+  std::string timezone = "UTC";
+  std::string datestyle = "ISO, MDY";
 };
 
 // Replaces what SHOW prints for an integer setting whose value is only known
@@ -193,7 +196,16 @@ class SessionSettings {
 
   const SessionHot& hot() const { return hot_; }
 
+  // Called with the new values after every change of any setting (and once
+  // when installed), so process-wide consumers (date/time I/O) follow SET,
+  // RESET and transaction rollback.
+  void SetHotListener(std::function<void(const SessionHot&)> listener) {
+    hot_listener_ = std::move(listener);
+    if (hot_listener_) hot_listener_(hot_);
+  }
+
  private:
+  std::function<void(const SessionHot&)> hot_listener_;
   enum class TxState { kNone, kSet, kLocal, kSetLocal };
 
   struct Slot {

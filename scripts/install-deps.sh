@@ -15,6 +15,7 @@ packages=(
   openssl
   libpcre2-dev
   liblz4-dev
+  tzdata
   libpq-dev
   postgresql-client-15
   postgresql-15

@@ -148,8 +148,11 @@ def main():
     env.update(PG_ABS_SRCDIR=regress_dir, PG_ABS_BUILDDIR=out_dir,
                PG_LIBDIR="/usr/lib/postgresql/15/lib", PG_DLSUFFIX=".so",
                PGOPTIONS="")
-    for inherited in ("PGTZ", "PGDATESTYLE", "PGDATABASE", "PGUSER"):
+    for inherited in ("PGDATABASE", "PGUSER"):
         env.pop(inherited, None)
+    # The session defaults pg_regress gives every test (libpq sends them as
+    # startup parameters); the expected outputs assume them.
+    env.update(PGTZ="PST8PDT", PGDATESTYLE="Postgres, MDY")
     os.makedirs(out_dir, exist_ok=True)
     ports = {"hearth": hearth_port, "postgres": pg_port}
     total = matched = 0

@@ -601,6 +601,7 @@ ExprPtr Parser::ParseParenExpr() {
     r->items.push_back(std::move(e));
     while (AcceptOp(",")) r->items.push_back(ParseExpr());
     ExpectOp(")");
+    if (IsKw("overlaps")) return ParseOverlaps(std::move(r->items), loc);
     return r;
   }
   ExpectOp(")");
@@ -620,6 +621,28 @@ bool IsSpecialExprWord(std::string_view w) {
       "int", "integer", "smallint", "bigint", "real", "float", "double", "decimal", "dec", "numeric",
       "boolean", "char", "character", "varchar", "nchar", "national", "bit", "timestamp", "time", "interval"};
   return kWords.count(w) > 0;
+}
+
+// (a, b) OVERLAPS (c, d) → overlaps(a, b, c, d); each side has two items.
+ExprPtr Parser::ParseOverlaps(std::vector<ExprPtr> left, int loc) {
+  Advance();
+  if (left.size() != 2) {
+    ErrorAt(sqlstate::kSyntaxError, "wrong number of parameters on left side of OVERLAPS expression", loc);
+  }
+  int right_loc = Loc();
+  ExpectOp("(");
+  std::vector<ExprPtr> args = std::move(left);
+  args.push_back(ParseExpr());
+  size_t right_items = 1;
+  while (AcceptOp(",")) {
+    args.push_back(ParseExpr());
+    ++right_items;
+  }
+  ExpectOp(")");
+  if (right_items != 2) {
+    ErrorAt(sqlstate::kSyntaxError, "wrong number of parameters on right side of OVERLAPS expression", right_loc);
+  }
+  return MakeFunc("overlaps", std::move(args), loc);
 }
 
 ExprPtr Parser::ParseWordExpr() {

@@ -202,8 +202,22 @@ StmtPtr Parser::ParseSet() {
     Advance();
     Advance();
     s->name = "timezone";
-    if (IsKw("interval")) {
-      ErrorAt(sqlstate::kFeatureNotSupported, "SET TIME ZONE INTERVAL is not supported yet", Loc());
+    if (AcceptKw("interval")) {
+      // INTERVAL 'x' [qualifier] → "INTERVAL 'x' qualifier" for the TimeZone
+      // check hook, which reads the offset from it.
+      SetValue v;
+      v.location = Loc();
+      if (Cur().type != TokenType::kString) SyntaxError();
+      v.text = "INTERVAL '" + Cur().text + "'";
+      v.quoted = true;
+      Advance();
+      while (Cur().type == TokenType::kIdent || IsKw("to") || IsKw("hour") || IsKw("minute") ||
+             IsKw("second") || IsKw("day") || IsKw("month") || IsKw("year")) {
+        v.text += " " + Cur().text;
+        Advance();
+      }
+      s->values.push_back(std::move(v));
+      return s;
     }
     value_or_default(true);
     return s;

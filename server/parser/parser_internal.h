@@ -116,6 +116,7 @@ class Parser {
   ExprPtr ParseMul();
   ExprPtr ParsePow();
   ExprPtr ParseAtTimeZone();
+  ExprPtr ParseOverlaps(std::vector<ExprPtr> left, int loc);
   ExprPtr ParseCollate();
   ExprPtr ParseUnary();
   ExprPtr ParsePostfix();

@@ -40,6 +40,7 @@
 #include "tcop/session.h"
 #include "tcop/sql_functions.h"
 #include "tcop/trigger_plans.h"
+#include "utils/adt/datetime_session.h"
 
 #include "catalog/namespace_catalog.h"
 
@@ -68,6 +69,11 @@ void InstallSequenceCallbacks(types::SessionCallbacks& cb) {
 void Session::InstallCallbacks() {
   callbacks.database_name = [this] { return database; };
   catalog::SetSearchPathSource([this]() -> const std::string& { return settings.hot().search_path; });
+  types::SetTransactionClock([this] { return transaction_start_us; });
+  settings.SetHotListener([](const config::SessionHot& hot) {
+    types::SetSessionTimeZone(hot.timezone);
+    types::SetSessionDateStyle(hot.datestyle);
+  });
   callbacks.current_schema = [] { return catalog::CurrentSchemaName().value_or(std::string()); };
   callbacks.current_user = [this] { return CurrentUserName(); };
   callbacks.session_user = [this] { return SessionUserName(); };

@@ -21,6 +21,9 @@ void AddByteaBuiltins(std::vector<FuncSignature>* table);
 void AddDatetimeBuiltins(std::vector<FuncSignature>* table);
 void AddIntervalBuiltins(std::vector<FuncSignature>* table);
 void AddToCharBuiltins(std::vector<FuncSignature>* table);
+void AddTimezoneBuiltins(std::vector<FuncSignature>* table);
+void AddToTimestampBuiltins(std::vector<FuncSignature>* table);
+void AddOverlapsBuiltins(std::vector<FuncSignature>* table);
 void AddAggregateBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)
@@ -44,6 +47,8 @@ CalendarFields SplitTimestamp(int64_t usecs);
 // year and week of a day number.
 int IsoDow(int64_t days);
 void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week);
+// make_timestamp(y, m, d, h, mi, s) (22008 for invalid fields).
+Value MakeTimestampValue(const Value* args, int nargs, FuncCallContext& ctx);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);

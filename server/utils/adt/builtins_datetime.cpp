@@ -11,6 +11,8 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/datetime_session.h"
+#include "utils/adt/interval.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
@@ -63,15 +65,17 @@ std::string Canonical(std::string_view raw) {
       {"years", "year"}, {"y", "year"}, {"yr", "year"}, {"yrs", "year"}, {"weeks", "week"},
       {"w", "week"}, {"decades", "decade"}, {"dec", "decade"}, {"centuries", "century"},
       {"c", "century"}, {"cent", "century"}, {"millennia", "millennium"}, {"mil", "millennium"},
-      {"millenniums", "millennium"}, {"quarters", "quarter"}, {"qtr", "quarter"}, {"j", "julian"}};
+      {"millenniums", "millennium"}, {"quarters", "quarter"}, {"qtr", "quarter"}, {"j", "julian"},
+      {"timezone_m", "timezone_minute"}, {"timezone_h", "timezone_hour"}};
   for (const auto& [alias, name] : kAliases) {
     if (u == alias) return name;
   }
   return u;
 }
 
-// The value of `unit` for a finite timestamp; `type` names errors.
-Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type) {
+// The value of `unit` for a finite timestamp; `type` names errors. For
+// timestamptz `usecs` is the session-local wall clock, `utoff` its offset.
+Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type, int32_t utoff = 0) {
   CalendarFields f = SplitTimestamp(usecs);
   int64_t y = f.year;
   int64_t usec_in_min = f.usec_of_day % (60 * kUsecsPerSec);
@@ -92,14 +96,15 @@ Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type) {
     IsoWeek(f.days, &iy, &wk);
     return {unit == "week" ? wk : (iy > 0 ? iy : iy - 1), 0};
   }
-  int64_t yy = y > 0 ? y : y - 1;  // SQL year (no year 0)
-  if (unit == "decade") return {yy >= 0 ? yy / 10 : -((8 - (yy - 1)) / 10), 0};
-  if (unit == "century") return {yy > 0 ? (yy + 99) / 100 : -((99 - (yy - 1)) / 100), 0};
-  if (unit == "millennium") return {yy > 0 ? (yy + 999) / 1000 : -((999 - (yy - 1)) / 1000), 0};
-  if (unit == "epoch") return {usecs + kUnixEpochSecs * kUsecsPerSec, 6};
-  if (type == TSZ && (unit == "timezone" || unit == "timezone_hour" || unit == "timezone_minute")) {
-    return {0, 0};
-  }
+  // PostgreSQL's formulas over the astronomical year (0 = 1 BC): decade 0
+  // is 1 BC..9 AD, century -1 is 100 BC..1 BC.
+  if (unit == "decade") return {y >= 0 ? y / 10 : -((8 - (y - 1)) / 10), 0};
+  if (unit == "century") return {y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100), 0};
+  if (unit == "millennium") return {y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000), 0};
+  if (unit == "epoch") return {usecs - utoff * kUsecsPerSec + kUnixEpochSecs * kUsecsPerSec, 6};
+  if (type == TSZ && unit == "timezone") return {utoff, 0};
+  if (type == TSZ && unit == "timezone_hour") return {utoff / 3600, 0};
+  if (type == TSZ && unit == "timezone_minute") return {utoff / 60 % 60, 0};
   UnitError(unit, type, IsKnownUnit(unit));
 }
 
@@ -128,7 +133,7 @@ int64_t AsTimestamp(const Value& v) {
   if (v.type != D) return v.i;
   if (v.i == kDateNoBegin) return kTimestampNoBegin;
   if (v.i == kDateNoEnd) return kTimestampNoEnd;
-  return DateToTimestamp(v.i);
+  return v.i * kUsecsPerDay;  // fields only: no range check (dates reach past timestamps)
 }
 
 Value Extract(const Value* a, int, FuncCallContext&) {
@@ -146,7 +151,10 @@ Value Extract(const Value* a, int, FuncCallContext&) {
     if (sign == 0) return Value::Null(kNumericOid);
     return Value::Bytes(kNumericOid, sign > 0 ? "Infinity" : "-Infinity");
   }
-  Scaled s = FieldOf(unit, usecs, type);
+  int32_t utoff = 0;
+  if (type == TSZ) usecs = TimestampTzToLocal(usecs, SessionZone(), &utoff);
+  if (type == D && unit == "julian") return Value::Bytes(kNumericOid, std::to_string(a[1].i + 2451545));
+  Scaled s = FieldOf(unit, usecs, type, utoff);
   if (unit == "milliseconds") s.scale = 3;                // µs read as ms with 3 decimals
   if (type == D && unit == "epoch") s = {s.value / kUsecsPerSec, 0};
   return Value::Bytes(kNumericOid, ScaledText(s));
@@ -161,36 +169,60 @@ Value DatePart(const Value* a, int, FuncCallContext&) {
     if (sign == 0) return Value::Null(kFloat8Oid);
     return Value::Float8(sign * INFINITY);
   }
-  Scaled s = FieldOf(unit, usecs, type);
+  int32_t utoff = 0;
+  if (type == TSZ) usecs = TimestampTzToLocal(usecs, SessionZone(), &utoff);
+  if (unit == "julian") {  // Julian day with the time of day as a fraction
+    CalendarFields f = SplitTimestamp(usecs);
+    return Value::Float8(static_cast<double>(f.days + 2451545) +
+                         static_cast<double>(f.usec_of_day) / static_cast<double>(kUsecsPerDay));
+  }
+  Scaled s = FieldOf(unit, usecs, type, utoff);
   if (unit == "milliseconds") s.scale = 3;
   return Value::Float8(static_cast<double>(s.value) / std::pow(10.0, s.scale));
 }
 
-Value DateTrunc(const Value* a, int, FuncCallContext&) {
-  std::string unit = Canonical(a[0].str);
-  int64_t usecs = a[1].i;
-  Oid type = a[1].type;
-  if (usecs == kTimestampNoBegin || usecs == kTimestampNoEnd) return a[1];
+// Truncates a wall-clock timestamp to `unit`.
+int64_t TruncLocal(const std::string& unit, int64_t usecs, Oid type) {
   CalendarFields f = SplitTimestamp(usecs);
   int64_t day_start = f.days * kUsecsPerDay;
   int64_t y = f.year;
   auto year_start = [&](int64_t year) { return DaysFromCivil(year, 1, 1) * kUsecsPerDay; };
-  int64_t r;
-  if (unit == "microseconds") r = usecs;
-  else if (unit == "milliseconds") r = usecs - (f.usec_of_day % 1000);
-  else if (unit == "second") r = usecs - (f.usec_of_day % kUsecsPerSec);
-  else if (unit == "minute") r = usecs - (f.usec_of_day % (60 * kUsecsPerSec));
-  else if (unit == "hour") r = usecs - (f.usec_of_day % (3600 * kUsecsPerSec));
-  else if (unit == "day") r = day_start;
-  else if (unit == "week") r = (f.days - (IsoDow(f.days) - 1)) * kUsecsPerDay;
-  else if (unit == "month") r = DaysFromCivil(y, f.month, 1) * kUsecsPerDay;
-  else if (unit == "quarter") r = DaysFromCivil(y, (f.month - 1) / 3 * 3 + 1, 1) * kUsecsPerDay;
-  else if (unit == "year") r = year_start(y);
-  else if (unit == "decade") r = year_start(y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10) * 10);
-  else if (unit == "century") r = year_start(y > 0 ? ((y + 99) / 100 - 1) * 100 + 1 : -((99 - (y - 1)) / 100) * 100 + 1);
-  else if (unit == "millennium") r = year_start(y > 0 ? ((y + 999) / 1000 - 1) * 1000 + 1 : -((999 - (y - 1)) / 1000) * 1000 + 1);
-  else UnitError(unit, type, IsKnownUnit(unit));
-  return Value::Int(type, r);
+  if (unit == "microseconds") return usecs;
+  if (unit == "milliseconds") return usecs - (f.usec_of_day % 1000);
+  if (unit == "second") return usecs - (f.usec_of_day % kUsecsPerSec);
+  if (unit == "minute") return usecs - (f.usec_of_day % (60 * kUsecsPerSec));
+  if (unit == "hour") return usecs - (f.usec_of_day % (3600 * kUsecsPerSec));
+  if (unit == "day") return day_start;
+  if (unit == "week") return (f.days - (IsoDow(f.days) - 1)) * kUsecsPerDay;
+  if (unit == "month") return DaysFromCivil(y, f.month, 1) * kUsecsPerDay;
+  if (unit == "quarter") return DaysFromCivil(y, (f.month - 1) / 3 * 3 + 1, 1) * kUsecsPerDay;
+  if (unit == "year") return year_start(y);
+  if (unit == "decade") return year_start(y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10) * 10);
+  if (unit == "century") return year_start(y > 0 ? ((y + 99) / 100 - 1) * 100 + 1 : -((99 - (y - 1)) / 100) * 100 + 1);
+  if (unit == "millennium") {
+    return year_start(y > 0 ? ((y + 999) / 1000 - 1) * 1000 + 1 : -((999 - (y - 1)) / 1000) * 1000 + 1);
+  }
+  UnitError(unit, type, IsKnownUnit(unit));
+}
+
+// timestamptz truncation in `zone`: units of a day and more start at local
+// midnight (offset recomputed, as across DST), smaller ones keep the offset.
+int64_t TruncInZone(const std::string& unit, int64_t usecs, const tz::Zone& zone) {
+  int32_t utoff;
+  int64_t local = TruncLocal(unit, TimestampTzToLocal(usecs, zone, &utoff), TSZ);
+  bool keeps_offset = unit == "microseconds" || unit == "milliseconds" || unit == "second" ||
+                      unit == "minute" || unit == "hour";
+  return keeps_offset ? local - utoff * kUsecsPerSec : LocalToTimestampTz(local, zone);
+}
+
+Value DateTrunc(const Value* a, int nargs, FuncCallContext&) {
+  std::string unit = Canonical(a[0].str);
+  int64_t usecs = a[1].i;
+  Oid type = a[1].type;
+  if (usecs == kTimestampNoBegin || usecs == kTimestampNoEnd) return a[1];
+  if (type != TSZ) return Value::Int(type, TruncLocal(unit, usecs, type));
+  if (nargs < 3) return Value::Int(TSZ, TruncInZone(unit, usecs, SessionZone()));
+  return Value::Int(TSZ, TruncInZone(unit, usecs, *LookupZoneArgument(a[2].str)));
 }
 
 // make_date(year, month, day): negative years are BC; 22008 when invalid.
@@ -211,7 +243,46 @@ int64_t MakeDays(int64_t year, int64_t month, int64_t day) {
 }
 Value MakeDate(const Value* a, int, FuncCallContext&) { return Value::Int(D, MakeDays(a[0].i, a[1].i, a[2].i)); }
 
-Value MakeTimestamp(const Value* a, int, FuncCallContext&) {
+// date_bin(stride, source, origin): the start of the stride-wide bin, counted
+// from origin, that holds source.
+Value DateBin(const Value* a, int, FuncCallContext&) {
+  Interval stride = DecodeInterval(a[0].str);
+  int64_t source = a[1].i, origin = a[2].i;
+  if (source == kTimestampNoBegin || source == kTimestampNoEnd) return a[1];
+  if (origin == kTimestampNoBegin || origin == kTimestampNoEnd) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "origin out of range");
+  }
+  if (stride.month != 0) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "timestamps cannot be binned into intervals containing months or years");
+  }
+  auto out_of_range = [](const char* what) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, std::string(what) + " out of range");
+  };
+  int64_t width = 0, diff = 0, result = 0;
+  if (__builtin_mul_overflow(static_cast<int64_t>(stride.day), kUsecsPerDay, &width) ||
+      __builtin_add_overflow(width, stride.time, &width)) {
+    out_of_range("interval");
+  }
+  if (width <= 0) throw DbError(sqlstate::kInvalidParameterValue, "stride must be greater than zero");
+  if (__builtin_sub_overflow(source, origin, &diff)) out_of_range("interval");
+  int64_t delta = diff - diff % width;
+  if (diff < 0 && diff % width != 0) delta -= width;  // the bin starts before the source
+  if (__builtin_add_overflow(origin, delta, &result) || result < kMinTimestampUsecs ||
+      result >= kEndTimestampUsecs) {
+    out_of_range("timestamp");
+  }
+  return Value::Int(a[1].type, result);
+}
+
+Value IsFiniteTs(const Value* a, int, FuncCallContext&) {
+  if (a[0].type == D) return Value::Bool(a[0].i != kDateNoBegin && a[0].i != kDateNoEnd);
+  return Value::Bool(a[0].i != kTimestampNoBegin && a[0].i != kTimestampNoEnd);
+}
+
+}  // namespace
+
+Value MakeTimestampValue(const Value* a, int, FuncCallContext&) {
   int64_t days = MakeDays(a[0].i, a[1].i, a[2].i);
   int64_t h = a[3].i, mi = a[4].i;
   double sec = a[5].f;
@@ -225,8 +296,6 @@ Value MakeTimestamp(const Value* a, int, FuncCallContext&) {
   int64_t usec = static_cast<int64_t>(std::llround(sec * kUsecsPerSec));
   return Value::Int(TS, days * kUsecsPerDay + (h * 3600 + mi * 60) * kUsecsPerSec + usec);
 }
-
-}  // namespace
 
 CalendarFields SplitTimestamp(int64_t usecs) {
   CalendarFields f{};
@@ -261,8 +330,12 @@ void AddDatetimeBuiltins(std::vector<FuncSignature>* t) {
   }
   t->push_back(Row("date_trunc", kFn, {T, TS}, TS, DateTrunc));
   t->push_back(Row("date_trunc", kFn, {T, TSZ}, TSZ, DateTrunc));
+  t->push_back(Row("date_trunc", kFn, {T, TSZ, T}, TSZ, DateTrunc));
+  t->push_back(Row("date_bin", kFn, {kIntervalOid, TS, TS}, TS, DateBin));
+  t->push_back(Row("date_bin", kFn, {kIntervalOid, TSZ, TSZ}, TSZ, DateBin));
+  for (Oid x : {TS, TSZ, D}) t->push_back(Row("isfinite", kFn, {x}, kBoolOid, IsFiniteTs));
   t->push_back(Row("make_date", kFn, {I4, I4, I4}, D, MakeDate));
-  t->push_back(Row("make_timestamp", kFn, {I4, I4, I4, I4, I4, kFloat8Oid}, TS, MakeTimestamp));
+  t->push_back(Row("make_timestamp", kFn, {I4, I4, I4, I4, I4, kFloat8Oid}, TS, MakeTimestampValue));
 }
 
 }  // namespace hearth::types::internal

@@ -42,16 +42,13 @@ int64_t AsTimestamp(const Value& v) {
 // date ± interval is a timestamp; timestamptz stays timestamptz.
 Oid ResultTimestampType(Oid t) { return t == D ? TS : t; }
 
-Value TsPlusIv(const Value* a, int, FuncCallContext&) {
-  return Value::Int(ResultTimestampType(a[0].type), TimestampPlusInterval(AsTimestamp(a[0]), IvOf(a[1])));
+Value PlusInterval(const Value& ts, const Interval& iv) {
+  if (ts.type == TSZ) return Value::Int(TSZ, TimestampTzPlusInterval(ts.i, iv));
+  return Value::Int(ResultTimestampType(ts.type), TimestampPlusInterval(AsTimestamp(ts), iv));
 }
-Value IvPlusTs(const Value* a, int, FuncCallContext&) {
-  return Value::Int(ResultTimestampType(a[1].type), TimestampPlusInterval(AsTimestamp(a[1]), IvOf(a[0])));
-}
-Value TsMinusIv(const Value* a, int, FuncCallContext&) {
-  return Value::Int(ResultTimestampType(a[0].type),
-                    TimestampPlusInterval(AsTimestamp(a[0]), IntervalNegate(IvOf(a[1]))));
-}
+Value TsPlusIv(const Value* a, int, FuncCallContext&) { return PlusInterval(a[0], IvOf(a[1])); }
+Value IvPlusTs(const Value* a, int, FuncCallContext&) { return PlusInterval(a[1], IvOf(a[0])); }
+Value TsMinusIv(const Value* a, int, FuncCallContext&) { return PlusInterval(a[0], IntervalNegate(IvOf(a[1]))); }
 
 Value TsMinusTs(const Value* a, int, FuncCallContext&) {
   int64_t x = a[0].i, y = a[1].i;
@@ -67,13 +64,16 @@ Value TsMinusTs(const Value* a, int, FuncCallContext&) {
   return IvValue(JustifyHours(iv));
 }
 
-Value Age2(const Value* a, int, FuncCallContext&) { return IvValue(TimestampAge(a[0].i, a[1].i)); }
+// age() of timestamptz compares the local wall-clock fields.
+int64_t AgeOperand(const Value& v) { return v.type == TSZ ? TimestampTzToTimestamp(v.i) : v.i; }
+
+Value Age2(const Value* a, int, FuncCallContext&) { return IvValue(TimestampAge(AgeOperand(a[0]), AgeOperand(a[1]))); }
 
 Value Age1(const Value* a, int, FuncCallContext& c) {
   int64_t now = (c.session && c.session->transaction_timestamp) ? c.session->transaction_timestamp()
                                                                   : CurrentTimestampUsecs();
-  int64_t midnight = DateToTimestamp(TimestampToDate(now));
-  return IvValue(TimestampAge(midnight, a[0].i));
+  int64_t midnight = DateToTimestamp(TimestampToDate(TimestampTzToTimestamp(now)));
+  return IvValue(TimestampAge(midnight, AgeOperand(a[0])));
 }
 
 std::string UnitOf(const std::string& raw) {

@@ -39,9 +39,12 @@ Value StatementTs(const Value*, int, FuncCallContext& c) {
 Value ClockTs(const Value*, int, FuncCallContext&) {
   return Value::Int(kTimestampTzOid, CurrentTimestampUsecs());
 }
-Value LocalTs(const Value*, int, FuncCallContext& c) { return Value::Int(kTimestampOid, TxnTs(c)); }
+// localtimestamp and current_date read the clock in the session time zone.
+Value LocalTs(const Value*, int, FuncCallContext& c) {
+  return Value::Int(kTimestampOid, TimestampTzToTimestamp(TxnTs(c)));
+}
 Value CurrentDate(const Value*, int, FuncCallContext& c) {
-  return Value::Int(kDateOid, TimestampToDate(TxnTs(c)));
+  return Value::Int(kDateOid, TimestampToDate(TimestampTzToTimestamp(TxnTs(c))));
 }
 
 Value Version(const Value*, int, FuncCallContext&) {

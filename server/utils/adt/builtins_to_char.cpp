@@ -3,10 +3,10 @@
 // to_char(timestamp|timestamptz, format) with PostgreSQL 15's common
 // template patterns: YYYY YYY YY Y IYYY MM DD DDD D ID HH HH12 HH24 MI SS
 // MS US AM/PM (am/pm, A.M./P.M.) Mon/MON/mon Month/MONTH/month Day/DAY/day
-// Dy/DY/dy Q IW WW TZ, the FM prefix (no padding), the TH/th suffix,
-// "quoted text" and \-escaped characters. Anything else is copied.
-// Timestamps are UTC (datetime_adt.h), so TZ prints "UTC" for
-// timestamptz and nothing for timestamp.
+// Dy/DY/dy Q IW WW TZ/tz TZH TZM OF, the FM prefix (no padding), the TH/th
+// suffix, "quoted text" and \-escaped characters. Anything else is copied.
+// timestamptz is formatted in the session time zone: TZ is its
+// abbreviation, OF/TZH/TZM its offset; for timestamp TZ prints nothing.
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -14,6 +14,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/datetime_session.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -29,10 +30,17 @@ struct Moment {
   int hour, minute, second;
   int64_t usec;
   bool with_tz;
+  int32_t utoff;       // east of UTC (0 for timestamp)
+  std::string abbrev;  // zone abbreviation (timestamptz)
 };
 
 Moment Split(int64_t usecs, bool with_tz) {
   Moment m{};
+  if (with_tz) {
+    const tz::LocalTimeType* type = nullptr;
+    usecs = TimestampTzToLocal(usecs, SessionZone(), &m.utoff, &type);
+    m.abbrev = type->abbrev;
+  }
   m.f = SplitTimestamp(usecs);
   m.hour = static_cast<int>(m.f.usec_of_day / (3600 * kUsecsPerSec));
   m.minute = static_cast<int>(m.f.usec_of_day / (60 * kUsecsPerSec) % 60);
@@ -77,10 +85,13 @@ bool StartsWith(std::string_view s, size_t i, std::string_view p) { return s.com
 // The first pattern at f[i] (longest first), or "" for none.
 std::string_view MatchPattern(std::string_view f, size_t i) {
   static constexpr std::string_view kPatterns[] = {
-      "HH24", "hh24", "HH12", "hh12", "HH", "hh", "IYYY", "iyyy", "YYYY", "yyyy", "YYY", "yyy", "YY", "yy",
-      "Y", "y", "MONTH", "Month", "month", "MON", "Mon", "mon", "MM", "mm", "MI", "mi", "MS", "ms", "US", "us",
-      "SS", "ss", "DAY", "Day", "day", "DDD", "ddd", "DD", "dd", "DY", "Dy", "dy", "D", "d", "ID", "id",
-      "A.M.", "a.m.", "P.M.", "p.m.", "AM", "am", "PM", "pm", "IW", "iw", "WW", "ww", "Q", "q", "TZ", "tz"};
+      "Y,YYY", "y,yyy", "HH24", "hh24", "HH12", "hh12", "HH", "hh", "IYYY", "iyyy", "IYY", "iyy", "IY", "iy",
+      "IDDD", "iddd", "YYYY", "yyyy", "YYY", "yyy", "YY", "yy", "Y", "y", "MONTH", "Month", "month", "MON", "Mon",
+      "mon", "MM", "mm", "MI", "mi", "MS", "ms", "US", "us", "SSSSS", "sssss", "SSSS", "ssss", "SS", "ss",
+      "FF1", "FF2", "FF3", "FF4", "FF5", "FF6", "ff1", "ff2", "ff3", "ff4", "ff5", "ff6", "A.D.", "a.d.", "B.C.",
+      "b.c.", "AD", "ad", "BC", "bc", "DAY", "Day", "day", "DDD", "ddd", "DD", "dd", "DY", "Dy", "dy", "D", "d",
+      "ID", "id", "IW", "iw", "I", "i", "A.M.", "a.m.", "P.M.", "p.m.", "AM", "am", "PM", "pm", "WW", "ww", "W",
+      "w", "CC", "cc", "RM", "rm", "J", "j", "Q", "q", "TZH", "tzh", "TZM", "tzm", "OF", "of", "TZ", "tz"};
   for (std::string_view p : kPatterns) {
     if (StartsWith(f, i, p)) return p;
   }
@@ -113,6 +124,50 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
     IsoWeek(m.f.days, &iy, &wk);
     return num(wk, 2);
   }
+  if (up == "IYY" || up == "IY" || up == "I") {
+    int64_t iy, wk;
+    IsoWeek(m.f.days, &iy, &wk);
+    int width = static_cast<int>(up.size());
+    return num(iy % (width == 3 ? 1000 : width == 2 ? 100 : 10), width);
+  }
+  if (up == "IDDD") {
+    int64_t iy, wk;
+    IsoWeek(m.f.days, &iy, &wk);
+    return num((wk - 1) * 7 + (Dow(m.f.days) == 0 ? 7 : Dow(m.f.days)), 3);
+  }
+  if (up == "Y,YYY") {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld,%03lld", static_cast<long long>(sql_year / 1000),
+                  static_cast<long long>(sql_year % 1000));
+    return buf;
+  }
+  if (up == "CC") {
+    int64_t y = m.f.year > 0 ? m.f.year : m.f.year - 1;  // SQL year, no year 0
+    int64_t cc = y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
+    return num(cc, cc >= 0 ? 2 : 3);  // the sign takes a place of its own
+  }
+  if (up == "J") return num(m.f.days + 2451545, 1);
+  if (up == "W") return num((m.f.day - 1) / 7 + 1, 1);
+  if (up == "SSSS" || up == "SSSSS") return num(m.hour * 3600 + m.minute * 60 + m.second, 1);
+  if (up.size() == 3 && up[0] == 'F' && up[1] == 'F') {
+    int digits = up[2] - '0';
+    int64_t v = m.usec;
+    for (int k = digits; k < 6; ++k) v /= 10;
+    return Number(v, digits, false);
+  }
+  if (up == "RM") {
+    static const char* const kRoman[] = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"};
+    return Name(kRoman[m.f.month - 1], p[0] == 'r' ? "rm" : "RM", 4, fm);
+  }
+  if (up == "AD" || up == "BC" || up == "A.D." || up == "B.C.") {
+    bool bc = m.f.year <= 0;
+    bool dots = up.size() == 4;
+    std::string r = dots ? (bc ? "B.C." : "A.D.") : (bc ? "BC" : "AD");
+    if (p[0] >= 'a') {
+      for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return r;
+  }
   if (up == "MONTH") return Name(kMonths[m.f.month - 1], p, 9, fm);
   if (up == "MON") return Name(std::string_view(kMonths[m.f.month - 1]).substr(0, 3), p, 3, fm);
   if (up == "MM") return num(m.f.month, 2);
@@ -132,7 +187,24 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   bool lower = p[0] >= 'a';
   if (up == "AM" || up == "PM") return lower ? (pm ? "pm" : "am") : (pm ? "PM" : "AM");
   if (up == "A.M." || up == "P.M.") return lower ? (pm ? "p.m." : "a.m.") : (pm ? "P.M." : "A.M.");
-  if (up == "TZ") return m.with_tz ? (lower ? "utc" : "UTC") : "";
+  if (up == "TZ") {
+    if (!m.with_tz) return "";
+    std::string r = m.abbrev;
+    for (char& c : r) {
+      auto u = static_cast<unsigned char>(c);
+      c = static_cast<char>(lower ? std::tolower(u) : std::toupper(u));
+    }
+    return r;
+  }
+  int32_t abs_off = m.utoff < 0 ? -m.utoff : m.utoff;
+  std::string sign = m.utoff < 0 ? "-" : "+";
+  if (up == "TZH") return sign + Number(abs_off / 3600, 2, false);
+  if (up == "TZM") return Number(abs_off / 60 % 60, 2, false);
+  if (up == "OF") {
+    std::string r = sign + Number(abs_off / 3600, 2, false);
+    if (abs_off % 3600 != 0) r += ":" + Number(abs_off / 60 % 60, 2, false);
+    return r;
+  }
   return std::string(p);
 }
 

@@ -118,6 +118,11 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
   const bool is_explicit = ctx == CoercionContext::kExplicit;
   Oid from = v.type;
   if (v.is_null) return Value::Null(to);
+  if ((to == kTimestampOid || to == kTimestampTzOid) && typmod >= 0) {
+    Value r = CastValue(v, to, kNoTypmod, ctx);
+    r.i = RoundTimestampPrecision(r.i, typmod);
+    return r;
+  }
   if (IsArrayType(to) && IsArrayType(from)) {
     if (from == to && typmod < 0) return v;
     return CastArray(v, to, typmod, ctx);
@@ -193,16 +198,14 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
     }
   }
   if (from == kBoolOid && to == kInt4Oid) return Value::Int(to, v.b ? 1 : 0);
-  if (from == kDateOid && (to == kTimestampOid || to == kTimestampTzOid)) {
-    return Value::Int(to, DateToTimestamp(v.i));
-  }
-  if ((from == kTimestampOid || from == kTimestampTzOid) && to == kDateOid) {
-    return Value::Int(to, TimestampToDate(v.i));
-  }
-  if ((from == kTimestampOid && to == kTimestampTzOid) ||
-      (from == kTimestampTzOid && to == kTimestampOid)) {
-    return Value::Int(to, v.i);  // UTC-only: same instant, same number
-  }
+  // timestamptz is an instant; date and timestamp are wall-clock readings
+  // in the session time zone.
+  if (from == kDateOid && to == kTimestampOid) return Value::Int(to, DateToTimestamp(v.i));
+  if (from == kDateOid && to == kTimestampTzOid) return Value::Int(to, TimestampToTimestampTz(DateToTimestamp(v.i)));
+  if (from == kTimestampOid && to == kDateOid) return Value::Int(to, TimestampToDate(v.i));
+  if (from == kTimestampTzOid && to == kDateOid) return Value::Int(to, TimestampToDate(TimestampTzToTimestamp(v.i)));
+  if (from == kTimestampOid && to == kTimestampTzOid) return Value::Int(to, TimestampToTimestampTz(v.i));
+  if (from == kTimestampTzOid && to == kTimestampOid) return Value::Int(to, TimestampTzToTimestamp(v.i));
   throw DbError(sqlstate::kCannotCoerce,
                 "cannot cast type " + FormatType(from) + " to " + FormatType(to));
 }

@@ -42,6 +42,9 @@ const Registry& GetRegistry() {
     internal::AddDatetimeBuiltins(&r->table);
     internal::AddIntervalBuiltins(&r->table);
     internal::AddToCharBuiltins(&r->table);
+    internal::AddTimezoneBuiltins(&r->table);
+    internal::AddToTimestampBuiltins(&r->table);
+    internal::AddOverlapsBuiltins(&r->table);
     internal::AddAggregateBuiltins(&r->table);
     internal::AddSessionBuiltins(&r->table);
     internal::AddAdminBuiltins(&r->table);

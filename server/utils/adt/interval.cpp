@@ -14,6 +14,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/datetime_session.h"
 #include "utils/adt/value.h"
 
 namespace hearth::types {
@@ -561,8 +562,28 @@ int64_t TimestampPlusInterval(int64_t usecs, const Interval& iv) {
     result = static_cast<__int128>(DaysFromCivil(year, mon, mday)) * kUsecsPerDay + t.usec_of_day;
   }
   result += static_cast<__int128>(iv.day) * kUsecsPerDay + iv.time;
-  if (result <= INT64_MIN || result >= INT64_MAX) overflow();
+  if (result < kMinTimestampUsecs || result >= kEndTimestampUsecs) overflow();
   return static_cast<int64_t>(result);
+}
+
+int64_t TimestampTzPlusInterval(int64_t usecs, const Interval& iv) {
+  if (usecs == kTimestampNoBegin || usecs == kTimestampNoEnd) return usecs;
+  // Months and days move the local wall clock (a day across a DST change
+  // is 23 or 25 hours); the time part is exact elapsed time.
+  const tz::Zone& zone = SessionZone();
+  if (iv.month != 0) {
+    Interval months;
+    months.month = iv.month;
+    usecs = LocalToTimestampTz(TimestampPlusInterval(TimestampTzToLocal(usecs, zone), months), zone);
+  }
+  if (iv.day != 0) {
+    Interval days;
+    days.day = iv.day;
+    usecs = LocalToTimestampTz(TimestampPlusInterval(TimestampTzToLocal(usecs, zone), days), zone);
+  }
+  Interval time;
+  time.time = iv.time;
+  return TimestampPlusInterval(usecs, time);
 }
 
 Interval TimestampAge(int64_t a, int64_t b) {

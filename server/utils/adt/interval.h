@@ -53,6 +53,10 @@ Interval JustifyInterval(const Interval& a);
 // timestamp (µs since 2000-01-01) + interval: months first (the day of
 // month clamped to the month's length), then days, then time. 22008
 // `timestamp out of range` on overflow; infinities stay.
+// timestamptz + interval in the session time zone, as PostgreSQL's
+// timestamptz_pl_interval: months, then days, on the local wall clock; then
+// the time part.
+int64_t TimestampTzPlusInterval(int64_t usecs, const Interval& iv);
 int64_t TimestampPlusInterval(int64_t usecs, const Interval& iv);
 // PostgreSQL's age(): field-wise difference with borrowing.
 Interval TimestampAge(int64_t a, int64_t b);

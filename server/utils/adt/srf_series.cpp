@@ -88,7 +88,8 @@ class TimestampSeries : public SrfCall {
   bool Next(Value* out) override {
     if (done_ || (up_ ? cur_ > stop_ : cur_ < stop_)) return false;
     *out = Value::Int(type_, cur_);
-    const int64_t next = TimestampPlusInterval(cur_, step_);
+    const int64_t next =
+        type_ == kTimestampTzOid ? TimestampTzPlusInterval(cur_, step_) : TimestampPlusInterval(cur_, step_);
     if (next == cur_) done_ = true;  // an infinite bound: one row, as PostgreSQL ends
     cur_ = next;
     return true;

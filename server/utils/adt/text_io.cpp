@@ -82,7 +82,7 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Int(oid, ParseDate(text));
     case kTimestampOid:
     case kTimestampTzOid:
-      return Value::Int(oid, ParseTimestamp(text, oid));
+      return Value::Int(oid, RoundTimestampPrecision(ParseTimestamp(text, oid), typmod));
     default:
       if (IsArrayType(oid)) return ParseArrayText(oid, typmod, text);
       throw DbError(sqlstate::kUndefinedObject,

@@ -196,6 +196,9 @@ std::string FormatType(Oid oid, int32_t typmod) {
              std::to_string(NumericTypmodScale(typmod)) + ")";
     }
   }
+  if ((oid == kTimestampOid || oid == kTimestampTzOid) && typmod >= 0) {
+    out.insert(std::string("timestamp").size(), "(" + std::to_string(typmod) + ")");
+  }
   return out;
 }
 
@@ -254,8 +257,14 @@ int32_t TypmodFromModifiers(Oid oid, const int32_t* mods, int nmods) {
   }
   if (Oid elem = ElementTypeOf(oid); elem != kInvalidOid) return TypmodFromModifiers(elem, mods, nmods);
   if (oid == kTimestampOid || oid == kTimestampTzOid) {
-    // Fractional-second precision is accepted and ignored (always µs).
-    return kNoTypmod;
+    // Fractional-second precision: values are rounded to it (at most 6).
+    const char* suffix = oid == kTimestampTzOid ? " WITH TIME ZONE" : "";
+    if (nmods != 1) throw DbError(sqlstate::kSyntaxError, "invalid type modifier");
+    if (mods[0] < 0) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "TIMESTAMP(" + std::to_string(mods[0]) + ")" + suffix + " precision must not be negative");
+    }
+    return mods[0] > 6 ? 6 : static_cast<int32_t>(mods[0]);
   }
   throw DbError(sqlstate::kSyntaxError,
                 "type modifier is not allowed for type \"" + FormatType(oid) + "\"");

@@ -272,9 +272,16 @@ TEST_CASE("session: values real drivers send", "[config][session][drivers]") {
   CHECK(s.Show("DateStyle") == "ISO, DMY");
   Set1(s, "DateStyle", "ISO, MDY");
   CHECK(s.Show("DateStyle") == "ISO, MDY");
-  e = CaptureDbError([&] { Set1(s, "DateStyle", "SQL, DMY"); });
+  Set1(s, "DateStyle", "sql, dmy");
+  CHECK(s.Show("DateStyle") == "SQL, DMY");
+  Set1(s, "DateStyle", "Postgres");  // keeps the current order
+  CHECK(s.Show("DateStyle") == "Postgres, DMY");
+  Set1(s, "DateStyle", "German, MDY");
+  CHECK(s.Show("DateStyle") == "German, MDY");
+  Set1(s, "DateStyle", "ISO, MDY");
+  e = CaptureDbError([&] { Set1(s, "DateStyle", "SQL, ISO"); });
   CHECK(e.sqlstate() == "22023");
-  CHECK(e.message() == "invalid value for parameter \"DateStyle\": \"SQL, DMY\"");
+  CHECK(e.message() == "invalid value for parameter \"DateStyle\": \"SQL, ISO\"");
   e = CaptureDbError([&] { Set1(s, "DateStyle", "dmy, mdy"); });
   CHECK(e.detail() == "Conflicting \"datestyle\" specifications.");
 
