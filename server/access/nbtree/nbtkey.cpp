@@ -11,6 +11,7 @@
 
 #include "access/nbtree/nbtree_internal.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/json.h"
 #include "utils/adt/array.h"
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
@@ -21,7 +22,8 @@ namespace {
 using types::Value;
 
 // kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray };
+// kJsonb: the jsonb sort key (json.h) written as a string.
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -48,6 +50,7 @@ Family FamilyOf(types::Oid t) {
     case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
     case types::kIntervalOid: return Family::kInterval;
+    case types::kJsonbOid: return Family::kJsonb;
     default:
       if (types::IsArrayType(t)) return Family::kArray;
       throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
@@ -193,6 +196,10 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
       PutString(s, out);
       break;
     }
+    case Family::kJsonb:
+      if (vf != Family::kJsonb) throw std::invalid_argument("nbtree: value does not fit a jsonb key column");
+      PutString(types::JsonbSortKey(v), out);
+      break;
     case Family::kArray:
       if (v.type != col.type) throw std::invalid_argument("nbtree: value does not fit an array key column");
       PutArray(v, out);
@@ -289,8 +296,7 @@ std::string FormatValue(const Value& v) {
     }
     default: break;
   }
-  if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
-  if (FamilyOf(v.type) == Family::kArray) return types::OutputValue(v);
+  if (FamilyOf(v.type) == Family::kArray || FamilyOf(v.type) == Family::kJsonb) return types::OutputValue(v);
   return v.str;
 }
 
@@ -336,6 +342,7 @@ size_t SkipPayload(types::Oid type, const At& at, size_t n, size_t pos) {
     }
     case Family::kString:
     case Family::kBpchar:
+    case Family::kJsonb:
       while (pos < n) {
         if (at(pos) == 0) {
           bool end = at(pos + 1) == 0;

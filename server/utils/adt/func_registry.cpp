@@ -11,6 +11,8 @@
 
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
+#include "utils/adt/json_funcs.h"
+#include "utils/adt/jsonpath_exec.h"
 #include "utils/adt/cast.h"
 #include "utils/adt/srf_registry.h"
 #include "utils/adt/type_catalog.h"
@@ -51,6 +53,10 @@ const Registry& GetRegistry() {
     internal::AddDumpBuiltins(&r->table);
     internal::AddArrayBuiltins(&r->table);
     internal::AddSetReturningBuiltins(&r->table);
+    internal::AddJsonOperatorBuiltins(&r->table);
+    internal::AddJsonEditBuiltins(&r->table);
+    internal::AddJsonBuildBuiltins(&r->table);
+    internal::AddJsonPathBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();
