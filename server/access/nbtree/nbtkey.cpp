@@ -296,6 +296,7 @@ std::string FormatValue(const Value& v) {
     }
     default: break;
   }
+  if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
   if (FamilyOf(v.type) == Family::kArray || FamilyOf(v.type) == Family::kJsonb) return types::OutputValue(v);
   return v.str;
 }

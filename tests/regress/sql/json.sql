@@ -150,3 +150,8 @@ copy jc2 from stdin;
 {"k"	{}
 \.
 select count(*) from jc2;
+-- jsonb subscripts read like #>
+select ('{"a": {"b": [1, 2]}}'::jsonb)['a']['b'][1], ('[1, 2, 3]'::jsonb)[-1], ('{"1": "x"}'::jsonb)[1],
+       ('{"a": 1}'::jsonb)['z'], ('{"a": 1}'::jsonb)[null::text];
+select ('[1, 2]'::jsonb)[1:2];
+drop table jt, ju, jc, jc2;
