@@ -7,6 +7,8 @@
 #include "utils/adt/recovery_funcs.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "common/error/db_error.h"
@@ -364,6 +366,15 @@ ResolvedFunc ResolveOperator(std::string_view op, Oid left, Oid right) {
   if (left != kInvalidOid) args.push_back(left);
   args.push_back(right);
   return Resolve(FuncKind::kOperator, op, args, Describe{true, op, &args, left == kInvalidOid});
+}
+
+const char* VariadicArrayForm(std::string_view name) {
+  static std::mutex mu;
+  static auto* names = new std::unordered_map<std::string, std::unique_ptr<std::string>>;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = (*names)[std::string(name)];
+  if (!slot) slot = std::make_unique<std::string>(std::string(name) + "\x01variadic");
+  return slot->c_str();
 }
 
 bool FunctionNameExists(std::string_view name, FuncKind kind) {

@@ -146,6 +146,14 @@ Value BuildArrayB(const Value* a, int nargs, FuncCallContext&) {
   return JsonbValue(std::move(n));
 }
 
+// f(VARIADIC arr): the array's elements as the arguments; NULL array → NULL.
+template <Value (*Fn)(const Value*, int, FuncCallContext&), Oid kResult>
+Value FromVariadicArray(const Value* a, int, FuncCallContext& ctx) {
+  if (a[0].is_null) return Value::Null(kResult);
+  const ArrayData d = DeconstructArray(a[0]);
+  return Fn(d.elems.data(), static_cast<int>(d.elems.size()), ctx);
+}
+
 Value EmptyObject(const Value*, int, FuncCallContext&) { return JsonText("{}"); }
 Value EmptyArray(const Value*, int, FuncCallContext&) { return JsonText("[]"); }
 Value EmptyObjectB(const Value*, int, FuncCallContext&) { return Value::Bytes(kJsonbOid, "{}"); }
@@ -269,6 +277,15 @@ void AddJsonBuildBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("json_build_array", kFn, {}, J, EmptyArray));
   t->push_back(Row("jsonb_build_array", kFn, {kAnyOid}, JB, BuildArrayB, kNonStrict, kVariadic));
   t->push_back(Row("jsonb_build_array", kFn, {}, JB, EmptyArrayB));
+  // Their VARIADIC-array call forms (func_registry.h: VariadicArrayForm).
+  t->push_back(Row(VariadicArrayForm("json_build_object"), kFn, {kAnyArrayOid}, J,
+                   FromVariadicArray<BuildObject, kJsonOid>, kNonStrict));
+  t->push_back(Row(VariadicArrayForm("jsonb_build_object"), kFn, {kAnyArrayOid}, JB,
+                   FromVariadicArray<BuildObjectB, kJsonbOid>, kNonStrict));
+  t->push_back(Row(VariadicArrayForm("json_build_array"), kFn, {kAnyArrayOid}, J,
+                   FromVariadicArray<BuildArray, kJsonOid>, kNonStrict));
+  t->push_back(Row(VariadicArrayForm("jsonb_build_array"), kFn, {kAnyArrayOid}, JB,
+                   FromVariadicArray<BuildArrayB, kJsonbOid>, kNonStrict));
   t->push_back(Row("json_object", kFn, {TA}, J, JsonObjectFn));
   t->push_back(Row("json_object", kFn, {TA, TA}, J, JsonObjectFn));
   t->push_back(Row("jsonb_object", kFn, {TA}, JB, JsonbObjectFn));

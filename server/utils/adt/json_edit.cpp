@@ -106,6 +106,34 @@ Value JsonbInsert(const Value* a, int nargs, FuncCallContext&) {
   return JsonbValue(std::move(n));
 }
 
+// jsonb_set_lax: as jsonb_set unless the new value is SQL NULL, then per
+// null_value_treatment (default use_json_null).
+Value JsonbSetLax(const Value* a, int nargs, FuncCallContext& ctx) {
+  if (a[0].is_null || a[1].is_null) return Value::Null(kJsonbOid);
+  const std::string treatment = nargs >= 5 ? (a[4].is_null ? std::string() : a[4].str) : "use_json_null";
+  if (treatment != "raise_exception" && treatment != "use_json_null" && treatment != "delete_key" &&
+      treatment != "return_target")
+    throw DbError(sqlstate::kInvalidParameterValue,
+                  "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or "
+                  "\"raise_exception\"");
+  Value args[4] = {a[0], a[1], a[2], nargs >= 4 && !a[3].is_null ? a[3] : Value::Bool(true)};
+  if (!a[2].is_null) return JsonbSet(args, 4, ctx);
+  if (treatment == "raise_exception")
+    throw DbError(sqlstate::kNullValueNotAllowed, "JSON value must not be null")
+        .WithDetail("Exception was raised because null_value_treatment is \"raise_exception\".")
+        .WithHint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not "
+                  "passed.");
+  if (treatment == "return_target") return a[0];
+  if (treatment == "delete_key") {
+    JsonNode n = JsonbTree(a[0]);
+    if (!n.IsContainer()) throw DbError(sqlstate::kInvalidParameterValue, "cannot delete path in scalar");
+    JsonDeletePath(&n, TextArrayItems(a[1]));
+    return JsonbValue(std::move(n));
+  }
+  args[2] = Value::Bytes(kJsonbOid, "null");
+  return JsonbSet(args, 4, ctx);
+}
+
 void StripNulls(JsonNode* n) {
   if (n->kind == JsonKind::kObject) {
     for (size_t i = 0; i < n->items.size();) {
@@ -195,6 +223,9 @@ void AddJsonEditBuiltins(std::vector<FuncSignature>* t) {
   const Oid JB = kJsonbOid, TA = kTextArrayOid, B = kBoolOid;
   t->push_back(Row("jsonb_set", kFn, {JB, TA, JB}, JB, JsonbSet));
   t->push_back(Row("jsonb_set", kFn, {JB, TA, JB, B}, JB, JsonbSet));
+  t->push_back(Row("jsonb_set_lax", kFn, {JB, TA, JB}, JB, JsonbSetLax, /*strict=*/false));
+  t->push_back(Row("jsonb_set_lax", kFn, {JB, TA, JB, B}, JB, JsonbSetLax, /*strict=*/false));
+  t->push_back(Row("jsonb_set_lax", kFn, {JB, TA, JB, B, kTextOid}, JB, JsonbSetLax, /*strict=*/false));
   t->push_back(Row("jsonb_insert", kFn, {JB, TA, JB}, JB, JsonbInsert));
   t->push_back(Row("jsonb_insert", kFn, {JB, TA, JB, B}, JB, JsonbInsert));
   t->push_back(Row("jsonb_strip_nulls", kFn, {JB}, JB, StripNullsFn));

@@ -318,6 +318,14 @@ void AddJsonOperatorBuiltins(std::vector<FuncSignature>* t) {
     t->push_back(Row(b ? "jsonb_extract_path_text" : "json_extract_path_text", kFn, {X, T}, T,
                      ExtractPathFn<true>, kNonStrict, kVariadic));
   }
+  for (Oid X : {J, JB}) {
+    const bool b = X == JB;
+    t->push_back(Row(VariadicArrayForm(b ? "jsonb_extract_path" : "json_extract_path"), kFn, {X, TA}, X,
+                     PathOp<false>));
+    t->push_back(Row(VariadicArrayForm(b ? "jsonb_extract_path_text" : "json_extract_path_text"), kFn, {X, TA}, T,
+                     PathOp<true>));
+  }
+  t->push_back(Row(VariadicArrayForm("jsonb_delete"), kFn, {JB, TA}, JB, DeleteKeysOp));
   t->push_back(Row("jsonb_contains", kFn, {JB, JB}, B, ContainsOp));
   t->push_back(Row("jsonb_contained", kFn, {JB, JB}, B, ContainedOp));
   t->push_back(Row("jsonb_exists", kFn, {JB, T}, B, ExistsOp));

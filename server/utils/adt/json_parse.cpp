@@ -13,7 +13,7 @@ namespace hearth::types {
 namespace {
 
 enum class Tok { kObjectStart, kObjectEnd, kArrayStart, kArrayEnd, kComma, kColon, kString, kNumber,
-                 kTrue, kFalse, kNull, kEnd };
+                 kTrue, kFalse, kNull, kEnd, kInvalid };
 
 // What the parser expected where a token did not fit (jsonapi's contexts).
 enum class Expect { kValue, kString, kArrayNext, kObjectStart, kObjectLabel, kObjectNext, kEnd };
@@ -125,6 +125,7 @@ class JsonParser {
       return;
     }
     tok_end_ = p + 1;
+    tok_ = Tok::kInvalid;  // until recognized (the CONTEXT's "..." depends on it)
     switch (in_[p]) {
       case '{': tok_ = Tok::kObjectStart; return;
       case '}': tok_ = Tok::kObjectEnd; return;

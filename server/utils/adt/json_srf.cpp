@@ -4,8 +4,8 @@
 // set-returning functions: json(b)_array_elements(_text),
 // json(b)_object_keys, and json(b)_each(_text), whose (key, value) record
 // the planner builds in FROM from two single-column calls over the same
-// argument (the registry row streams the keys, JsonEachValueSrf the
-// values; planner/select_record_srf.cpp). Errors as PostgreSQL 15 (22023
+// argument (JsonEachValueSrf: keys and values; planner/select_record_srf.cpp);
+// in a select list the registry row gives anonymous records "(a,1)". Errors as PostgreSQL 15 (22023
 // `cannot extract elements from an object`, `cannot call json_object_keys
 // on a scalar`, ...).
 #include <memory>
@@ -13,6 +13,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/json_funcs.h"
+#include "utils/adt/record_text.h"
 #include "utils/adt/srf_registry.h"
 
 namespace hearth::types {
@@ -81,15 +82,41 @@ std::unique_ptr<SrfCall> StartEachValues(const Value* a, int, FuncCallContext&) 
 }
 std::unique_ptr<SrfCall> StartEachTexts(const Value* a, int, FuncCallContext&) { return StartEach(a, Emit::kText); }
 
+// json_each in a select list: each (key, value) as an anonymous record.
+class EachRecordCall : public SrfCall {
+ public:
+  EachRecordCall(std::unique_ptr<SrfCall> keys, std::unique_ptr<SrfCall> values)
+      : keys_(std::move(keys)), values_(std::move(values)) {}
+  bool Next(Value* out) override {
+    Value kv[2];
+    if (!keys_->Next(&kv[0]) || !values_->Next(&kv[1])) return false;
+    *out = RecordValue(kv, 2);
+    return true;
+  }
+
+ private:
+  std::unique_ptr<SrfCall> keys_, values_;
+};
+
+std::unique_ptr<SrfCall> StartEachRecords(const Value* a, int, FuncCallContext&) {
+  return std::make_unique<EachRecordCall>(StartEach(a, Emit::kKey), StartEach(a, Emit::kValue));
+}
+std::unique_ptr<SrfCall> StartEachTextRecords(const Value* a, int, FuncCallContext&) {
+  return std::make_unique<EachRecordCall>(StartEach(a, Emit::kKey), StartEach(a, Emit::kText));
+}
+
 SrfDef Def(const char* name, Oid arg, Oid result, SrfStartFn start) {
   return SrfDef{internal::Row(name, FuncKind::kSetReturning, {arg}, result, nullptr), start};
 }
 
 }  // namespace
 
-const SrfDef* JsonEachValueSrf(const FuncSignature& keys_sig, Oid* value_type) {
-  const std::string name = keys_sig.name;
-  const Oid doc = keys_sig.args[0];
+const SrfDef* JsonEachValueSrf(const FuncSignature& record_sig, const SrfDef** keys, Oid* value_type) {
+  const std::string name = record_sig.name;
+  const Oid doc = record_sig.args[0];
+  static const SrfDef kJsonKeys = Def("json_each", kJsonOid, kTextOid, &StartEachKeys);
+  static const SrfDef kJsonbKeys = Def("jsonb_each", kJsonbOid, kTextOid, &StartEachKeys);
+  *keys = doc == kJsonOid ? &kJsonKeys : &kJsonbKeys;
   static const SrfDef kJsonValues = Def("json_each", kJsonOid, kJsonOid, &StartEachValues);
   static const SrfDef kJsonbValues = Def("jsonb_each", kJsonbOid, kJsonbOid, &StartEachValues);
   static const SrfDef kJsonTexts = Def("json_each_text", kJsonOid, kTextOid, &StartEachTexts);
@@ -120,8 +147,8 @@ void AddJsonSrfs(std::vector<SrfDef>* d) {
     d->push_back(Def(b ? "jsonb_array_elements_text" : "json_array_elements_text", J, kTextOid,
                      &StartArrayElements<Emit::kText>));
     d->push_back(Def(b ? "jsonb_object_keys" : "json_object_keys", J, kTextOid, &StartObjectKeys));
-    d->push_back(Def(b ? "jsonb_each" : "json_each", J, kTextOid, &StartEachKeys));
-    d->push_back(Def(b ? "jsonb_each_text" : "json_each_text", J, kTextOid, &StartEachKeys));
+    d->push_back(Def(b ? "jsonb_each" : "json_each", J, kRecordOid, &StartEachRecords));
+    d->push_back(Def(b ? "jsonb_each_text" : "json_each_text", J, kRecordOid, &StartEachTextRecords));
   }
 }
 

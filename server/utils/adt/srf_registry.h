@@ -64,10 +64,10 @@ bool IsSetReturningName(std::string_view name);
 // the registry's (option_name) and this one.
 const SrfDef& OptionValuesSrf();
 
-// json(b)_each(_text)'s value column: the registry row streams the keys;
-// this call streams the values of the same argument (nullptr for other
-// functions). *value_type gets the column's type.
-const SrfDef* JsonEachValueSrf(const FuncSignature& keys_sig, Oid* value_type);
+// json(b)_each(_text) in FROM: the registry row gives records; *keys gets
+// the call streaming the key column and the result streams the values of
+// the same argument (nullptr for other functions; *value_type: its type).
+const SrfDef* JsonEachValueSrf(const FuncSignature& record_sig, const SrfDef** keys, Oid* value_type);
 
 // The name of a set-returning function's single OUT parameter, which
 // names its column in FROM whatever the alias (nullptr: the function has

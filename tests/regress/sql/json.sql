@@ -82,6 +82,10 @@ select jsonb_set('{"a": [1, 2], "b": 1}', '{a,0}', '"x"'), jsonb_set('{"a": 1}',
 select jsonb_insert('[1, 2]', '{1}', '"n"'), jsonb_insert('[1, 2]', '{1}', '"n"', true), jsonb_insert('{"a": 1}', '{b}', '2');
 select jsonb_insert('{"a": 1}', '{a}', '2');
 select jsonb_set('1', '{a}', '2');
+select jsonb_set_lax('{"a": 1, "b": 2}', '{b}', null), jsonb_set_lax('{"a": 1, "b": 2}', '{b}', null, true, 'delete_key'),
+       jsonb_set_lax('{"a": 1}', '{b}', null, true, 'return_target'), jsonb_set_lax('{"a": 1}', '{a}', '5');
+select jsonb_set_lax('{"a": 1}', '{a}', null, true, 'raise_exception');
+select jsonb_set_lax('{"a": 1}', '{a}', null, true, 'nonsense');
 select jsonb_strip_nulls('{"a": null, "b": [null, {"c": null, "d": 1}]}'),
        json_strip_nulls('{"a": null, "b": [null, {"c": null, "d": 1}]}');
 select jsonb_pretty('{"a": [1, {"b": null}], "c": {}, "d": []}');
@@ -112,6 +116,7 @@ select json_object_agg(null::text, 1);
 select * from json_each('{"a": 1, "b": [1,  2], "c": null}');
 select * from jsonb_each('{"b": 1, "a": {"x": "y"}}');
 select key, value from jsonb_each_text('{"a": "s", "b": null, "c": [1]}') order by key;
+select json_each('{"a": 1, "b": [1,  2], "c": null}'), jsonb_each_text('{"x": "s p", "y": null}');
 select * from json_array_elements('[1, "a", [2,  3], null]');
 select jsonb_array_elements_text('[1, "a", null]');
 select json_object_keys('{"a": 1, "b": 2, "a": 3}'), jsonb_object_keys('{"b": 1, "a": 2}');
@@ -154,4 +159,10 @@ select count(*) from jc2;
 select ('{"a": {"b": [1, 2]}}'::jsonb)['a']['b'][1], ('[1, 2, 3]'::jsonb)[-1], ('{"1": "x"}'::jsonb)[1],
        ('{"a": 1}'::jsonb)['z'], ('{"a": 1}'::jsonb)[null::text];
 select ('[1, 2]'::jsonb)[1:2];
+-- VARIADIC array calls
+select json_build_object(variadic array['a', '1', 'b', null]), jsonb_build_array(variadic array[1, 2]),
+       json_build_object(variadic null::text[]), jsonb_extract_path('{"a": {"b": 1}}', variadic array['a', 'b']),
+       jsonb_build_object(variadic array[[1, 4], [2, 5]]);
+select json_build_object(variadic '{a,b,c}'::text[]);
+select $$''$$::json;
 drop table jt, ju, jc, jc2;
