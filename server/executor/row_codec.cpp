@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "utils/adt/interval.h"
+#include "utils/adt/json.h"
 #include "utils/adt/array.h"
 #include "utils/adt/type_catalog.h"
 
@@ -132,6 +133,8 @@ int HashClassOf(types::Oid t) {
       return 11;
     case types::kIntervalOid:
       return 20;
+    case types::kJsonbOid:
+      return 21;
     default:
       if (t == types::kTimestampTzOid) return 9;
       // Each array type is its own class (its elements' keys inside).
@@ -182,7 +185,11 @@ void AppendHashKey(const Value& v, std::string* out) {
   }
   std::string_view s = v.str;
   std::string span;
-  if (v.type == types::kIntervalOid) {
+  if (v.type == types::kJsonbOid) {
+    // Equal jsonb values ('1.0' = '1') have equal sort keys.
+    span = types::JsonbSortKey(v);
+    s = span;
+  } else if (v.type == types::kIntervalOid) {
     // Equal spans hash alike ('1 day' = '24 hours').
     __int128 x = types::IntervalSpan(types::DecodeInterval(v.str));
     span.assign(reinterpret_cast<const char*>(&x), sizeof x);

@@ -134,6 +134,8 @@ QueryPlanner::FromResult QueryPlanner::PlanFunctionItem(const parser::FunctionRe
   std::vector<OutputColumn> cols;
   for (size_t i = 0; i < calls.size(); ++i) {
     std::string name = calls.size() == 1 && !f.alias.name.empty() ? f.alias.name : FunctionName(*calls[i]);
+    // A function whose one OUT parameter is named (json_array_elements → value).
+    if (const char* out_name = fns[i].srf != nullptr ? types::SrfOutColumnName(*fns[i].srf) : nullptr) name = out_name;
     cols.push_back(OutputColumn{name, fns[i].type, types::kNoTypmod});
   }
   if (!record_columns.empty()) {

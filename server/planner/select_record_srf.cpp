@@ -13,10 +13,19 @@
 namespace hearth::planner {
 
 std::vector<std::string> ExpandRecordFunction(std::vector<executor::ScanFunction>* fns) {
-  if (fns->size() != 1 || (*fns)[0].srf == nullptr ||
-      std::strcmp((*fns)[0].srf->sig.name, "pg_options_to_table") != 0) {
-    return {};
+  if (fns->size() != 1 || (*fns)[0].srf == nullptr) return {};
+  types::Oid json_value_type = types::kInvalidOid;
+  const types::SrfDef* json_keys = nullptr;
+  if (const types::SrfDef* json_values = types::JsonEachValueSrf((*fns)[0].srf->sig, &json_keys, &json_value_type)) {
+    (*fns)[0].srf = json_keys;
+    (*fns)[0].type = types::kTextOid;
+    executor::ScanFunction values = executor::CloneScanFunction((*fns)[0]);
+    values.srf = json_values;
+    values.type = json_value_type;
+    fns->push_back(std::move(values));
+    return {"key", "value"};
   }
+  if (std::strcmp((*fns)[0].srf->sig.name, "pg_options_to_table") != 0) return {};
   executor::ScanFunction values = executor::CloneScanFunction((*fns)[0]);
   values.srf = &types::OptionValuesSrf();
   values.type = types::kTextOid;

@@ -13,6 +13,8 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/json.h"
+#include "utils/adt/sort_key.h"
 #include "utils/adt/array.h"
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
@@ -23,7 +25,8 @@ namespace {
 using types::Value;
 
 // kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray };
+// kJsonb: the jsonb sort key (json.h) written as a string.
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -50,6 +53,7 @@ Family FamilyOf(types::Oid t) {
     case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
     case types::kIntervalOid: return Family::kInterval;
+    case types::kJsonbOid: return Family::kJsonb;
     default:
       if (types::IsArrayType(t)) return Family::kArray;
       throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
@@ -58,16 +62,6 @@ Family FamilyOf(types::Oid t) {
 
 void PutBigEndian(uint64_t v, int bytes, std::string* out) {
   for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-// Bytes with 0x00 escaped as 00 01, terminated by 00 00: prefix-free, order kept.
-void PutString(std::string_view s, std::string* out) {
-  for (char c : s) {
-    out->push_back(c);
-    if (c == '\0') out->push_back('\x01');
-  }
-  out->push_back('\0');
-  out->push_back('\0');
 }
 
 void PutDouble(double d, std::string* out) {
@@ -82,49 +76,6 @@ void PutDouble(double d, std::string* out) {
   PutBigEndian(bits, 8, out);
 }
 
-// Numeric from its canonical text ("-12.50", "0", "NaN"): class byte
-// (0 negative, 1 zero, 2 positive, 3 NaN), then for non-zero numbers the
-// decimal exponent (sign-flipped 32 bit) and the significant digits ending
-// in 0x00, all inverted for negatives.
-void PutNumeric(std::string_view s, std::string* out) {
-  if (s == "NaN") {
-    out->push_back('\x03');
-    return;
-  }
-  bool neg = !s.empty() && s[0] == '-';
-  if (neg || (!s.empty() && s[0] == '+')) s.remove_prefix(1);
-  size_t dot = s.find('.');
-  std::string_view ip = s.substr(0, dot), fp = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
-  std::string digits;
-  digits.reserve(s.size());
-  int32_t exp = 0;
-  size_t i = 0;
-  while (i < ip.size() && ip[i] == '0') ++i;
-  if (i < ip.size()) {
-    exp = static_cast<int32_t>(ip.size() - i);
-    digits.append(ip.substr(i));
-    digits.append(fp);
-  } else {
-    size_t j = 0;
-    while (j < fp.size() && fp[j] == '0') ++j;
-    exp = -static_cast<int32_t>(j);
-    digits.append(fp.substr(j));
-  }
-  while (!digits.empty() && digits.back() == '0') digits.pop_back();
-  for (char c : digits)
-    if (c < '0' || c > '9') throw std::invalid_argument("nbtree: bad numeric text");
-  if (digits.empty()) {
-    out->push_back('\x01');
-    return;
-  }
-  out->push_back(neg ? '\x00' : '\x02');
-  size_t start = out->size();
-  PutBigEndian(static_cast<uint32_t>(exp) ^ 0x80000000u, 4, out);
-  out->append(digits);
-  out->push_back('\0');
-  if (neg)
-    for (size_t k = start; k < out->size(); ++k) (*out)[k] = static_cast<char>(~(*out)[k]);
-}
 
 double AsDouble(const Value& v) {
   if (FamilyOf(v.type) == Family::kInt) return static_cast<double>(v.i);
@@ -170,9 +121,9 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
     case Family::kFloat: PutDouble(AsDouble(v), out); break;
     case Family::kNumeric:
       if (vf == Family::kInt) {
-        PutNumeric(std::to_string(v.i), out);
+        types::AppendNumericSortKey(std::to_string(v.i), out);
       } else if (vf == Family::kNumeric) {
-        PutNumeric(v.str, out);
+        types::AppendNumericSortKey(v.str, out);
       } else {
         throw std::invalid_argument("nbtree: value does not fit a numeric key column");
       }
@@ -192,9 +143,13 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
       std::string_view s = v.str;
       if (f == Family::kBpchar)
         while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-      PutString(s, out);
+      types::AppendStringSortKey(s, out);
       break;
     }
+    case Family::kJsonb:
+      if (vf != Family::kJsonb) throw std::invalid_argument("nbtree: value does not fit a jsonb key column");
+      types::AppendStringSortKey(types::JsonbSortKey(v), out);
+      break;
     case Family::kArray:
       if (v.type != col.type) throw std::invalid_argument("nbtree: value does not fit an array key column");
       PutArray(v, out);
@@ -292,7 +247,7 @@ std::string FormatValue(const Value& v) {
     default: break;
   }
   if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
-  if (FamilyOf(v.type) == Family::kArray) return types::OutputValue(v);
+  if (FamilyOf(v.type) == Family::kArray || FamilyOf(v.type) == Family::kJsonb) return types::OutputValue(v);
   return v.str;
 }
 
@@ -338,6 +293,7 @@ size_t SkipPayload(types::Oid type, const At& at, size_t n, size_t pos) {
     }
     case Family::kString:
     case Family::kBpchar:
+    case Family::kJsonb:
       while (pos < n) {
         if (at(pos) == 0) {
           bool end = at(pos + 1) == 0;

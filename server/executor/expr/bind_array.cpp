@@ -11,6 +11,7 @@
 #include "executor/expr/binder.h"
 #include "utils/adt/array_ops.h"
 #include "utils/adt/func_registry.h"
+#include "utils/adt/json.h"
 
 namespace hearth::executor {
 
@@ -79,6 +80,37 @@ bool AddSubscripts(const std::vector<const parser::SubscriptExpr*>& subs, BoundE
     node->subscript_flags.push_back(flags);
   }
   return any_slice;
+}
+
+// jsonb[...][...]: PostgreSQL's jsonb subscripting as a path lookup
+// (jsonb_extract_path); each subscript an integer or text.
+BoundExprPtr BindJsonbSubscripts(BoundExprPtr doc, const std::vector<const parser::SubscriptExpr*>& chain,
+                                 int location, BindContext& ctx, const ArrayBindHooks& h) {
+  std::vector<Oid> arg_types{types::kJsonbOid};
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(doc));
+  for (const parser::SubscriptExpr* sub : chain) {
+    if (sub->is_slice) {
+      const parser::Expr* at = sub->upper ? sub->upper.get() : sub->index.get();
+      ThrowAt(DbError(sqlstate::kDatatypeMismatch, "jsonb subscript does not support slices"),
+              at != nullptr ? at->location : sub->location);
+    }
+    BoundExprPtr b = h.bind(*sub->index);
+    if (!types::CanCoerce(b->type, types::kInt4Oid, CoercionContext::kImplicit) &&
+        !types::CanCoerce(b->type, types::kTextOid, CoercionContext::kImplicit)) {
+      ThrowAt(DbError(sqlstate::kDatatypeMismatch, "subscript type " + types::FormatType(b->type) +
+                                                       " is not supported")
+                  .WithHint("jsonb subscript must be coercible to either integer or text."),
+              sub->index->location);
+    }
+    args.push_back(Coerce(std::move(b), types::kTextOid, -1, CoercionContext::kAssignment, ctx));
+    arg_types.push_back(types::kTextOid);
+  }
+  types::ResolvedFunc f = types::ResolveFunction("jsonb_extract_path", arg_types);
+  auto call = Node(BoundKind::kFuncCall, types::kJsonbOid, location);
+  call->func = f.sig;
+  call->children = std::move(args);
+  return call;
 }
 
 }  // namespace
@@ -152,6 +184,7 @@ BoundExprPtr BindSubscripts(const parser::SubscriptExpr& s, BindContext& ctx, co
     call->children.push_back(Coerce(h.bind(*chain[0]->index), types::kInt4Oid, -1, CoercionContext::kAssignment, ctx));
     return call;
   }
+  if (arr->type == types::kJsonbOid) return BindJsonbSubscripts(std::move(arr), chain, s.location, ctx, h);
   const Oid elem = ElementTypeForSubscript(arr->type, base->location);
   auto node = Node(BoundKind::kSubscript, elem, s.location);
   node->typmod = arr->typmod;

@@ -566,8 +566,11 @@ BoundExprPtr Binder::BindFunc(const parser::FuncCallExpr& f) {
   }
   types::ResolvedFunc r;
   try {
+    // f(..., VARIADIC arr) binds to the function's array form when it has one.
+    const bool variadic_form = f.variadic && types::FunctionNameExists(types::VariadicArrayForm(name),
+                                                                       types::FuncKind::kFunction);
     r = AtLocation(f.location, [&] {
-      return types::ResolveFunction(name, ts,
+      return types::ResolveFunction(variadic_form ? std::string_view(types::VariadicArrayForm(name)) : name, ts,
                                     is_srf   ? types::FuncKind::kSetReturning
                                     : is_agg ? types::FuncKind::kAggregate
                                              : types::FuncKind::kFunction);

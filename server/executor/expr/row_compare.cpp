@@ -9,6 +9,7 @@
 #include "executor/expr/binder.h"
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/record_text.h"
 
 #include <cctype>
 
@@ -54,35 +55,9 @@ BoundExprPtr Lexicographic(const std::string& op, std::vector<BoundExprPtr>& l, 
                location);
 }
 
-// record_out: "(f1,f2,...)"; NULL fields empty; a field that is empty or
-// has a quote, backslash, parenthesis, comma or white space is quoted with
-// quotes and backslashes doubled.
+// record_out (utils/adt/record_text.h).
 types::Value RecordOut(const types::Value* args, int nargs, types::FuncCallContext& /*ctx*/) {
-  std::string out = "(";
-  std::string field;
-  for (int i = 0; i < nargs; ++i) {
-    if (i > 0) out.push_back(',');
-    if (args[i].is_null) continue;
-    field.clear();
-    types::AppendOutput(args[i], &field);
-    bool quote = field.empty();
-    for (char c : field) {
-      quote = quote || c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' ||
-              std::isspace(static_cast<unsigned char>(c));
-    }
-    if (!quote) {
-      out += field;
-      continue;
-    }
-    out.push_back('"');
-    for (char c : field) {
-      if (c == '"' || c == '\\') out.push_back(c);
-      out.push_back(c);
-    }
-    out.push_back('"');
-  }
-  out.push_back(')');
-  return types::Value::Bytes(types::kRecordOid, std::move(out));
+  return types::RecordValue(args, nargs);
 }
 
 const types::FuncSignature* RecordSignature() {

@@ -11,6 +11,7 @@
 #include "utils/adt/array.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/int_adt.h"
+#include "utils/adt/json_funcs.h"
 
 namespace hearth::types {
 
@@ -52,6 +53,8 @@ AggregateState::Op AggregateState::OpOf(const char* name) {
       {"regr_sxy", Op::kRegrSxy}, {"regr_avgx", Op::kRegrAvgX}, {"regr_avgy", Op::kRegrAvgY},
       {"regr_r2", Op::kRegrR2}, {"regr_slope", Op::kRegrSlope}, {"regr_intercept", Op::kRegrIntercept},
       {"covar_pop", Op::kCovarPop}, {"covar_samp", Op::kCovarSamp}, {"corr", Op::kCorr},
+      {"json_agg", Op::kJsonAgg}, {"jsonb_agg", Op::kJsonbAgg}, {"json_object_agg", Op::kJsonObjectAgg},
+      {"jsonb_object_agg", Op::kJsonbObjectAgg},
   };
   for (const auto& o : kOps) {
     if (std::strcmp(name, o.name) == 0) return o.op;
@@ -87,6 +90,12 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
   }
   if (op_ >= Op::kRegrCount && op_ <= Op::kCorr) {
     if (!args[0].is_null && !args[1].is_null) AccumulateRegression(args[0].f, args[1].f);
+    return;
+  }
+  if (op_ >= Op::kJsonAgg && op_ <= Op::kJsonbObjectAgg) {
+    // NULL values are kept (as JSON null); best_ holds the running text.
+    JsonAggAdd(op_ == Op::kJsonbAgg || op_ == Op::kJsonbObjectAgg, args, nargs, count_, &best_.str);
+    ++count_;
     return;
   }
   const Value& v = args[0];
@@ -165,6 +174,9 @@ Value AggregateState::Finish() const {
     return ArrayAggResult(result_type_, agg_->args[0] == kAnyArrayOid, items_);
   }
   if (count_ == 0) return Value::Null(agg_->result);
+  if (op_ >= Op::kJsonAgg && op_ <= Op::kJsonbObjectAgg)
+    return JsonAggFinish(op_ == Op::kJsonbAgg || op_ == Op::kJsonbObjectAgg,
+                         op_ == Op::kJsonObjectAgg || op_ == Op::kJsonbObjectAgg, best_.str);
   if (op_ >= Op::kVarPop && op_ <= Op::kStddevSamp) return FinishMoments();
   if (op_ >= Op::kRegrSxx && op_ <= Op::kCorr) return FinishRegression();
   Oid in = agg_->args[0];

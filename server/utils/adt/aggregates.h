@@ -52,6 +52,7 @@ class AggregateState {
     kVarPop, kVarSamp, kStddevPop, kStddevSamp,  // one variable (moments)
     kRegrCount, kRegrSxx, kRegrSyy, kRegrSxy, kRegrAvgX, kRegrAvgY, kRegrR2, kRegrSlope,
     kRegrIntercept, kCovarPop, kCovarSamp, kCorr,  // two variables (float8 Y, X)
+    kJsonAgg, kJsonbAgg, kJsonObjectAgg, kJsonbObjectAgg,  // running text in best_.str (json_aggs.cpp)
     kOrderedSet,  // finished from sorted input by the executor
   };
   static Op OpOf(const char* name);

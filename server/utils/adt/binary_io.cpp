@@ -9,6 +9,8 @@
 
 #include "common/error/db_error.h"
 #include "utils/adt/array_io.h"
+#include "utils/adt/json.h"
+#include "utils/adt/text_io.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
@@ -158,7 +160,12 @@ void AppendBinary(const Value& v, std::string* out) {
     case kUuidOid:
     case kIntervalOid:
     case kByteaOid:
+    case kJsonOid:
       out->append(v.str);
+      return;
+    case kJsonbOid:
+    case kJsonpathOid:  // version 1 + text, as jsonb
+      AppendJsonbBinary(v, out);
       return;
     default:
       if (IsArrayType(v.type)) {
@@ -216,6 +223,15 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
     case kUnknownOid:
     case kByteaOid:
       return Value::Bytes(oid, std::string(b));
+    case kJsonOid:
+      return InputValue(oid, typmod, b);
+    case kJsonbOid:
+      return ReceiveJsonbBinary(b);
+    case kJsonpathOid:
+      if (b.empty() || b[0] != 1)
+        throw DbError(sqlstate::kInternalError, "unsupported jsonpath version number " +
+                                                    std::to_string(b.empty() ? 0 : static_cast<int>(b[0])));
+      return InputValue(oid, typmod, b.substr(1));
     case kUuidOid:
     case kIntervalOid:
       ExpectSize(b, 16);

@@ -13,6 +13,7 @@
 #include "utils/adt/float_adt.h"
 #include "utils/adt/int_adt.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/json.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -227,7 +228,7 @@ void AddMathBuiltins(std::vector<FuncSignature>* t) {
   // Comparison operators for every ordered type.
   for (Oid T : {kBoolOid, kInt2Oid, kInt4Oid, kInt8Oid, kFloat4Oid, kFloat8Oid, kNumericOid,
                 kTextOid, kBpcharOid, kNameOid, kOidOid, kDateOid, kTimestampOid,
-                kTimestampTzOid, kPgLsnOid, kUuidOid, kByteaOid, kIntervalOid,
+                kTimestampTzOid, kPgLsnOid, kUuidOid, kByteaOid, kIntervalOid, kJsonbOid,
                 kAnyArrayOid /* arrays: CompareValues orders them as btarraycmp */}) {
     t->push_back(Row("=", kOp, {T, T}, kBoolOid, Cmp<0>));
     t->push_back(Row("<>", kOp, {T, T}, kBoolOid, Cmp<1>));

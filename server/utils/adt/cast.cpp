@@ -16,6 +16,7 @@
 #include "utils/adt/string_adt.h"
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/json.h"
 
 namespace hearth::types {
 namespace {
@@ -107,6 +108,7 @@ bool CanCoerce(Oid from, Oid to, CoercionContext ctx) {
   for (const CastRow& r : kMoreCasts) {
     if (r.from == from && r.to == to) return ctx >= r.ctx;
   }
+  if (std::optional<CoercionContext> json = JsonCastContext(from, to)) return ctx >= *json;
   if (LookupType(from) == nullptr || LookupType(to) == nullptr) return false;
   // I/O conversion casts: anything → string by assignment, string → anything explicitly.
   if (IsStringType(to) && ctx >= CoercionContext::kAssignment) return true;
@@ -140,6 +142,7 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
     throw DbError(sqlstate::kCannotCoerce,
                   "cannot cast type " + FormatType(from) + " to " + FormatType(to));
   }
+  if (JsonCastContext(from, to)) return CastJson(v, to, typmod);
   if (IsStringType(from) && IsStringType(to)) {
     return StringToString(v.str, from, to, typmod, is_explicit);
   }

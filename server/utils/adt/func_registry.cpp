@@ -7,10 +7,14 @@
 #include "utils/adt/recovery_funcs.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
+#include "utils/adt/json_funcs.h"
+#include "utils/adt/jsonpath_exec.h"
 #include "utils/adt/cast.h"
 #include "utils/adt/srf_registry.h"
 #include "utils/adt/type_catalog.h"
@@ -54,6 +58,10 @@ const Registry& GetRegistry() {
     internal::AddDumpBuiltins(&r->table);
     internal::AddArrayBuiltins(&r->table);
     internal::AddSetReturningBuiltins(&r->table);
+    internal::AddJsonOperatorBuiltins(&r->table);
+    internal::AddJsonEditBuiltins(&r->table);
+    internal::AddJsonBuildBuiltins(&r->table);
+    internal::AddJsonPathBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();
@@ -375,6 +383,15 @@ ResolvedFunc ResolveOperator(std::string_view op, Oid left, Oid right) {
   if (cache.size() >= 4096) cache.clear();
   cache.emplace(std::move(key), resolved);
   return resolved;
+}
+
+const char* VariadicArrayForm(std::string_view name) {
+  static std::mutex mu;
+  static auto* names = new std::unordered_map<std::string, std::unique_ptr<std::string>>;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = (*names)[std::string(name)];
+  if (!slot) slot = std::make_unique<std::string>(std::string(name) + "\x01variadic");
+  return slot->c_str();
 }
 
 bool FunctionNameExists(std::string_view name, FuncKind kind) {

@@ -67,6 +67,11 @@ ResolvedFunc ResolveFunction(std::string_view name, const std::vector<Oid>& arg_
 // Prefix operators pass left = kInvalidOid.
 ResolvedFunc ResolveOperator(std::string_view op, Oid left, Oid right);
 
+// The registry name of `name`'s form called as f(..., VARIADIC array): the
+// array arrives whole (json_build_object, jsonb_extract_path, ...). Names
+// are interned, so the result lives for the process.
+const char* VariadicArrayForm(std::string_view name);
+
 // True if a function or aggregate of this name exists with any signature.
 bool FunctionNameExists(std::string_view name, FuncKind kind);
 

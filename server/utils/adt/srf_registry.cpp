@@ -10,6 +10,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "utils/adt/jsonpath_exec.h"
 
 namespace hearth::types {
 namespace {
@@ -21,6 +22,8 @@ const std::vector<SrfDef>& AllSrfs() {
     internal::AddArraySrfs(d);
     internal::AddCatalogSrfs(d);
     internal::AddOptionsSrfs(d);
+    internal::AddJsonSrfs(d);
+    internal::AddJsonPathSrfs(d);
     return d;
   }();
   return *defs;

@@ -64,6 +64,16 @@ bool IsSetReturningName(std::string_view name);
 // the registry's (option_name) and this one.
 const SrfDef& OptionValuesSrf();
 
+// json(b)_each(_text) in FROM: the registry row gives records; *keys gets
+// the call streaming the key column and the result streams the values of
+// the same argument (nullptr for other functions; *value_type: its type).
+const SrfDef* JsonEachValueSrf(const FuncSignature& record_sig, const SrfDef** keys, Oid* value_type);
+
+// The name of a set-returning function's single OUT parameter, which
+// names its column in FROM whatever the alias (nullptr: the function has
+// none; the column takes the alias or the function's name).
+const char* SrfOutColumnName(const SrfDef& def);
+
 namespace internal {
 // The registry rows of all SRFs (func_registry.cpp adds them to its table).
 void AddSetReturningBuiltins(std::vector<FuncSignature>* table);
@@ -72,6 +82,7 @@ void AddSeriesSrfs(std::vector<SrfDef>* defs);  // generate_series
 void AddArraySrfs(std::vector<SrfDef>* defs);   // unnest
 void AddCatalogSrfs(std::vector<SrfDef>* defs); // pg_partition_ancestors (always empty)
 void AddOptionsSrfs(std::vector<SrfDef>* defs); // pg_options_to_table (srf_options.cpp)
+void AddJsonSrfs(std::vector<SrfDef>* defs);    // json(b)_each & co (json_srf.cpp)
 }  // namespace internal
 
 }  // namespace hearth::types

@@ -18,6 +18,8 @@
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/json.h"
+#include "utils/adt/jsonpath.h"
 #include "utils/adt/uuid.h"
 
 namespace hearth::types {
@@ -62,6 +64,13 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Bytes(oid, EncodeInterval(ParseInterval(text)));
     case kByteaOid:
       return Value::Bytes(oid, ParseBytea(text));
+    case kJsonOid:
+      ValidateJson(text);
+      return Value::Bytes(oid, std::string(text));
+    case kJsonbOid:
+      return JsonbValue(ParseJson(text, JsonParseOptions{}));
+    case kJsonpathOid:
+      return JsonpathValue(text);
     case kFloat4Oid:
     case kFloat8Oid:
       return Value::Float(oid, ParseFloat(text, oid));

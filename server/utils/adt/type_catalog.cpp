@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "common/error/db_error.h"
+#include "utils/adt/json.h"
 
 namespace hearth::types {
 namespace {
@@ -39,6 +40,9 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     {kPgLsnOid, "pg_lsn", "pg_lsn", 8, TypeCategory::kUser, false, Storage::kInt},
     {kUuidOid, "uuid", "uuid", 16, TypeCategory::kUser, false, Storage::kBytes},
     {kIntervalOid, "interval", "interval", 16, TypeCategory::kTimespan, true, Storage::kBytes},
+    {kJsonOid, "json", "json", -1, TypeCategory::kUser, false, Storage::kBytes},
+    {kJsonbOid, "jsonb", "jsonb", -1, TypeCategory::kUser, false, Storage::kBytes},
+    {kJsonpathOid, "jsonpath", "jsonpath", -1, TypeCategory::kUser, false, Storage::kBytes},
     {kVoidOid, "void", "void", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {2279 /* trigger */, "trigger", "trigger", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
@@ -71,6 +75,9 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     HEARTH_ARRAY_TYPE(3221, "_pg_lsn", "pg_lsn[]", kPgLsnOid),
     HEARTH_ARRAY_TYPE(2951, "_uuid", "uuid[]", kUuidOid),
     HEARTH_ARRAY_TYPE(1187, "_interval", "interval[]", kIntervalOid),
+    HEARTH_ARRAY_TYPE(199, "_json", "json[]", kJsonOid),
+    HEARTH_ARRAY_TYPE(3807, "_jsonb", "jsonb[]", kJsonbOid),
+    HEARTH_ARRAY_TYPE(4073, "_jsonpath", "jsonpath[]", kJsonpathOid),
 #undef HEARTH_ARRAY_TYPE
 });
 
@@ -143,6 +150,9 @@ Oid ElementTypeOf(Oid t) {
     case 4090: return kRegnamespaceOid;
     case 3221: return kPgLsnOid;
     case 2951: return kUuidOid;
+    case 199: return kJsonOid;
+    case 3807: return kJsonbOid;
+    case 4073: return kJsonpathOid;
     default: return kInvalidOid;
   }
 }
