@@ -7,6 +7,8 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/partition_bound.h"
+#include "catalog/relcache.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -94,6 +96,11 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
   callbacks.catalog.function_def = [](uint32_t oid, int what) { return FunctionDefinition(oid, what); };
+  callbacks.catalog.partkey_def = [](uint32_t oid) -> std::optional<std::string> {
+    RelationRef e = LookupRelationByOid(oid);
+    if (e == nullptr || e->partition_key == nullptr) return std::nullopt;
+    return PartitionKeyDefinition(*e->partition_key);
+  };
 }
 
 }  // namespace hearth::catalog

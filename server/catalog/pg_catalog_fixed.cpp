@@ -139,8 +139,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
               return std::vector<Row>{{OidValue(kPublicNamespace), OidValue(kPgNamespaceOid), Value::Int4(0),
                                        Value::Text("standard public schema")}};
             });
-  AddEmpty(p, kPgInheritsOid, "pg_inherits",
-           {{"inhrelid", kOidOid}, {"inhparent", kOidOid}, {"inhseqno", kInt4Oid}, {"inhdetachpending", kBoolOid}});
+  AddPgInherits(p);  // inherit_views.cpp
   AddEmpty(p, kPgTriggerOid, "pg_trigger",
            {{"oid", kOidOid},          {"tgrelid", kOidOid},      {"tgparentid", kOidOid},    {"tgname", kNameOid},
             {"tgfoid", kOidOid},       {"tgtype", kInt2Oid},      {"tgenabled", kTextOid},    {"tgisinternal", kBoolOid},
@@ -169,9 +168,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});
   AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
-  AddEmpty(p, kPgPartitionedTableOid, "pg_partitioned_table",
-           {{"partrelid", kOidOid}, {"partstrat", kTextOid}, {"partnatts", kInt2Oid}, {"partdefid", kOidOid},
-            {"partattrs", kTextOid}, {"partclass", kOidArrayOid}, {"partcollation", kTextOid}, {"partexprs", kTextOid}});
+  AddPgPartitionedTable(p);  // inherit_views.cpp
   AddEmpty(p, kPgExtensionOid, "pg_extension",
            {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
             {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},

@@ -46,6 +46,9 @@ struct IndexEntry {
   nbtree::IndexDesc desc;     // file, name, key columns (types, DESC / NULLS FIRST)
 };
 
+struct PartitionKey;
+struct PartitionBound;
+
 struct RelationEntry {
   Oid oid = 0;
   Oid namespace_oid = 0;
@@ -61,6 +64,12 @@ struct RelationEntry {
   // attacl of each column (index attnum - 1; nullopt: no column privileges).
   std::vector<std::optional<std::string>> column_acls;
   std::shared_ptr<const SequenceParams> sequence;  // relkind 'S': its hearth_sequence row
+  std::vector<Oid> parents;   // INHERITS (relinherits), inhseqno order
+  std::vector<Oid> children;  // tables inheriting directly from this one, oid order
+  // Declarative partitioning (partition_bound.h): the key of a partitioned
+  // table and the bound of a partition (null when not one).
+  std::shared_ptr<const PartitionKey> partition_key;
+  std::shared_ptr<const PartitionBound> partition_bound;
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;
 
