@@ -363,6 +363,30 @@ const access::Snapshot& HeapTableProvider::StatementSnapshot() {
   return snapshot_;
 }
 
+namespace {
+
+// A partitioned table's leaf partitions in PostgreSQL's Append order:
+// depth first, each level in bound order (partition_bound.h).
+void AddLeafPartitions(const RelationEntry& node, executor::TableInfo* info) {
+  std::vector<RelationRef> parts;
+  for (Oid c : node.children) {
+    if (RelationRef p = LookupRelationByOid(c); p != nullptr && p->partition_bound != nullptr) parts.push_back(p);
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const RelationRef& a, const RelationRef& b) {
+    return PartitionBoundLess(*a->partition_bound, *b->partition_bound);
+  });
+  for (const RelationRef& p : parts) {
+    if (p->partition_key != nullptr) {
+      AddLeafPartitions(*p, info);  // sub-partitioned: no rows of its own
+      continue;
+    }
+    info->inheritors.push_back(p->oid);
+    info->inheritor_names.push_back(p->info.name);
+  }
+}
+
+}  // namespace
+
 std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& schema, const std::string& name) {
   const uint64_t changes = CatalogChangesSeenAfterLock();
   RelationRef e = OpenRelation(schema, name, storage::LockMode::kAccessShare);
@@ -376,9 +400,13 @@ std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& 
   if (e == nullptr) return std::nullopt;
   if (e->children.empty()) return e->info;
   executor::TableInfo info = e->info;
+  if (e->partition_key != nullptr) {
+    AddLeafPartitions(*e, &info);
+    return info;
+  }
   for (Oid c : FindAllInheritors(e->oid)) {
     RelationRef ce = LookupRelationByOid(c);
-    if (ce == nullptr || ce->partition_key != nullptr) continue;  // sub-partitioned: no rows of its own
+    if (ce == nullptr) continue;
     info.inheritors.push_back(c);
     info.inheritor_names.push_back(ce->info.name);
   }

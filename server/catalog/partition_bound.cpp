@@ -329,6 +329,31 @@ void CheckPartitionOverlap(const PartitionKey& key, const PartitionBound& bound,
   }
 }
 
+namespace {
+
+// A LIST bound's smallest non-NULL value (nullptr: NULL only).
+const Value* SmallestListValue(const PartitionBound& b) {
+  const Value* min = nullptr;
+  for (const Value& v : b.list) {
+    if (!v.is_null && (min == nullptr || types::CompareValues(v, *min) < 0)) min = &v;
+  }
+  return min;
+}
+
+}  // namespace
+
+bool PartitionBoundLess(const PartitionBound& a, const PartitionBound& b) {
+  if ((a.strategy == 'd') != (b.strategy == 'd')) return b.strategy == 'd';
+  if (a.strategy == 'r' && b.strategy == 'r') return CompareRangeBounds(a.lower, b.lower) < 0;
+  if (a.strategy == 'l' && b.strategy == 'l') {
+    const Value* x = SmallestListValue(a);
+    const Value* y = SmallestListValue(b);
+    if (x == nullptr || y == nullptr) return x != nullptr && y == nullptr;
+    return types::CompareValues(*x, *y) < 0;
+  }
+  return false;
+}
+
 bool BoundMayMatch(const PartitionKey& key, const PartitionBound& bound,
                    const std::vector<executor::ColumnCondition>& conds) {
   if (key.columns.empty() || (bound.strategy != 'l' && bound.strategy != 'r')) return true;

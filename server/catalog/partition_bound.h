@@ -71,6 +71,11 @@ struct PartitionMember {
 void CheckPartitionOverlap(const PartitionKey& key, const PartitionBound& bound, const std::string& name,
                            const std::vector<PartitionMember>& members, int* value_index);
 
+// PostgreSQL's order of partitions (Append order): by lower bound (RANGE)
+// or smallest value (LIST; a partition of NULL only after the others),
+// DEFAULT last.
+bool PartitionBoundLess(const PartitionBound& a, const PartitionBound& b);
+
 // Partition pruning: whether some row satisfying every condition (on
 // columns of the partitioned table) can be in `bound`.
 bool BoundMayMatch(const PartitionKey& key, const PartitionBound& bound,

@@ -39,6 +39,7 @@ types::Value EvalBoundValue(const parser::Expr& e, const PartitionKey& key, size
   try {
     return ctx.eval_const(e, key.types[i], key.typmods[i]);
   } catch (DbError& err) {
+    err.WithPosition(0);  // a position in the evaluating SELECT means nothing here
     ThrowAt(std::move(err), ctx, e.location);
   }
 }
@@ -94,9 +95,8 @@ PartitionBound BuildBound(const parser::PartitionBoundSpec& spec, const Partitio
       if (!dup) b.list.push_back(std::move(v));
     }
   } else if (spec.strategy == 'r') {
-    const int loc = spec.from.empty() ? spec.location : spec.from[0]->location - 1;
-    b.lower = RangeDatumsOf(spec.from, key, "FROM", ctx, loc);
-    b.upper = RangeDatumsOf(spec.to, key, "TO", ctx, loc);
+    b.lower = RangeDatumsOf(spec.from, key, "FROM", ctx, -1);
+    b.upper = RangeDatumsOf(spec.to, key, "TO", ctx, -1);
   } else if (spec.strategy == 'h') {
     b.modulus = spec.modulus;
     b.remainder = spec.remainder;
@@ -108,7 +108,7 @@ PartitionBound BuildBound(const parser::PartitionBoundSpec& spec, const Partitio
   } catch (DbError& err) {
     int loc = spec.location;
     if (spec.strategy == 'l' && value_index >= 0) loc = spec.in_values[static_cast<size_t>(value_index)]->location;
-    if (spec.strategy == 'r' && !spec.from.empty()) loc = spec.from[0]->location - 1;
+    if (spec.strategy == 'r' && !spec.from.empty()) loc = spec.from[0]->location;
     ThrowAt(std::move(err), ctx, loc);
   }
   return b;

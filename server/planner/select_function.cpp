@@ -134,6 +134,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFunctionItem(const parser::FunctionRe
   std::vector<OutputColumn> cols;
   for (size_t i = 0; i < calls.size(); ++i) {
     std::string name = calls.size() == 1 && !f.alias.name.empty() ? f.alias.name : FunctionName(*calls[i]);
+    if (name == "pg_partition_ancestors") name = "relid";  // its OUT parameter (psql's \d of a partitioned table)
     cols.push_back(OutputColumn{name, fns[i].type, types::kNoTypmod});
   }
   if (!record_columns.empty()) {

@@ -59,8 +59,8 @@ EXPLAIN (COSTS OFF) SELECT * FROM orders;
 -- catalog rows
 SELECT relname, relkind, relispartition, pg_get_expr(relpartbound, oid) AS bound, pg_get_partkeydef(oid) AS key
   FROM pg_class WHERE relname LIKE 'orders%' OR relname LIKE 'measure%' ORDER BY relname;
-SELECT partrelid::regclass, partstrat, partnatts, partdefid::regclass, partattrs FROM pg_partitioned_table ORDER BY 1::text;
-SELECT inhrelid::regclass, inhparent::regclass FROM pg_inherits ORDER BY 1::text;
+SELECT partrelid::regclass, partstrat, partnatts, partdefid::regclass, partattrs FROM pg_partitioned_table ORDER BY partrelid::regclass::text;
+SELECT inhrelid::regclass, inhparent::regclass FROM pg_inherits ORDER BY inhrelid::regclass::text;
 \d measure
 \d+ measure
 \d measure_2020
@@ -101,7 +101,7 @@ INSERT INTO keyed VALUES (1, 'x'), (11, 'y');
 INSERT INTO keyed VALUES (1, 'again');
 INSERT INTO keyed VALUES (11, 'again');
 SELECT indexrelid::regclass, indrelid::regclass, indisprimary FROM pg_index
- WHERE indrelid::regclass::text LIKE 'keyed%' ORDER BY 1::text;
+ WHERE indrelid::regclass::text LIKE 'keyed%' ORDER BY indexrelid::regclass::text;
 \d keyed1
 CREATE TABLE bad (a int, b int, PRIMARY KEY (b)) PARTITION BY LIST (a);
 CREATE TABLE bad (a int PRIMARY KEY, b int UNIQUE) PARTITION BY RANGE (a);
