@@ -43,6 +43,8 @@ const std::vector<ColumnSpec> kClassColumns = {
     {"relfillfactor", types::kInt4Oid}, {"reloptions", types::kTextOid},
     {"relowner", types::kOidOid},     {"relacl", types::kTextOid, true},
     {"relviewdef", types::kTextOid, true}, {"relviewdeps", types::kTextOid, true},
+    {"relinherits", types::kTextOid, true}, {"relhassubclass", types::kBoolOid, true},
+    {"relpartkey", types::kTextOid, true}, {"relpartbound", types::kTextOid, true},
 };
 const std::vector<ColumnSpec> kAttributeColumns = {
     {"attrelid", types::kOidOid},  {"attname", types::kNameOid},    {"atttypid", types::kOidOid},

@@ -29,6 +29,10 @@ const TupleDesc& ClassTupleDesc() {
       ColumnDesc::ForType(types::kTextOid),    // relacl
       ColumnDesc::ForType(types::kTextOid),    // relviewdef
       ColumnDesc::ForType(types::kTextOid),    // relviewdeps
+      ColumnDesc::ForType(types::kTextOid),    // relinherits
+      ColumnDesc::ForType(types::kBoolOid),    // relhassubclass
+      ColumnDesc::ForType(types::kTextOid),    // relpartkey
+      ColumnDesc::ForType(types::kTextOid),    // relpartbound
   });
   return desc;
 }

@@ -72,6 +72,10 @@ enum ClassCol : int {
   kClassRelacl,        // text: aclitem[] as PostgreSQL prints it; NULL = the owner's default
   kClassRelviewdef,    // text: a view's query (relkind 'v'); NULL for other relations
   kClassRelviewdeps,   // text: a view's direct dependencies, space-separated relation oids; NULL otherwise
+  kClassRelinherits,   // text: the parents (INHERITS), space-separated oids in inhseqno order; NULL for none
+  kClassRelhassubclass,  // bool: some table inherits (or inherited) from it; NULL = false
+  kClassRelpartkey,    // text: PARTITION BY key, "<r|l|h> attnum ..." (1-based); NULL for others
+  kClassRelpartbound,  // text: a partition's bound as pg_get_expr shows it ("FOR VALUES ..."); NULL for others
   kClassNatts
 };
 

@@ -155,6 +155,10 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassRelacl] = Value::Null(types::kTextOid);
   r[kClassRelviewdef] = f.relkind == 'v' ? Value::Text(f.viewdef) : Value::Null(types::kTextOid);
   r[kClassRelviewdeps] = f.relkind == 'v' ? Value::Text(f.viewdeps) : Value::Null(types::kTextOid);
+  r[kClassRelinherits] = f.inherits.empty() ? Value::Null(types::kTextOid) : Value::Text(f.inherits);
+  r[kClassRelhassubclass] = Value::Bool(false);
+  r[kClassRelpartkey] = f.partkey.empty() ? Value::Null(types::kTextOid) : Value::Text(f.partkey);
+  r[kClassRelpartbound] = f.partbound.empty() ? Value::Null(types::kTextOid) : Value::Text(f.partbound);
   return r;
 }
 

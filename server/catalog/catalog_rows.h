@@ -56,6 +56,9 @@ struct ClassFields {
   Oid owner = kBootstrapSuperuserOid;
   std::string viewdef;   // views: the query text (else NULL)
   std::string viewdeps;  // views: space-separated oids of the relations the query names (else NULL)
+  std::string inherits;  // INHERITS: space-separated parent oids (else NULL)
+  std::string partkey;    // PARTITION BY: "<r|l|h> attnum ..." (else NULL)
+  std::string partbound;  // PARTITION OF: "FOR VALUES ..." / "DEFAULT" (else NULL)
 };
 heap::Row MakeClassRow(const ClassFields& f);
 

@@ -14,6 +14,9 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/inherit_catalog.h"
+#include "catalog/inherit_ddl.h"
+#include "catalog/partition_ddl.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -251,6 +254,13 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     a.attnotnull = said_not_null;
     attrs.push_back(std::move(a));
   }
+  std::vector<ColumnSequencePlan> sequences = PlanColumnSequences(stmt, relname, ns, attrs, ctx.query_text);
+  // PARTITION OF: the bound, checked against the parent's partitions
+  // (partition_ddl.cpp); INHERITS / PARTITION OF: the parents' columns
+  // first, local ones merged in (inherit_ddl.cpp); PARTITION BY: the key.
+  const std::string partbound = PartitionBoundForCreate(stmt, relname, ctx);
+  const std::vector<Oid> parents = MergeInheritedColumns(stmt, &attrs, &sequences, &result.notices);
+  const std::string partkey = PartitionKeyForCreate(stmt, attrs, ctx);
   for (const parser::Constraint& c : stmt.constraints) {
     switch (c.kind) {
       case ConstraintKind::kPrimaryKey:
@@ -284,8 +294,6 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
     }
   }
 
-  const std::vector<ColumnSequencePlan> sequences = PlanColumnSequences(stmt, relname, ns, attrs, ctx.query_text);
-
   // Serialise creators of the same name, then check with a fresh snapshot.
   storage::LockAcquire(storage::LockTag::Object(kHearthClassOid, NameHash(ns, relname)), storage::LockMode::kExclusive);
   if (internal::FindClassByName(ns, relname)) {
@@ -305,7 +313,10 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.relname = relname;
   cf.relnamespace = ns;
   cf.relfilenode = oid;
-  cf.relnatts = ncols;
+  cf.relnatts = static_cast<int>(attrs.size());
+  cf.inherits = FormatOidList(parents);
+  cf.partkey = partkey;
+  cf.partbound = partbound;
   cf.fillfactor = fillfactor;
   cf.reloptions = reloptions;
   cf.owner = OwnerForNewObject();
@@ -317,6 +328,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   }
   CreateColumnSequences(sequences, oid, ns);
   access::CommandCounterIncrement();
+  if (!parents.empty()) WriteInheritance(oid, parents, /*child_row=*/false);
   result.oid = oid;
   result.count = 1;
   return result;

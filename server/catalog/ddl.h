@@ -56,6 +56,9 @@ struct DdlContext {
   // columns it reads. tcop passes the executor's binder and
   // planner::Deparse. Unset: CHECK constraints are refused (0A000).
   std::function<std::string(const parser::Expr&, const executor::TableInfo&, std::vector<int>*)> check_expr;
+  // Partition bounds: the value of a constant expression as `type`
+  // (assignment cast; PostgreSQL's errors). Unset: partitions refused (0A000).
+  std::function<types::Value(const parser::Expr&, Oid type, int32_t typmod)> eval_const;
 };
 
 struct DdlResult {

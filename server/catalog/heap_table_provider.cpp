@@ -7,6 +7,7 @@
 #include "access/transam/xlog_standby.h"
 
 #include <algorithm>
+#include <set>
 #include <span>
 
 #include "access/heap/heap_lock.h"
@@ -16,11 +17,16 @@
 #include "access/transam/xact.h"
 #include "catalog/heap_bulk_insert.h"
 #include "catalog/index_maint.h"
+#include "catalog/inherit_access.h"
+#include "catalog/inherit_catalog.h"
+#include "catalog/partition_bound.h"
+#include "catalog/partition_route.h"
 #include "catalog/pending_delete.h"
 #include "catalog/sequence_scan.h"
 #include "catalog/speculative_insert.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
+#include "utils/adt/cast.h"
 #include "utils/adt/compare.h"
 
 namespace hearth::catalog {
@@ -359,6 +365,30 @@ const access::Snapshot& HeapTableProvider::StatementSnapshot() {
   return snapshot_;
 }
 
+namespace {
+
+// A partitioned table's leaf partitions in PostgreSQL's Append order:
+// depth first, each level in bound order (partition_bound.h).
+void AddLeafPartitions(const RelationEntry& node, executor::TableInfo* info) {
+  std::vector<RelationRef> parts;
+  for (Oid c : node.children) {
+    if (RelationRef p = LookupRelationByOid(c); p != nullptr && p->partition_bound != nullptr) parts.push_back(p);
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const RelationRef& a, const RelationRef& b) {
+    return PartitionBoundLess(*a->partition_bound, *b->partition_bound);
+  });
+  for (const RelationRef& p : parts) {
+    if (p->partition_key != nullptr) {
+      AddLeafPartitions(*p, info);  // sub-partitioned: no rows of its own
+      continue;
+    }
+    info->inheritors.push_back(p->oid);
+    info->inheritor_names.push_back(p->info.name);
+  }
+}
+
+}  // namespace
+
 std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& schema, const std::string& name) {
   const uint64_t changes = CatalogChangesSeenAfterLock();
   RelationRef e = OpenRelation(schema, name, storage::LockMode::kAccessShare);
@@ -370,7 +400,75 @@ std::optional<executor::TableInfo> HeapTableProvider::Lookup(const std::string& 
     snapshot_ = access::GetTransactionSnapshot();
   }
   if (e == nullptr) return std::nullopt;
-  return e->info;
+  if (e->children.empty()) return e->info;
+  executor::TableInfo info = e->info;
+  if (e->partition_key != nullptr) {
+    AddLeafPartitions(*e, &info);
+    return info;
+  }
+  for (Oid c : FindAllInheritors(e->oid)) {
+    RelationRef ce = LookupRelationByOid(c);
+    if (ce == nullptr) continue;
+    info.inheritors.push_back(c);
+    info.inheritor_names.push_back(ce->info.name);
+  }
+  return info;
+}
+
+namespace {
+
+// A DEFAULT partition can be pruned when an equality on a one-column key
+// names a value another partition takes.
+bool DefaultMayMatch(const PartitionKey& key, const std::vector<RelationRef>& parts,
+                     const std::vector<executor::ColumnCondition>& conds) {
+  if (key.columns.size() != 1) return true;
+  for (const executor::ColumnCondition& c : conds) {
+    if (c.column != key.columns[0] || c.op != executor::IndexScanOp::kEq || c.value.is_null) continue;
+    executor::Row keyvals;
+    try {
+      keyvals.push_back(types::CastValue(c.value, key.types[0], key.typmods[0], types::CoercionContext::kAssignment));
+    } catch (const DbError&) {
+      return true;
+    }
+    for (const RelationRef& p : parts) {
+      if (p->partition_bound->strategy != 'd' && KeyInBound(key, *p->partition_bound, keyvals)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void HeapTableProvider::PruneInheritors(executor::TableInfo* table, const std::vector<executor::ColumnCondition>& conds) {
+  RelationRef root = LookupRelationByOid(table->oid);
+  if (root == nullptr || root->partition_key == nullptr || conds.empty()) return;
+  // Direct partitions whose bound no qualifying row can satisfy go, with
+  // everything below them.
+  std::set<Oid> pruned;
+  std::vector<RelationRef> parts;
+  for (Oid c : root->children) {
+    if (RelationRef part = LookupRelationByOid(c); part != nullptr && part->partition_bound != nullptr) {
+      parts.push_back(std::move(part));
+    }
+  }
+  for (const RelationRef& part : parts) {
+    const bool keep = part->partition_bound->strategy == 'd'
+                          ? DefaultMayMatch(*root->partition_key, parts, conds)
+                          : BoundMayMatch(*root->partition_key, *part->partition_bound, conds);
+    if (keep) continue;
+    pruned.insert(part->oid);
+    for (Oid below : FindAllInheritors(part->oid)) pruned.insert(below);
+  }
+  if (pruned.empty()) return;
+  std::vector<types::Oid> oids;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < table->inheritors.size(); ++i) {
+    if (pruned.count(table->inheritors[i]) != 0) continue;
+    oids.push_back(table->inheritors[i]);
+    names.push_back(table->inheritor_names[i]);
+  }
+  table->inheritors = std::move(oids);
+  table->inheritor_names = std::move(names);
 }
 
 RelationRef HeapTableProvider::Open(const executor::TableInfo& table, storage::LockMode mode) {
@@ -382,6 +480,7 @@ RelationRef HeapTableProvider::Open(const executor::TableInfo& table, storage::L
 }
 
 std::unique_ptr<executor::TableScan> HeapTableProvider::OpenScan(const executor::TableInfo& table, bool bulk) {
+  if (!table.inheritors.empty()) return OpenInheritanceScan(*this, table, bulk);
   RelationRef e = Open(table, storage::LockMode::kAccessShare);
   if (e->relkind == 'S') return OpenSequenceScan(std::move(e));
   const access::Snapshot& snap = StatementSnapshot();
@@ -440,19 +539,28 @@ std::optional<executor::TableInfo> HeapTableProvider::LookupByOid(types::Oid oid
 }
 
 std::unique_ptr<executor::TableModifier> HeapTableProvider::OpenModifier(const executor::TableInfo& table) {
+  if (!table.inheritors.empty()) return OpenInheritanceModifier(*this, table);
   RelationRef e = Open(table, storage::LockMode::kRowExclusive);
   if (e->relkind == 'S') throw DbError("42809", "cannot change sequence \"" + e->info.name + "\"");
+  // Declarative partitioning: rows route to partitions; a partition's own
+  // rows must fit its bound (partition_route.h).
+  if (e->partition_key != nullptr) return OpenRoutingModifier(*this, std::move(e));
+  if (e->partition_bound != nullptr) return WrapPartitionCheck(e, std::make_unique<HeapTableModifier>(e));
   return std::make_unique<HeapTableModifier>(std::move(e));
 }
 
 std::unique_ptr<executor::TableRowLocker> HeapTableProvider::OpenRowLocker(const executor::TableInfo& table,
                                                                            executor::RowLockStrength strength,
                                                                            executor::RowLockPolicy policy) {
+  if (!table.inheritors.empty()) return OpenInheritanceRowLocker(*this, table, strength, policy);
   return std::make_unique<HeapRowLocker>(Open(table, storage::LockMode::kRowShare), table.name, strength, policy);
 }
 
 std::unique_ptr<executor::TableBulkInserter> HeapTableProvider::OpenBulkInserter(const executor::TableInfo& table) {
-  return std::make_unique<HeapBulkInserter>(Open(table, storage::LockMode::kRowExclusive));
+  RelationRef e = Open(table, storage::LockMode::kRowExclusive);
+  if (e->partition_key != nullptr) return OpenRoutingBulkInserter(*this, std::move(e));
+  if (e->partition_bound != nullptr) return WrapPartitionCheck(e, std::make_unique<HeapBulkInserter>(e));
+  return std::make_unique<HeapBulkInserter>(std::move(e));
 }
 
 std::unique_ptr<executor::TableBulkInserter> HeapTableProvider::OpenFrozenBulkInserter(

@@ -74,6 +74,8 @@ class HeapTableProvider : public executor::TableProvider {
   std::unique_ptr<executor::TableRowLocker> OpenLatestRowLocker(const executor::TableInfo& table) override;
   // AccessShareLock on the table, like Lookup.
   std::optional<executor::TableInfo> LookupByOid(types::Oid oid) override;
+  // Partition pruning of constant conditions (partition_prune.cpp).
+  void PruneInheritors(executor::TableInfo* table, const std::vector<executor::ColumnCondition>& conds) override;
 
   // The relcache entry behind `table`, locked in `mode`; 42P01 if it is gone.
   RelationRef Open(const executor::TableInfo& table, storage::LockMode mode);

@@ -5,6 +5,9 @@
 // TruncateTablesWithIndexes.
 #include "catalog/index_ddl.h"
 
+#include "catalog/inherit_ddl.h"
+#include "catalog/partition_indexes.h"
+
 #include "catalog/constraint_ddl.h"
 
 #include "catalog/privileges.h"
@@ -416,10 +419,12 @@ DdlResult CreateTableWithConstraints(const parser::CreateTableStmt& stmt, const 
     }
     throw DbError("42P07", "relation \"" + relname + "\" already exists");
   }
+  CheckPartitionedUniqueKeys(stmt, relname);  // partition_indexes.cpp
   DdlResult r = CreateTable(stmt, ctx);
   if (r.oid == 0) return r;
   DdlResult ix = CreateConstraintIndexes(r.oid, stmt);
   for (DdlNotice& n : ix.notices) r.notices.push_back(std::move(n));
+  if (stmt.partition_of) CreatePartitionIndexes(r.oid);
   CreateTableCheckAndForeignKeys(r.oid, stmt, ctx);
   return r;
 }
@@ -493,20 +498,26 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
   return result;
 }
 
-DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool if_exists, bool cascade) {
+DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& named, bool if_exists, bool cascade) {
   RequireTransaction();
+  // Children of inheritance parents: 2BP01, or dropped too with CASCADE.
+  std::vector<DdlNotice> inherit_notices;
+  std::vector<parser::RangeVar> names = named;
+  for (parser::RangeVar& rv : InheritedDropVictims(named, cascade, &inherit_notices)) names.push_back(std::move(rv));
   // Resolve first (DropTables takes the same locks; it reports missing names).
   std::vector<Oid> oids;
   for (const parser::RangeVar& rv : names) {
     if (NamespaceOid(rv.schema) == types::kInvalidOid) continue;
     RelationRef e = OpenRelation(rv.schema, TruncateName(rv.name), storage::LockMode::kAccessExclusive);
     if (e != nullptr && e->namespace_oid != kPgCatalogNamespace) oids.push_back(e->oid);
+    if (e != nullptr && !e->parents.empty()) MarkCatalogChanged(e->parents);  // a parent loses a child
   }
   DdlResult constraints;
   DropConstraintsWithTables(oids, cascade, &constraints);
   for (Oid oid : oids) DeleteTriggersOf(oid);  // a table's triggers go with it
   DdlResult r = DropTables(names, if_exists);
   for (DdlNotice& n : constraints.notices) r.notices.insert(r.notices.begin(), std::move(n));
+  r.notices.insert(r.notices.begin(), inherit_notices.begin(), inherit_notices.end());
   int dropped = 0;
   if (!oids.empty()) MarkCatalogChanged(oids);
   for (Oid oid : oids) dropped += DropIndexRowsOf(oid);
@@ -517,8 +528,11 @@ DdlResult DropTablesWithIndexes(const std::vector<parser::RangeVar>& names, bool
   return r;
 }
 
-DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& names) {
+DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& named) {
   RequireTransaction();
+  // TRUNCATE t without ONLY: its inheritance children (partitions) too.
+  std::vector<parser::RangeVar> names = named;
+  for (parser::RangeVar& rv : InheritedTruncateTargets(named)) names.push_back(std::move(rv));
   CheckTruncateReferences(names);
   DdlResult r = TruncateTables(names);
   const access::TransactionId xid = access::GetCurrentTransactionId();

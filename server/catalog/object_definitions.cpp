@@ -10,6 +10,8 @@
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/trigger_catalog.h"
+#include "catalog/partition_bound.h"
+#include "catalog/relcache.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -101,6 +103,11 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
       return TriggerDefinition(oid, what == kTriggerDefinitionPretty);
     }
     return FunctionDefinition(oid, what);
+  };
+  callbacks.catalog.partkey_def = [](uint32_t oid) -> std::optional<std::string> {
+    RelationRef e = LookupRelationByOid(oid);
+    if (e == nullptr || e->partition_key == nullptr) return std::nullopt;
+    return PartitionKeyDefinition(*e->partition_key);
   };
   // TOAST value ids (chunk_id) come from the OID counter, as PostgreSQL's.
   heap::SetToastValueIdAllocator([]() -> uint32_t { return GetNewObjectId(); });

@@ -139,8 +139,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
               return std::vector<Row>{{OidValue(kPublicNamespace), OidValue(kPgNamespaceOid), Value::Int4(0),
                                        Value::Text("standard public schema")}};
             });
-  AddEmpty(p, kPgInheritsOid, "pg_inherits",
-           {{"inhrelid", kOidOid}, {"inhparent", kOidOid}, {"inhseqno", kInt4Oid}, {"inhdetachpending", kBoolOid}});
+  AddPgInherits(p);  // inherit_views.cpp
   AddTriggerView(p);  // pg_trigger (trigger_views.cpp)
   AddEmpty(p, kPgRewriteOid, "pg_rewrite",
            {{"oid", kOidOid}, {"rulename", kNameOid}, {"ev_class", kOidOid}, {"ev_type", kTextOid},
@@ -164,9 +163,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});
   AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
-  AddEmpty(p, kPgPartitionedTableOid, "pg_partitioned_table",
-           {{"partrelid", kOidOid}, {"partstrat", kTextOid}, {"partnatts", kInt2Oid}, {"partdefid", kOidOid},
-            {"partattrs", kTextOid}, {"partclass", kOidArrayOid}, {"partcollation", kTextOid}, {"partexprs", kTextOid}});
+  AddPgPartitionedTable(p);  // inherit_views.cpp
   AddEmpty(p, kPgExtensionOid, "pg_extension",
            {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
             {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},

@@ -6,6 +6,8 @@
 // hearth_index / hearth_sequence at scan time (PostgreSQL 15's columns).
 #include "catalog/pg_catalog_views.h"
 
+#include "catalog/inherit_catalog.h"
+
 #include <cstring>
 #include <map>
 #include <set>
@@ -118,6 +120,8 @@ struct ClassRowFields {
   std::string acl;  // "" → NULL (the owner's default)
   int checks = 0;            // CHECK constraints
   bool has_triggers = false;  // PostgreSQL's foreign keys are triggers on both tables
+  bool has_subclass = false;  // relhassubclass
+  std::string partbound;      // relpartbound ("" → NULL; set: relispartition)
   Oid toast = 0;              // reltoastrelid
 };
 
@@ -146,10 +150,10 @@ Row ClassRow(const ClassRowFields& f) {
           OidValue(0),      Value::Int4(f.pages),   Float4Value(f.tuples), Value::Int4(0),
           OidValue(f.toast), Value::Bool(f.hasindex), Value::Bool(false),  CharValue('p'),
           CharValue(f.kind), Int2Value(f.natts),    Int2Value(f.checks),  Value::Bool(f.kind == 'v'),
-          Value::Bool(f.has_triggers), Value::Bool(false),   Value::Bool(false),   Value::Bool(false),
-          Value::Bool(true), CharValue(replident),  Value::Bool(false),   OidValue(0),
+          Value::Bool(f.has_triggers), Value::Bool(f.has_subclass), Value::Bool(false), Value::Bool(false),
+          Value::Bool(true), CharValue(replident),  Value::Bool(!f.partbound.empty()), OidValue(0),
           Value::Int8(0),   Value::Int8(0),         f.acl.empty() ? Value::Null(kTextOid) : Value::Text(f.acl),
-          RelOptions(f.options), Value::Null(kTextOid)};
+          RelOptions(f.options), f.partbound.empty() ? Value::Null(kTextOid) : Value::Text(f.partbound)};
 }
 
 constexpr size_t kPgClassReltoastrelid = 12;  // position of reltoastrelid in ClassRow
@@ -194,15 +198,19 @@ void AddPgClass(SystemViewProvider& p) {
       const Oid oid = static_cast<Oid>(c[kClassOid].i);
       const Oid owner = c[kClassRelowner].is_null ? kBootstrapSuperuserOid : static_cast<Oid>(c[kClassRelowner].i);
       owners[oid] = owner;
-      const char kind = c[kClassRelkind].str.empty() ? 'r' : c[kClassRelkind].str[0];
+      const bool partitioned = c.size() > kClassRelpartkey && !c[kClassRelpartkey].is_null;
+      const char kind = partitioned ? 'p' : c[kClassRelkind].str.empty() ? 'r' : c[kClassRelkind].str[0];
+      const bool partition = c.size() > kClassRelpartbound && !c[kClassRelpartbound].is_null;
       out.push_back(ClassRow({oid, c[kClassRelname].str, static_cast<Oid>(c[kClassRelnamespace].i),
-                              kind == 'S' || kind == 'v' ? 0 : kHeapAmOid, static_cast<Oid>(c[kClassRelfilenode].i),
+                              kind == 'S' || kind == 'v' || kind == 'p' ? 0 : kHeapAmOid,
+                              kind == 'p' ? 0 : static_cast<Oid>(c[kClassRelfilenode].i),
                               static_cast<int>(c[kClassRelpages].i), c[kClassReltuples].f,
                               indexes.tables_with_indexes.count(oid) != 0, kind,
                               static_cast<int>(c[kClassRelnatts].i),
                               ClassOptions(c),
                               owner, c[kClassRelacl].is_null ? "" : c[kClassRelacl].str, checks[oid],
-                              with_foreign_keys.count(oid) != 0}));
+                              with_foreign_keys.count(oid) != 0, HasSubclassInClassRow(c),
+                              partition ? c[kClassRelpartbound].str : ""}));
       if (kind == 'r' && oid >= kFirstNormalObjectId && toasted.count(oid) != 0) {
         out.back()[kPgClassReltoastrelid] = OidValue(ToastRelationOid(oid));
         AddToastClassRows(oid, storage::RelFileLocator(static_cast<Oid>(c[kClassRelfilenode].i)), owner, &out);
@@ -213,7 +221,7 @@ void AddPgClass(SystemViewProvider& p) {
                               static_cast<Oid>(i[kIndNamespace].i), kBtreeAmOid,
                               static_cast<Oid>(i[kIndRelfilenode].i), 1, 0, false, 'i',
                               static_cast<int>(KeyAttnums(i).size()), {},
-                              owners[static_cast<Oid>(i[kIndIndrelid].i)], "", 0, false}));
+                              owners[static_cast<Oid>(i[kIndIndrelid].i)], "", 0, false, false, ""}));
     }
     return out;
   });

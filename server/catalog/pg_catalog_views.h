@@ -44,6 +44,8 @@ void AddPgCatalogFixedViews(SystemViewProvider& p);     // pg_type, pg_am, pg_da
 void AddPgCatalogSystemViews(SystemViewProvider& p);    // pg_tables, pg_indexes, pg_views
 void AddProcViews(SystemViewProvider& p);               // pg_proc, pg_language (proc_views.cpp)
 void AddTriggerView(SystemViewProvider& p);             // pg_trigger (trigger_views.cpp)
+void AddPgInherits(SystemViewProvider& p);              // pg_inherits (inherit_views.cpp)
+void AddPgPartitionedTable(SystemViewProvider& p);      // pg_partitioned_table (inherit_views.cpp)
 
 // Access methods (pg_am oids): heap for tables, btree for indexes.
 inline constexpr types::Oid kHeapAmOid = 2;

@@ -15,6 +15,8 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/inherit_catalog.h"
+#include "catalog/partition_bound.h"
 #include "catalog/pending_delete.h"
 #include "storage/smgr/smgr.h"
 
@@ -126,6 +128,19 @@ void LoadConstraints(RelationEntry& e) {
   std::sort(e.info.referenced_by.begin(), e.info.referenced_by.end(), by_oid);
 }
 
+// PARTITION BY's key, and a partition's bound read with its parent's key
+// (the parent's entry is looked up: it never looks up its children).
+void LoadPartitioning(RelationEntry& e, const heap::Row& r) {
+  if (r.size() > kClassRelpartkey && !r[kClassRelpartkey].is_null) {
+    e.partition_key = ParsePartitionKey(r[kClassRelpartkey].str, e.info);
+    e.info.partitioned = true;
+  }
+  if (r.size() <= kClassRelpartbound || r[kClassRelpartbound].is_null || e.parents.empty()) return;
+  RelationRef parent = LookupRelationByOid(e.parents[0]);
+  if (parent == nullptr || parent->partition_key == nullptr) return;
+  e.partition_bound = ParsePartitionBound(r[kClassRelpartbound].str, *parent->partition_key);
+}
+
 RelationRef Build(const internal::CatalogTuple& cls) {
   auto e = std::make_shared<RelationEntry>();
   const heap::Row& r = cls.row;
@@ -208,6 +223,9 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   e->indexes = std::move(ixs);
   e->info.indexes = std::move(infos);
   LoadConstraints(*e);
+  e->parents = ParentsInClassRow(r);
+  if (HasSubclassInClassRow(r)) e->children = FindInheritanceChildren(e->oid);
+  LoadPartitioning(*e, r);
   return e;
 }
 

@@ -47,6 +47,9 @@ struct IndexEntry {
   nbtree::IndexDesc desc;     // file, name, key columns (types, DESC / NULLS FIRST)
 };
 
+struct PartitionKey;
+struct PartitionBound;
+
 struct RelationEntry {
   Oid oid = 0;
   Oid namespace_oid = 0;
@@ -68,6 +71,12 @@ struct RelationEntry {
   heap::ToastOptions toast;
   const heap::ToastOptions* toast_options() const { return has_toast ? &toast : nullptr; }
   const heap::TupleDesc* toast_desc() const { return has_toast ? &desc : nullptr; }
+  std::vector<Oid> parents;   // INHERITS (relinherits), inhseqno order
+  std::vector<Oid> children;  // tables inheriting directly from this one, oid order
+  // Declarative partitioning (partition_bound.h): the key of a partitioned
+  // table and the bound of a partition (null when not one).
+  std::shared_ptr<const PartitionKey> partition_key;
+  std::shared_ptr<const PartitionBound> partition_bound;
 };
 using RelationRef = std::shared_ptr<const RelationEntry>;
 

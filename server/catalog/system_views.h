@@ -53,6 +53,9 @@ class SystemViewProvider : public executor::TableProvider {
     return tables_.OpenLatestRowLocker(table);
   }
   std::optional<executor::TableInfo> LookupByOid(types::Oid oid) override { return tables_.LookupByOid(oid); }
+  void PruneInheritors(executor::TableInfo* table, const std::vector<executor::ColumnCondition>& conds) override {
+    tables_.PruneInheritors(table, conds);
+  }
 
   // Registers a view: its columns and a function producing its rows now.
   void AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows);

@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/inherit_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/temp_namespace.h"
@@ -37,19 +38,9 @@ const char* KindName(char relkind) {
   }
 }
 
-std::string FormatOids(const std::vector<Oid>& oids) {
-  std::string out;
-  for (Oid o : oids) out += (out.empty() ? "" : " ") + std::to_string(o);
-  return out;
-}
-
-std::vector<Oid> ParseOids(const std::string& text) {
-  std::vector<Oid> out;
-  std::istringstream in(text);
-  Oid o = 0;
-  while (in >> o) out.push_back(o);
-  return out;
-}
+// Space-separated oid lists (relviewdeps): inherit_catalog.h's.
+std::string FormatOids(const std::vector<Oid>& oids) { return FormatOidList(oids); }
+std::vector<Oid> ParseOids(const std::string& text) { return ParseOidList(text); }
 
 // Every view's name and direct dependencies (one scan of hearth_class).
 struct ViewRow {

@@ -100,7 +100,27 @@ struct TableInfo {
   std::string view_query;
   types::Oid view_owner = types::kInvalidOid;
   bool is_view() const { return !view_query.empty(); }
+  // Table inheritance: the descendants (oids, PostgreSQL's Append order)
+  // whose rows a scan, UPDATE or DELETE of this table also reaches. Filled
+  // by the provider's Lookup; the planner clears it for ONLY t. Scans then
+  // return rows of every member in this table's column layout with RowIds
+  // tagged by member (see kInheritMemberShift).
+  std::vector<types::Oid> inheritors;
+  std::vector<std::string> inheritor_names;  // same order (EXPLAIN)
+  // Declarative partitioning: PARTITION BY (no rows of its own; INSERT
+  // and COPY route rows to its partitions).
+  bool partitioned = false;
+  void DropInheritors() {
+    inheritors.clear();
+    inheritor_names.clear();
+  }
 };
+
+// A RowId of an inheritance scan: member index (0 = the named table, k =
+// inheritors[k-1]) in the bits above kInheritMemberShift, the member's own
+// RowId below (heap RowIds use 48 bits).
+inline constexpr int kInheritMemberShift = 48;
+inline constexpr RowId kInheritRowIdMask = (RowId{1} << kInheritMemberShift) - 1;
 
 // Conditions of an index scan, all on the index's FIRST key column, ANDed.
 // Values already have the column's type family (the planner only builds
@@ -117,6 +137,13 @@ struct IndexScanRequest {
   std::vector<types::Value> in_values;
   bool has_in = false;                   // an IN list (possibly all NULL → no rows)
   bool backward = false;                 // reverse index order
+};
+
+// "column op value" among a scan's WHERE conjuncts (partition pruning).
+struct ColumnCondition {
+  int column = 0;  // 0-based
+  IndexScanOp op = IndexScanOp::kEq;
+  types::Value value;
 };
 
 // Outcome of Delete/Update. kOk: done. kConcurrentlyUpdated /
@@ -301,6 +328,9 @@ class TableProvider {
   }
   // The table with oid `oid` (nullopt if gone). Default: none.
   virtual std::optional<TableInfo> LookupByOid(types::Oid) { return std::nullopt; }
+  // Partition pruning at plan time: removes from table->inheritors the
+  // partitions no row satisfying every condition can be in. Default: none.
+  virtual void PruneInheritors(TableInfo* /*table*/, const std::vector<ColumnCondition>& /*conds*/) {}
 };
 
 // PostgreSQL 15's message (it says subtransaction; see copy_plan.cpp).

@@ -794,6 +794,19 @@ struct ColumnDef {
   int location = -1;
 };
 
+struct PartitionSpec;  // below IndexElem
+
+// FOR VALUES IN (...) | FROM (...) TO (...) | WITH (MODULUS m, REMAINDER r)
+// | DEFAULT. MINVALUE / MAXVALUE in a range bound are column references of
+// those names (as PostgreSQL's grammar leaves them).
+struct PartitionBoundSpec {
+  char strategy = 0;  // 'l' list, 'r' range, 'h' hash, 'd' DEFAULT
+  std::vector<ExprPtr> in_values;
+  std::vector<ExprPtr> from, to;
+  int64_t modulus = 0, remainder = 0;
+  int location = -1;
+};
+
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t (...) [WITH (...)]
 struct CreateTableStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kCreateTable;
@@ -806,6 +819,9 @@ struct CreateTableStmt : Statement {
   std::vector<Constraint> constraints;  // table constraints
   std::vector<GenericOption> with_options;  // WITH (fillfactor=100)
   std::string on_commit;  // "", "preserve rows", "delete rows", "drop"
+  std::vector<RangeVar> inherits;  // INHERITS (parent, ...); PARTITION OF parent (one)
+  std::shared_ptr<PartitionSpec> partition_by;      // PARTITION BY ...
+  std::shared_ptr<PartitionBoundSpec> partition_of;  // PARTITION OF parent FOR VALUES ... (parent in inherits)
 };
 
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t [(cols)] [WITH (...)]
@@ -831,6 +847,14 @@ struct IndexElem {
   std::vector<std::string> opclass;
   SortDir dir = SortDir::kDefault;
   NullsOrder nulls = NullsOrder::kDefault;
+  int location = -1;
+};
+
+// PARTITION BY {RANGE | LIST | HASH} (key, ...): each key a column name
+// or a parenthesized expression (IndexElem).
+struct PartitionSpec {
+  std::string strategy;  // "range", "list", "hash"
+  std::vector<IndexElem> keys;
   int location = -1;
 };
 
@@ -869,6 +893,10 @@ enum class AlterTableCmdKind {
   kSetOptions,        // SET (name = value, ...)
   kEnableTrigger,     // ENABLE TRIGGER name|ALL|USER (name "" = all)
   kDisableTrigger,    // DISABLE TRIGGER name|ALL|USER
+  kInherit,           // INHERIT parent
+  kNoInherit,         // NO INHERIT parent
+  kAttachPartition,   // ATTACH PARTITION parent FOR VALUES ... (the partition in `parent`)
+  kDetachPartition,   // DETACH PARTITION name (in `parent`)
 };
 
 struct AlterTableCmd {
@@ -880,6 +908,8 @@ struct AlterTableCmd {
   TypeName type;                           // kAlterColumnType
   ExprPtr expr;                            // kSetDefault, USING of kAlterColumnType
   std::vector<GenericOption> options;      // kSetOptions
+  RangeVar parent;                         // kInherit, kNoInherit, k{Attach,Detach}Partition
+  std::shared_ptr<PartitionBoundSpec> bound;  // kAttachPartition
   bool if_exists = false;
   bool if_not_exists = false;
   DropBehavior behavior = DropBehavior::kDefault;

@@ -77,13 +77,18 @@ StmtPtr Parser::ParseCreateTable(bool temp, bool unlogged, int location) {
   RangeVar table = ParseQualifiedName();
   // "(a, b) AS ..." (CTAS column names) vs "(a int, ...)" (definitions).
   bool name_list = IsOp("(") && IsColId(Peek(1)) && (IsOpTok(Peek(2), ",") || IsOpTok(Peek(2), ")"));
-  if (IsOp("(") && !name_list) {
+  const bool partition_of = IsKw("partition") && PeekKw(1, "of");
+  if ((IsOp("(") && !name_list) || partition_of) {
     auto s = std::make_unique<CreateTableStmt>();
     s->location = location;
     s->temp = temp;
     s->unlogged = unlogged;
     s->if_not_exists = if_not_exists;
     s->table = std::move(table);
+    if (partition_of) {
+      ParsePartitionOf(*s);  // parse_partition.cpp
+      return s;
+    }
     Advance();
     if (!IsOp(")")) {
       do {
@@ -97,6 +102,12 @@ StmtPtr Parser::ParseCreateTable(bool temp, bool unlogged, int location) {
       } while (AcceptOp(","));
     }
     ExpectOp(")");
+    if (AcceptKw("inherits")) {
+      ExpectOp("(");
+      do s->inherits.push_back(ParseQualifiedName()); while (AcceptOp(","));
+      ExpectOp(")");
+    }
+    if (IsKw("partition") && PeekKw(1, "by")) s->partition_by = ParsePartitionSpec();
     for (;;) {
       if (IsKw("with") && IsOpTok(Peek(1), "(")) {
         Advance();
@@ -428,6 +439,22 @@ StmtPtr Parser::ParseAlterTable(int location) {
 AlterTableCmd Parser::ParseAlterTableCmd() {
   AlterTableCmd c;
   c.location = Loc();
+  if (IsKw("attach") || IsKw("detach")) {
+    c.kind = AcceptKw("attach") ? AlterTableCmdKind::kAttachPartition : AlterTableCmdKind::kDetachPartition;
+    if (c.kind == AlterTableCmdKind::kDetachPartition) ExpectKw("detach");
+    ExpectKw("partition");
+    c.parent = ParseQualifiedName();
+    c.name = c.parent.name;
+    if (c.kind == AlterTableCmdKind::kAttachPartition) c.bound = ParsePartitionBoundSpec();
+    return c;
+  }
+  if (IsKw("inherit") || (IsKw("no") && PeekKw(1, "inherit"))) {
+    c.kind = AcceptKw("no") ? AlterTableCmdKind::kNoInherit : AlterTableCmdKind::kInherit;
+    ExpectKw("inherit");
+    c.parent = ParseQualifiedName();
+    c.name = c.parent.name;
+    return c;
+  }
   if (AcceptKw("add")) {
     if (IsTableConstraintStart()) {
       c.kind = AlterTableCmdKind::kAddConstraint;

@@ -214,6 +214,13 @@ class Parser {
   void ParseReferences(Constraint& c);
   void ParseConstraintAttributes(Constraint& c);
   DropBehavior ParseDropBehavior();
+  // ---- partitioning (parse_partition.cpp) ----
+  // PARTITION BY {RANGE|LIST|HASH} (keys), at PARTITION.
+  std::shared_ptr<PartitionSpec> ParsePartitionSpec();
+  // FOR VALUES ... | DEFAULT, at FOR / DEFAULT.
+  std::shared_ptr<PartitionBoundSpec> ParsePartitionBoundSpec();
+  // CREATE TABLE name PARTITION OF parent ..., at PARTITION.
+  void ParsePartitionOf(CreateTableStmt& s);
 
   // ---- sequences (parse_sequence.cpp) ----
   StmtPtr ParseCreateSequence(bool temp, int location);

@@ -135,7 +135,9 @@ std::string JoinTexts(const std::vector<std::string>& texts) {
 ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& alias, std::vector<PlanExpr>* conds,
                           const WantedOrder* order, bool emit_rid, bool* ordered, bool keep_conds) {
   *ordered = false;
-  if (table.indexes.empty()) return nullptr;
+  // An inheritance tree is scanned member by member (one table's index
+  // covers only its own rows).
+  if (table.indexes.empty() || !table.inheritors.empty()) return nullptr;
   // Score each index by what its first column gets: = 3, IN 2, range 1.
   int best = -1, best_score = 0;
   for (size_t i = 0; i < table.indexes.size(); ++i) {

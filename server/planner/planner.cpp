@@ -34,6 +34,7 @@ TableInfo LookupTable(PlannerState& st, const parser::RangeVar& rv) {
                     "relation \"" + (rv.schema.empty() ? "" : rv.schema + ".") + rv.name + "\" does not exist"),
             rv.location);
   }
+  if (!rv.inh) t->DropInheritors();  // ONLY t: the table without its children
   return *t;
 }
 

@@ -32,6 +32,7 @@
 namespace hearth::executor {
 struct WindowFunc;
 struct WindowFrameSpec;
+class SeqScanNode;
 }  // namespace hearth::executor
 
 namespace hearth::planner {
@@ -554,6 +555,8 @@ struct WantedOrder {
 // whether its output is in `order` (when given). keep_conds: the caller
 // keeps applying `conds` itself (UPDATE/DELETE); the node has no filter and
 // conds are left in place.
+// partition_prune.cpp: drops partitions `conds` (on the scan's row) exclude.
+void PrunePartitions(executor::TableProvider& tables, executor::SeqScanNode* scan, const std::vector<PlanExpr>& conds);
 ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& alias, std::vector<PlanExpr>* conds,
                           const WantedOrder* order, bool emit_rid, bool* ordered, bool keep_conds = false);
 

@@ -37,6 +37,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFromItem(const parser::FromItem& item
         ThrowAt(std::move(e), t.table.location >= 0 ? t.table.location : item.location);
       }
       if (info->is_view()) return PlanViewRef(t, *info);  // view_ref.cpp
+      if (!t.table.inh) info->DropInheritors();  // ONLY t: the table without its children
       RangeEntry e;
       e.alias = t.alias.name.empty() ? info->name : t.alias.name;
       e.origin = OriginsOf(NoteRelationUse(info->oid, /*target=*/false), info->columns.size());
@@ -283,6 +284,9 @@ void QueryPlanner::JoinFromItems(SelectParts& p, std::vector<ExecNodePtr> items,
     std::vector<PlanExpr> item_conds =
         take([&](const Conjunct& c) { return c.min >= off && c.max < end; }, -off, seq != nullptr);
     ExecNodePtr item;
+    if (seq != nullptr && seq->table().partitioned && !seq->table().inheritors.empty()) {
+      PrunePartitions(st_.tables, seq, item_conds);  // partition_prune.cpp
+    }
     if (seq != nullptr && !seq->table().indexes.empty() && st_.options.enable_indexscan) {
       // An index scan for WHERE conditions on an index column, or for an
       // ORDER BY ... LIMIT on an index prefix (single-table queries).

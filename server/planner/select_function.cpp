@@ -136,6 +136,7 @@ QueryPlanner::FromResult QueryPlanner::PlanFunctionItem(const parser::FunctionRe
     std::string name = calls.size() == 1 && !f.alias.name.empty() ? f.alias.name : FunctionName(*calls[i]);
     // A function whose one OUT parameter is named (json_array_elements → value).
     if (const char* out_name = fns[i].srf != nullptr ? types::SrfOutColumnName(*fns[i].srf) : nullptr) name = out_name;
+    if (name == "pg_partition_ancestors") name = "relid";  // its OUT parameter (psql's \d of a partitioned table)
     cols.push_back(OutputColumn{name, fns[i].type, types::kNoTypmod});
   }
   if (!record_columns.empty()) {

@@ -21,6 +21,8 @@
 
 #include "catalog/alter_table.h"
 #include "catalog/index_ddl.h"
+#include "catalog/inherit_ddl.h"
+#include "catalog/partition_ddl.h"
 #include "catalog/table_rewrite.h"
 #include "common/error/sqlstate.h"
 #include "executor/executor.h"
@@ -31,6 +33,7 @@
 #include "storage/ipc/interrupts.h"
 #include "tcop/plan.h"
 #include "tcop/constraint_commands.h"
+#include "tcop/partition_eval.h"
 #include "tcop/session.h"
 #include "tcop/trigger_plans.h"
 #include "utils/adt/type_catalog.h"
@@ -109,7 +112,7 @@ void RewriteTable(Session& s, const catalog::RelationRef& e, const std::vector<R
   // still yields one row per row.
   const std::string sql = "INSERT INTO " + std::string(catalog::kRewriteTargetSchema) + "." +
                           QuoteIdent(e->info.name) + (names.empty() ? "" : " (" + names + ")") + " SELECT " + exprs +
-                          " FROM " + source;
+                          " FROM ONLY " + source;
   auto parsed = parser::ParseStatements(sql);
   executor::PlannedStatement plan;
   try {
@@ -185,6 +188,9 @@ class AlterTableRunner {
   AlterTableRunner(Session& s, const parser::AlterTableStmt& stmt) : s_(s), stmt_(stmt) {
     ctx_.query_text = stmt.location == 0 ? std::string_view(stmt.text) : std::string_view();
     ctx_.deparse = DeparseDefault;
+    ctx_.eval_const = [&s](const parser::Expr& e, types::Oid type, int32_t typmod) {
+      return EvalConstForDdl(s, e, type, typmod);  // ATTACH PARTITION's bound
+    };
   }
 
   void Run() {
@@ -274,6 +280,11 @@ class AlterTableRunner {
       case K::kEnableTrigger:
       case K::kDisableTrigger:
         return SetTriggersEnabled(*e_, cmd.name, cmd.kind == K::kEnableTrigger);
+      case K::kInherit:
+      case K::kNoInherit:
+        return catalog::AlterTableInherit(*e_, cmd.parent, cmd.kind == K::kInherit);  // inherit_ddl.cpp
+      case K::kAttachPartition: return catalog::AttachPartition(*e_, cmd.parent, *cmd.bound, ctx_);  // partition_ddl.cpp
+      case K::kDetachPartition: return catalog::DetachPartition(*e_, cmd.parent);
     }
   }
 

@@ -42,6 +42,7 @@ executor::TableInfo LookupTable(Session& s, const parser::RangeVar& rv) {
   if (s.tables == nullptr) throw DbError(sqlstate::kFeatureNotSupported, "COPY is not supported yet");
   auto info = s.tables->Lookup(rv.schema, rv.name);
   if (!info) throw DbError(sqlstate::kUndefinedTable, "relation \"" + rv.name + "\" does not exist");
+  info->DropInheritors();  // COPY t reads and writes t alone, as PostgreSQL
   return *info;
 }
 

@@ -29,6 +29,7 @@
 #include "storage/file/disk_full.h"
 #include "storage/smgr/smgr.h"
 #include "storage/ipc/interrupts.h"
+#include "tcop/partition_eval.h"
 #include "tcop/constraint_commands.h"
 #include "tcop/dest.h"
 #include "tcop/session.h"
@@ -71,6 +72,9 @@ class CreateTablePlan : public Plan {
       return planner::Deparse(e);
     };
     ctx.check_expr = CheckConstraintText;
+    ctx.eval_const = [&s](const parser::Expr& e, types::Oid type, int32_t typmod) {
+      return EvalConstForDdl(s, e, type, typmod);  // partition bounds
+    };
     SendNotices(s, catalog::CreateTableWithConstraints(stmt_, ctx));
     return "CREATE TABLE";
   }

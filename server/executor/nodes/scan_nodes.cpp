@@ -57,6 +57,36 @@ void SeqScanNode::ExplainDetails(std::vector<std::string>* out) const {
   if (filter_.expr) out->push_back("Filter: " + filter_.text);
 }
 
+void SeqScanNode::Explain(std::vector<std::string>* lines, int indent, bool as_child,
+                          const std::vector<std::string>* extra) const {
+  if (table_.inheritors.empty()) return ExecNode::Explain(lines, indent, as_child, extra);
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  const std::string alias0 = alias_.empty() ? table_.name : alias_;
+  // A partitioned table has no rows: only its partitions are scanned (one
+  // left after pruning prints alone, under the table's alias).
+  if (table_.partitioned && table_.inheritors.size() == 1) {
+    lines->push_back(pad + (as_child ? "->  " : "") + "Seq Scan on " + table_.inheritor_names[0] + " " + alias0);
+    std::vector<std::string> details;
+    if (filter_.expr) details.push_back("Filter: " + filter_.text);
+    if (extra) details.insert(details.end(), extra->begin(), extra->end());
+    AppendExplainDetails(lines, std::string(static_cast<size_t>(indent + (as_child ? 4 : 0) + 2), ' '), details);
+    return;
+  }
+  lines->push_back(pad + (as_child ? "->  " : "") + "Append");
+  const int body = indent + (as_child ? 4 : 0);
+  const std::string& alias = alias0;
+  std::vector<std::string> details;
+  if (filter_.expr) details.push_back("Filter: " + filter_.text);
+  if (extra) details.insert(details.end(), extra->begin(), extra->end());
+  const size_t first = table_.partitioned ? 1 : 0;
+  for (size_t k = first; k <= table_.inheritors.size(); ++k) {
+    const std::string& name = k == 0 ? table_.name : table_.inheritor_names[k - 1];
+    lines->push_back(std::string(static_cast<size_t>(body + 2), ' ') + "->  Seq Scan on " + name + " " + alias + "_" +
+                     std::to_string(k + 1 - first));
+    AppendExplainDetails(lines, std::string(static_cast<size_t>(body + 8), ' '), details);
+  }
+}
+
 ValuesScanNode::ValuesScanNode(std::vector<std::vector<PlanExpr>> rows, std::vector<OutputColumn> columns)
     : exprs_(std::move(rows)) {
   columns_ = std::move(columns);

@@ -37,6 +37,14 @@ class SeqScanNode : public ExecNode {
   bool has_filter() const { return filter_.expr != nullptr; }
   // Planner only, before the first Open: pushes a filter into the scan.
   void SetFilter(PlanExpr filter) { filter_ = std::move(filter); }
+  // Planner only: partition pruning of the scanned members.
+  void PruneInheritors(TableProvider& tables, const std::vector<ColumnCondition>& conds) {
+    tables.PruneInheritors(&table_, conds);
+  }
+  // A scan of an inheritance tree prints as PostgreSQL's Append of one
+  // Seq Scan per member.
+  void Explain(std::vector<std::string>* lines, int indent = 0, bool as_child = false,
+               const std::vector<std::string>* extra = nullptr) const override;
 
  protected:
   std::string ExplainName() const override;

@@ -54,6 +54,14 @@ Value IndexDef(const Value* a, int n, FuncCallContext& c) {
   return def ? Value::Text(*def) : Value::Null(kTextOid);
 }
 
+// pg_get_partkeydef: NULL for a relation that is not partitioned.
+Value PartKeyDef(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->partkey_def) return Value::Null(kTextOid);
+  auto def = cat->partkey_def(static_cast<uint32_t>(a[0].i));
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
 Value ConstraintDef(const Value* a, int n, FuncCallContext& c) {
   const auto* cat = Catalog(c);
   if (cat == nullptr || !cat->constraint_def) return Value::Null(kTextOid);
@@ -179,6 +187,10 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("pg_get_constraintdef", {kOidOid, kBoolOid}, kTextOid, ConstraintDef);
   cat("pg_get_triggerdef", {kOidOid}, kTextOid, TriggerDef);
   cat("pg_get_triggerdef", {kOidOid, kBoolOid}, kTextOid, TriggerDef);
+  t->push_back(Row("pg_get_partkeydef", kFn, {kOidOid}, kTextOid, PartKeyDef));
+  // Partition constraints are not derived as expressions yet: NULL (psql
+  // then prints no "Partition constraint:" line).
+  t->push_back(Row("pg_get_partition_constraintdef", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
   for (auto args : {std::initializer_list<Oid>{kOidOid}, {kOidOid, kNameOid}}) {

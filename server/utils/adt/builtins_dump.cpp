@@ -3,9 +3,8 @@
 // The system information functions pg_dump calls besides those of
 // builtins_catalog.cpp: acldefault (an object kind's built-in privileges,
 // in aclitem[] text form like the relacl columns), current_schemas, and
-// the definitions of objects Hearth has none of (pg_get_triggerdef,
-// pg_get_partkeydef: NULL, as PostgreSQL answers for an oid that is no
-// trigger / partitioned table).
+// the definitions of objects Hearth has none of (pg_get_triggerdef: NULL,
+// as PostgreSQL answers for an oid that is no trigger).
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -159,7 +158,6 @@ void AddDumpBuiltins(std::vector<FuncSignature>* t) {
   constexpr FuncKind kFn = FuncKind::kFunction;
   t->push_back(Row("acldefault", kFn, {kTextOid, kOidOid}, kTextOid, AclDefault, true, false, /*is_volatile=*/true));
   t->push_back(Row("current_schemas", kFn, {kBoolOid}, kNameArray, CurrentSchemas, true, false, true));
-  t->push_back(Row("pg_get_partkeydef", kFn, {kOidOid}, kTextOid, NoDefinition));
   // Not callable from SQL (the name cannot be typed): name subscripts.
   t->push_back(Row("\x01name_subscript", kFn, {kNameOid, kInt4Oid}, kTextOid, NameSubscript));
 }

@@ -64,6 +64,8 @@ struct CatalogCallbacks {
   // pg_get_viewdef: the definition of view `view` (pretty: fewer
   // parentheses), nullopt when it is not a view.
   std::function<std::optional<std::string>(uint32_t view, bool pretty)> view_def;
+  // pg_get_partkeydef: "RANGE (a, b)" of partitioned table `rel`, or nullopt.
+  std::function<std::optional<std::string>(uint32_t rel)> partkey_def;
 };
 
 // CatalogCallbacks::function_def's `what`.

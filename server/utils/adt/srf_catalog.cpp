@@ -1,9 +1,10 @@
 // server/utils/adt/srf_catalog.cpp
 //
-// pg_partition_ancestors(regclass): a partition's ancestors. Hearth has no
-// partitioned tables, and PostgreSQL answers no rows for a relation that is
-// neither a partition nor partitioned, so the set is always empty. psql's
-// \d asks for it whenever a table has foreign keys.
+// pg_partition_ancestors(regclass): a partition's ancestors. No rows yet
+// (PostgreSQL's answer for a relation that is neither a partition nor
+// partitioned; partitioned tables have no foreign keys here, which is what
+// psql's \d looks for through it). Its column is named `relid` in FROM
+// (planner/select_function.cpp), as PostgreSQL's OUT parameter.
 #include <memory>
 
 #include "utils/adt/builtins.h"

@@ -16,10 +16,10 @@ namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
-// hearth_namespace, hearth_proc, hearth_trigger and their 15 + 9 + 9 + 11 +
+// hearth_namespace, hearth_proc, hearth_trigger and their 19 + 9 + 9 + 11 +
 // 13 + 12 + 4 + 3 + 19 + 9 columns.
 constexpr int kSystemClassRows = 10;
-constexpr int kSystemAttributeRows = 104;
+constexpr int kSystemAttributeRows = 108;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -40,13 +40,17 @@ TEST_CASE("Bootstrap writes self-describing catalogs and the OID control file", 
     REQUIRE(cls != nullptr);
     CHECK(cls->oid == 1259);
     CHECK(cls->rel.number.value == 1259);
-    REQUIRE(cls->info.columns.size() == 15);
+    REQUIRE(cls->info.columns.size() == 19);
     CHECK(cls->info.columns[1].name == "relname");
     CHECK(cls->info.columns[10].name == "reloptions");
     CHECK(cls->info.columns[11].name == "relowner");
     CHECK(cls->info.columns[12].name == "relacl");
     CHECK(cls->info.columns[13].name == "relviewdef");
     CHECK(cls->info.columns[14].name == "relviewdeps");
+    CHECK(cls->info.columns[15].name == "relinherits");
+    CHECK(cls->info.columns[16].name == "relhassubclass");
+    CHECK(cls->info.columns[17].name == "relpartkey");
+    CHECK(cls->info.columns[18].name == "relpartbound");
     // pg_authid and pg_auth_members keep PostgreSQL's oids, with the
     // bootstrap superuser as oid 10.
     RelationRef authid = LookupRelation("pg_catalog", "pg_authid");
