@@ -19,6 +19,7 @@
 #include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/description_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
@@ -79,6 +80,14 @@ const std::vector<ColumnSpec> kProcColumns = {
     {"proallargtypes", types::kTextOid}, {"proargmodes", types::kTextOid}, {"proargnames", types::kTextOid},
     {"proargdefaults", types::kTextOid}, {"prosrc", types::kTextOid},      {"prosqlbody", types::kTextOid, true},
     {"proacl", types::kTextOid, true},
+};
+
+// hearth_description and hearth_shdescription (description_catalog.h).
+const std::vector<ColumnSpec> kDescriptionColumns = {
+    {"objoid", types::kOidOid},
+    {"classoid", types::kOidOid},
+    {"objsubid", types::kInt4Oid},
+    {"description", types::kTextOid},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -159,7 +168,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
-                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid}) {
+                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid,
+                    kHearthDescriptionOid, kHearthShdescriptionOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -176,6 +186,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
+    InsertCatalogRelation(kHearthDescriptionOid, kHearthDescriptionName, kDescriptionColumns);
+    InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -186,6 +198,11 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
                        access::kFirstCommandId);
     }
     DescribeCatalogIndexes();
+    heap::HeapInsert(storage::RelFileLocator(kHearthDescriptionOid), DescriptionTupleDesc(),
+                     {types::Value::Int(types::kOidOid, kPublicNamespace),
+                      types::Value::Int(types::kOidOid, kPgNamespaceClassOid), types::Value::Int4(0),
+                      types::Value::Text(kPublicSchemaComment)},
+                     access::kBootstrapTransactionId, access::kFirstCommandId);
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
     Check(storage::FlushAllBuffers(), "could not write system catalogs");
@@ -199,6 +216,10 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
+    for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid}) {
+      Check(storage::SmgrImmedSync(storage::RelFileLocator(oid), storage::ForkNumber::kMain),
+            "could not sync a description catalog");
+    }
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -377,6 +378,7 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
     ++result.count;
   }
   access::CommandCounterIncrement();
+  for (const RelationRef& e : victims) DeleteDescriptions(e->oid, kPgClassClassOid);
   return result;
 }
 

@@ -6,7 +6,7 @@
 #include "catalog/index_ddl.h"
 
 #include "catalog/constraint_ddl.h"
-
+#include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
 
 #include <algorithm>
@@ -328,6 +328,7 @@ int DropIndexRowsOf(Oid table_oid) {
     PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
     ++n;
+    DeleteIndexDescriptions(internal::RowOid(t.row, kIndIndexrelid));
   }
   return n;
 }
@@ -484,6 +485,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
     PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(row->row, kIndRelfilenode)), /*at_commit=*/true);
     ++result.count;
+    DeleteIndexDescriptions(internal::RowOid(row->row, kIndIndexrelid));
   }
   if (result.count > 0) {
     InvalidateRelcacheEntries(tables);

@@ -7,6 +7,11 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/description_catalog.h"
+#include "catalog/privileges.h"
+#include "catalog/relation_inspect.h"
+#include "catalog/role_ddl.h"
+#include "catalog/temp_namespace.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -28,6 +33,15 @@ std::vector<std::string> ColumnNames(Oid relid) {
 std::string ColumnName(const std::vector<std::string>& names, int attnum) {
   if (attnum < 1 || attnum > static_cast<int>(names.size())) return "?";
   return types::QuoteIdentifier(names[static_cast<size_t>(attnum - 1)]);
+}
+
+// The comment obj_description & co. return: `catalog` names the PostgreSQL
+// catalog whose oid is the classoid ("" = any).
+std::optional<std::string> DescriptionOf(Oid objoid, const std::string& catalog, int32_t objsubid) {
+  if (catalog.empty()) return FindDescriptionAnyClass(objoid);
+  std::optional<Oid> classoid = RelationOidByName("pg_catalog", catalog);
+  if (!classoid) return std::nullopt;
+  return FindDescription(objoid, *classoid, objsubid);
 }
 
 }  // namespace
@@ -94,6 +108,22 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };
   callbacks.catalog.function_def = [](uint32_t oid, int what) { return FunctionDefinition(oid, what); };
+  callbacks.catalog.description = [](uint32_t objoid, const std::string& catalog, int32_t objsubid) {
+    return DescriptionOf(objoid, catalog, objsubid);
+  };
+  callbacks.catalog.relation_privilege = [](uint32_t relid, int32_t attnum, const std::string& privileges) {
+    return HasRelationPrivilegeByOid(GetCurrentUserId(), relid, attnum, privileges);
+  };
+  callbacks.catalog.has_role = [](uint32_t role, const std::string& privilege) {
+    const Oid me = GetCurrentUserId();
+    if (CurrentUserIsSuperuser()) return true;
+    std::string p;
+    for (char ch : privilege) p += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return p.find("member") != std::string::npos ? IsMemberOfRole(me, role) : HasPrivsOfRole(me, role);
+  };
+  callbacks.catalog.is_other_temp_schema = [](uint32_t ns) {
+    return IsTempNamespace(ns) && ns != ActiveTempNamespace();
+  };
 }
 
 }  // namespace hearth::catalog

@@ -43,6 +43,7 @@ void AddPgCatalogRelationViews(SystemViewProvider& p);  // pg_class, pg_attribut
 void AddPgCatalogFixedViews(SystemViewProvider& p);     // pg_type, pg_am, pg_database, empty ones
 void AddPgCatalogSystemViews(SystemViewProvider& p);    // pg_tables, pg_indexes, pg_views
 void AddProcViews(SystemViewProvider& p);               // pg_proc, pg_language (proc_views.cpp)
+void AddDescriptionViews(SystemViewProvider& p);  // pg_description, pg_shdescription (description_views.cpp)
 
 // Access methods (pg_am oids): heap for tables, btree for indexes.
 inline constexpr types::Oid kHeapAmOid = 2;

@@ -563,6 +563,7 @@ enum class StmtKind {
   kLock,  // LOCK TABLE: parse_lock.cpp
   kCreateView,  // views: parse_view.cpp
   kRenameRelation,
+  kComment,  // COMMENT ON: parse_comment.cpp
 };
 
 struct Statement {
@@ -1384,6 +1385,24 @@ struct GrantFunctionStmt : Statement {
   std::vector<std::string> grantees;
   bool grant_option = false;
   bool cascade = false;
+};
+
+// COMMENT ON object IS 'text' | NULL. Which of the name fields is set
+// depends on the object: a relation (TABLE, INDEX, VIEW, SEQUENCE) in
+// `relation`; COLUMN's dotted name as written in `column_path`; CONSTRAINT c ON t in
+// `name` + `relation`; FUNCTION / PROCEDURE / ROUTINE in `function`;
+// SCHEMA, ROLE, DATABASE in `name`. comment nullopt = IS NULL.
+enum class CommentObject { kTable, kIndex, kView, kSequence, kColumn, kConstraint, kFunction, kProcedure, kSchema,
+                           kRole, kDatabase };
+struct CommentStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kComment;
+  CommentStmt() : Statement(kKind) {}
+  CommentObject object = CommentObject::kTable;
+  RangeVar relation;
+  std::vector<std::string> column_path;
+  std::string name;
+  FunctionRefSpec function;
+  std::optional<std::string> comment;
 };
 
 }  // namespace hearth::parser

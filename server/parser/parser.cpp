@@ -313,6 +313,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "do") return ParseDo();
   if (w == "call") return ParseCall();
   if (w == "lock") return ParseLock();
+  if (w == "comment") return ParseComment();
   SyntaxError();
 }
 
@@ -470,6 +471,7 @@ const char* StatementName(const Statement& s) {
         default: return "ALTER TABLE";
       }
     case StmtKind::kLock: return "LOCK TABLE";
+    case StmtKind::kComment: return "COMMENT";
   }
   return "UNKNOWN";
 }

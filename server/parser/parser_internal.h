@@ -262,6 +262,7 @@ class Parser {
   StmtPtr ParseCreateView(bool or_replace, bool temp, int location);  // parse_view.cpp
   StmtPtr TryParseAlterViewRename(int location);
   StmtPtr ParseOwned();
+  StmtPtr ParseComment();  // parse_comment.cpp
   // ---- SQL functions (parse_function.cpp) ----
   StmtPtr ParseCreateFunction(bool or_replace, int location);
   FuncParam ParseFuncParam(bool allow_default);

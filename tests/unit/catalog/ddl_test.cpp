@@ -16,10 +16,10 @@ namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
-// hearth_namespace, hearth_proc and their 15 + 9 + 9 + 11 + 13 + 12 + 4 + 3 +
-// 19 columns.
-constexpr int kSystemClassRows = 9;
-constexpr int kSystemAttributeRows = 95;
+// hearth_namespace, hearth_proc, hearth_description, hearth_shdescription
+// and their 15 + 9 + 9 + 11 + 13 + 12 + 4 + 3 + 19 + 4 + 4 columns.
+constexpr int kSystemClassRows = 11;
+constexpr int kSystemAttributeRows = 103;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
