@@ -85,6 +85,14 @@ TEST_CASE("pg_stat_activity: pg_sleep, then pg_cancel_backend and pg_terminate_b
   CHECK(fatal.sqlstate == "57P01");
   CHECK(fatal.severity == "FATAL");
   CHECK(fatal.message == "terminating connection due to administrator command");
+  // The server closed the connection (after whatever it had queued).
+  std::string after;
+  for (int i = 0; i < 10; ++i) {
+    auto m = victim->Read(kTimeout);
+    if (!m) break;
+    after += m->type;
+  }
+  INFO("messages after the FATAL: " << after);
   CHECK(victim->eof());
   CHECK(SingleValue(*admin, "select count(*) from pg_stat_activity where pid = " + pid, kTimeout) == "0");
 
