@@ -14,6 +14,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/description_catalog.h"
 #include "catalog/index_ddl.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
@@ -330,6 +331,7 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
   internal::CatalogUpdate(kHearthClassOid, cls->tid, cr, xid, cid);
   RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
   // Index keys follow their columns; an index on a dropped column goes.
+  std::vector<Oid> lost_indexes;
   for (const internal::CatalogTuple& t : internal::FindIndexes(old_entry.oid)) {
     internal::IndexFields f = internal::ParseIndexRow(t.row);
     bool lost = false;
@@ -341,6 +343,7 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
     if (lost) {
       internal::DdlDeleteCatalogTuple(IndexRel(), t.tid, xid, cid);
       RegisterPendingDelete(storage::RelFileLocator(f.relfilenode), /*at_commit=*/true);
+      lost_indexes.push_back(f.indexrelid);
       continue;
     }
     heap::Row r = t.row;
@@ -369,6 +372,8 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
     RewriteSequenceRow(t, p);
   }
   access::CommandCounterIncrement();
+  for (Oid index : lost_indexes) DeleteIndexDescriptions(index);
+  RemapColumnDescriptions(old_entry.oid, new_pos);
   RebuildIndexes(old_entry.oid);
   if (!orphaned.empty()) DropSequences(orphaned, /*if_exists=*/true, parser::DropBehavior::kCascade);
 }

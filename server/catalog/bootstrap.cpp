@@ -19,6 +19,7 @@
 #include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/description_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "catalog/trigger_catalog.h"
 #include "storage/buffer/bufmgr.h"
@@ -89,6 +90,14 @@ const std::vector<ColumnSpec> kProcColumns = {
     {"proallargtypes", types::kTextOid}, {"proargmodes", types::kTextOid}, {"proargnames", types::kTextOid},
     {"proargdefaults", types::kTextOid}, {"prosrc", types::kTextOid},      {"prosqlbody", types::kTextOid, true},
     {"proacl", types::kTextOid, true},
+};
+
+// hearth_description and hearth_shdescription (description_catalog.h).
+const std::vector<ColumnSpec> kDescriptionColumns = {
+    {"objoid", types::kOidOid},
+    {"classoid", types::kOidOid},
+    {"objsubid", types::kInt4Oid},
+    {"description", types::kTextOid},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -169,7 +178,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
   try {
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
-                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid}) {
+                    kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid,
+                    kHearthDescriptionOid, kHearthShdescriptionOid}) {
       storage::RelFileLocator rel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -187,6 +197,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
     InsertCatalogRelation(kHearthTriggerOid, kHearthTriggerName, kTriggerColumns);
+    InsertCatalogRelation(kHearthDescriptionOid, kHearthDescriptionName, kDescriptionColumns);
+    InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -197,6 +209,11 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
                        access::kFirstCommandId);
     }
     DescribeCatalogIndexes();
+    heap::HeapInsert(storage::RelFileLocator(kHearthDescriptionOid), DescriptionTupleDesc(),
+                     {types::Value::Int(types::kOidOid, kPublicNamespace),
+                      types::Value::Int(types::kOidOid, kPgNamespaceClassOid), types::Value::Int4(0),
+                      types::Value::Text(kPublicSchemaComment)},
+                     access::kBootstrapTransactionId, access::kFirstCommandId);
     WriteOidControlFile(datadir, kFirstNormalObjectId);
     heap::ForgetAllTargetBlocks();
     Check(storage::FlushAllBuffers(), "could not write system catalogs");
@@ -211,6 +228,10 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
     Check(storage::SmgrImmedSync(TriggerCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_trigger");
+    for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid}) {
+      Check(storage::SmgrImmedSync(storage::RelFileLocator(oid), storage::ForkNumber::kMain),
+            "could not sync a description catalog");
+    }
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }

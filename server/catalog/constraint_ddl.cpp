@@ -13,6 +13,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/table_stats_counts.h"
@@ -331,6 +332,7 @@ DdlResult AlterTableDropConstraint(const parser::RangeVar& table, const std::str
   PendingCounts(kHearthConstraintOid).CountDelete();
   ++result.count;
   FinishChange(changed);
+  DeleteDescriptions(f.oid, kPgConstraintClassOid);
   return result;
 }
 
@@ -339,6 +341,7 @@ void DropConstraintsWithTables(const std::vector<Oid>& oids, bool cascade, DdlRe
   const std::set<Oid> dropping(oids.begin(), oids.end());
   std::set<Oid> seen;
   std::vector<Oid> changed;
+  std::vector<Oid> dropped;
   bool any = false;
   for (Oid oid : oids) {
     for (const internal::CatalogTuple& t : FindConstraintsOf(oid, /*referencing=*/true)) {
@@ -368,11 +371,13 @@ void DropConstraintsWithTables(const std::vector<Oid>& oids, bool cascade, DdlRe
                                       access::GetCurrentCommandId(true));
       PendingCounts(kHearthConstraintOid).CountDelete();
       any = true;
+      dropped.push_back(f.oid);
     }
   }
   if (any) {
     changed.insert(changed.end(), oids.begin(), oids.end());
     FinishChange(changed);
+    for (Oid con : dropped) DeleteDescriptions(con, kPgConstraintClassOid);
   }
 }
 

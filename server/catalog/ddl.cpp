@@ -17,6 +17,7 @@
 #include "catalog/inherit_catalog.h"
 #include "catalog/inherit_ddl.h"
 #include "catalog/partition_ddl.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/relcache.h"
@@ -389,6 +390,7 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
     ++result.count;
   }
   access::CommandCounterIncrement();
+  for (const RelationRef& e : victims) DeleteDescriptions(e->oid, kPgClassClassOid);
   return result;
 }
 

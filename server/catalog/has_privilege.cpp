@@ -1,7 +1,7 @@
 // catalog/has_privilege.cpp
 //
 // Principal entry points: HasTablePrivilege, HasSequencePrivilege,
-// HasColumnPrivilege — PostgreSQL's has_*_privilege functions: a
+// HasColumnPrivilege, HasRelationPrivilegeByOid — PostgreSQL's has_*_privilege functions: a
 // comma-separated privilege list, each item optionally `WITH GRANT
 // OPTION`, true when the role holds any of them.
 #include <string_view>
@@ -105,6 +105,23 @@ bool HasColumnPrivilege(Oid role, const std::string& table, const std::string& c
   if (HoldsAny(internal::RelationAcl(*e), role, e->owner, w)) return true;
   const auto& stored = e->column_acls[static_cast<size_t>(attnum - 1)];
   return stored && HoldsAny(internal::CachedColumnAcl(*stored), role, e->owner, w);
+}
+
+std::optional<bool> HasRelationPrivilegeByOid(Oid role, Oid relid, int attnum, const std::string& privileges) {
+  CheckRoleExists(role);
+  RelationRef e = LookupRelationByOid(relid);
+  if (e == nullptr) return std::nullopt;
+  const uint32_t allowed = attnum != 0 ? kAclAllColumn : e->relkind == 'S' ? kAclAllSequence : kAclAllTable;
+  const WantedPrivileges w = ParsePrivilegeList(privileges, allowed);
+  if (RoleIsSuperuser(role)) return true;
+  if (HoldsAny(internal::RelationAcl(*e), role, e->owner, w)) return true;
+  if (attnum == 0) return false;
+  for (size_t i = 0; i < e->column_acls.size(); ++i) {
+    if (attnum > 0 && static_cast<int>(i) + 1 != attnum) continue;
+    const auto& stored = e->column_acls[i];
+    if (stored && HoldsAny(internal::CachedColumnAcl(*stored), role, e->owner, w)) return true;
+  }
+  return false;
 }
 
 }  // namespace hearth::catalog

@@ -9,7 +9,7 @@
 #include "catalog/partition_indexes.h"
 
 #include "catalog/constraint_ddl.h"
-
+#include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
 #include "catalog/trigger_catalog.h"
 
@@ -332,6 +332,7 @@ int DropIndexRowsOf(Oid table_oid) {
     PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
     ++n;
+    DeleteIndexDescriptions(internal::RowOid(t.row, kIndIndexrelid));
   }
   return n;
 }
@@ -490,6 +491,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
     PendingCounts(kHearthIndexOid).CountDelete();
     RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(row->row, kIndRelfilenode)), /*at_commit=*/true);
     ++result.count;
+    DeleteIndexDescriptions(internal::RowOid(row->row, kIndIndexrelid));
   }
   if (result.count > 0) {
     InvalidateRelcacheEntries(tables);

@@ -12,6 +12,11 @@
 #include "catalog/trigger_catalog.h"
 #include "catalog/partition_bound.h"
 #include "catalog/relcache.h"
+#include "catalog/description_catalog.h"
+#include "catalog/privileges.h"
+#include "catalog/relation_inspect.h"
+#include "catalog/role_ddl.h"
+#include "catalog/temp_namespace.h"
 #include "utils/adt/regclass.h"
 
 namespace hearth::catalog {
@@ -33,6 +38,15 @@ std::vector<std::string> ColumnNames(Oid relid) {
 std::string ColumnName(const std::vector<std::string>& names, int attnum) {
   if (attnum < 1 || attnum > static_cast<int>(names.size())) return "?";
   return types::QuoteIdentifier(names[static_cast<size_t>(attnum - 1)]);
+}
+
+// The comment obj_description & co. return: `catalog` names the PostgreSQL
+// catalog whose oid is the classoid ("" = any).
+std::optional<std::string> DescriptionOf(Oid objoid, const std::string& catalog, int32_t objsubid) {
+  if (catalog.empty()) return FindDescriptionAnyClass(objoid);
+  std::optional<Oid> classoid = RelationOidByName("pg_catalog", catalog);
+  if (!classoid) return std::nullopt;
+  return FindDescription(objoid, *classoid, objsubid);
 }
 
 }  // namespace
@@ -111,6 +125,22 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   };
   // TOAST value ids (chunk_id) come from the OID counter, as PostgreSQL's.
   heap::SetToastValueIdAllocator([]() -> uint32_t { return GetNewObjectId(); });
+  callbacks.catalog.description = [](uint32_t objoid, const std::string& catalog, int32_t objsubid) {
+    return DescriptionOf(objoid, catalog, objsubid);
+  };
+  callbacks.catalog.relation_privilege = [](uint32_t relid, int32_t attnum, const std::string& privileges) {
+    return HasRelationPrivilegeByOid(GetCurrentUserId(), relid, attnum, privileges);
+  };
+  callbacks.catalog.has_role = [](uint32_t role, const std::string& privilege) {
+    const Oid me = GetCurrentUserId();
+    if (CurrentUserIsSuperuser()) return true;
+    std::string p;
+    for (char ch : privilege) p += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return p.find("member") != std::string::npos ? IsMemberOfRole(me, role) : HasPrivsOfRole(me, role);
+  };
+  callbacks.catalog.is_other_temp_schema = [](uint32_t ns) {
+    return IsTempNamespace(ns) && ns != ActiveTempNamespace();
+  };
 }
 
 }  // namespace hearth::catalog

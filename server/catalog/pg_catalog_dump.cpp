@@ -7,7 +7,7 @@
 // casts, conversions, text search, foreign data wrappers and servers,
 // default privileges, initial privileges, large objects, event triggers,
 // subscriptions, transforms, ranges, security labels (and the pg_seclabels
-// view), shared descriptions, per-role settings and parameter privileges.
+// view), per-role settings and parameter privileges.
 // Array columns are their text form except where a query needs the array
 // (evttags, setconfig: unnest).
 #include "catalog/catalog_defs.h"
@@ -114,8 +114,6 @@ void AddPrivilegeAndObjectCatalogs(SystemViewProvider& p) {
                 {"subbinary", kBoolOid},    {"substream", kBoolOid},      {"subtwophasestate", kTextOid},
                 {"subdisableonerr", kBoolOid}, {"subconninfo", kTextOid}, {"subslotname", kNameOid},
                 {"subsynccommit", kTextOid}, {"subpublications", kTextArrayOid}});
-  AddEmptyView(p, kPgShdescriptionOid, "pg_shdescription",
-               {{"objoid", kOidOid}, {"classoid", kOidOid}, {"description", kTextOid}});
   AddEmptyView(p, kPgSeclabelOid, "pg_seclabel",
                {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"provider", kTextOid},
                 {"label", kTextOid}});

@@ -5,7 +5,7 @@
 // pg_tablespace, pg_collation), come from the cluster catalog files
 // (pg_database), or are empty because Hearth has no such objects yet
 // (triggers, rules, policies, publications, inheritance, extended
-// statistics, foreign tables, partitioning, extensions, comments).
+// statistics, foreign tables, partitioning, extensions).
 #include <array>
 
 #include "catalog/catalog_defs.h"
@@ -131,14 +131,6 @@ void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, ViewColumns colu
 }
 
 void AddEmptyCatalogs(SystemViewProvider& p) {
-  // Only schema public's standard comment (initdb's; pg_dump writes
-  // COMMENT ON SCHEMA public IS '' when it is missing).
-  p.AddView(PgViewInfo(kPgDescriptionOid, "pg_description",
-                       {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"description", kTextOid}}),
-            [] {
-              return std::vector<Row>{{OidValue(kPublicNamespace), OidValue(kPgNamespaceOid), Value::Int4(0),
-                                       Value::Text("standard public schema")}};
-            });
   AddPgInherits(p);  // inherit_views.cpp
   AddTriggerView(p);  // pg_trigger (trigger_views.cpp)
   AddEmpty(p, kPgRewriteOid, "pg_rewrite",
@@ -180,6 +172,7 @@ void AddPgCatalogFixedViews(SystemViewProvider& p) {
   AddPgCollation(p);
   AddEmptyCatalogs(p);
   AddProcViews(p);  // pg_proc, pg_language (proc_views.cpp)
+  AddDescriptionViews(p);  // pg_description, pg_shdescription (description_views.cpp)
 }
 
 }  // namespace hearth::catalog::internal

@@ -46,6 +46,7 @@ void AddProcViews(SystemViewProvider& p);               // pg_proc, pg_language 
 void AddTriggerView(SystemViewProvider& p);             // pg_trigger (trigger_views.cpp)
 void AddPgInherits(SystemViewProvider& p);              // pg_inherits (inherit_views.cpp)
 void AddPgPartitionedTable(SystemViewProvider& p);      // pg_partitioned_table (inherit_views.cpp)
+void AddDescriptionViews(SystemViewProvider& p);  // pg_description, pg_shdescription (description_views.cpp)
 
 // Access methods (pg_am oids): heap for tables, btree for indexes.
 inline constexpr types::Oid kHeapAmOid = 2;

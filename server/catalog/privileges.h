@@ -71,6 +71,11 @@ bool HasSequencePrivilege(Oid role, const std::string& sequence, const std::stri
 // privileges count; 42703 unknown column).
 bool HasColumnPrivilege(Oid role, const std::string& table, const std::string& column,
                         const std::string& privileges);
+// has_table_privilege(oid, text) (attnum 0), has_column_privilege(oid,
+// attnum, text) (attnum > 0), has_any_column_privilege(oid, text) (attnum
+// -1: the table or any column): nullopt when there is no such relation
+// (the SQL functions then return NULL, as PostgreSQL's).
+std::optional<bool> HasRelationPrivilegeByOid(Oid role, Oid relid, int attnum, const std::string& privileges);
 
 // Role name ↔ oid as ParseAcl / FormatAcl want them (0 for an unknown
 // name; the number for an unknown oid).

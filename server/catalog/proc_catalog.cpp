@@ -11,6 +11,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/table_stats_counts.h"
 #include "common/error/db_error.h"
@@ -268,6 +269,7 @@ void DeleteProc(Oid oid) {
                                   access::GetCurrentCommandId(true));
   access::CommandCounterIncrement();
   NoteLocalChange();
+  DeleteDescriptions(oid, kPgProcClassOid);
 }
 
 }  // namespace hearth::catalog

@@ -15,6 +15,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/predefined_roles.h"
 #include "catalog/privileges.h"
@@ -464,6 +465,7 @@ DdlResult DropRoles(const parser::DropStmt& stmt, const RoleActor& actor) {
       }
     }
     access::CommandCounterIncrement();
+    DeleteDescriptions(t->role.oid, kPgAuthidClassOid);
     ++result.count;
   }
   return result;

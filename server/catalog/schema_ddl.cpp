@@ -7,6 +7,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/description_catalog.h"
 #include "catalog/index_ddl.h"
 #include "catalog/namespace_catalog.h"
 #include "catalog/owner_ddl.h"
@@ -159,6 +160,7 @@ DdlResult DropSchemas(const parser::DropStmt& stmt) {
                                     access::GetCurrentCommandId(true));
     access::CommandCounterIncrement();
     InvalidateSchemaCache();
+    DeleteDescriptions(t->schema.oid, kPgNamespaceClassOid);
     ++result.count;
   }
   return result;

@@ -5,6 +5,7 @@
 // RestartOwnedSequences.
 #include "catalog/sequence_ddl.h"
 
+#include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
 
 #include <charconv>
@@ -238,6 +239,7 @@ void DeleteSequenceRelation(const RelationEntry& seq, access::TransactionId xid,
   if (auto row = FindSequenceRow(seq.oid)) internal::DdlDeleteCatalogTuple(SequenceCatalogRel(), row->tid, xid, cid);
   RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
   ForgetSessionSequence(seq.oid);
+  DeleteDescriptions(seq.oid, kPgClassClassOid);
 }
 
 void UpdateSequenceRow(const internal::CatalogTuple& row, const SequenceParams& p) {

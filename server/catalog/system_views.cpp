@@ -207,10 +207,17 @@ void SystemViewProvider::AddView(executor::TableInfo info, std::function<std::ve
   views_.push_back(View{std::move(info), std::move(rows)});
 }
 
+void SystemViewProvider::AddQueryView(executor::TableInfo info) {
+  info.view_owner = kBootstrapSuperuserOid;
+  views_.push_back(View{std::move(info), [] { return std::vector<executor::Row>{}; }});
+}
+
+// Unqualified names find pg_catalog's views only (information_schema is
+// not on the search path).
 const SystemViewProvider::View* SystemViewProvider::Find(const std::string& schema, const std::string& name) const {
-  if (!schema.empty() && schema != "pg_catalog") return nullptr;
+  const std::string& wanted = schema.empty() ? std::string("pg_catalog") : schema;
   for (const View& v : views_) {
-    if (v.info.name == name) return &v;
+    if (v.info.name == name && v.info.schema == wanted) return &v;
   }
   return nullptr;
 }
@@ -365,6 +372,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   internal::AddPgCatalogSystemViews(*p);
   AddRoleViews(*p);
   AddDumpCatalogViews(*p);
+  AddInformationSchemaViews(*p);
   g_process_views = p.get();
   return p;
 }

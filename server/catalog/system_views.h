@@ -59,6 +59,11 @@ class SystemViewProvider : public executor::TableProvider {
 
   // Registers a view: its columns and a function producing its rows now.
   void AddView(executor::TableInfo info, std::function<std::vector<executor::Row>()> rows);
+  // Registers a view defined by a query (info.view_query, SQL text over
+  // other relations; info.schema its schema, e.g. information_schema): the
+  // planner expands it in place like a user view owned by the bootstrap
+  // superuser, so the query's own privilege tests decide what it shows.
+  void AddQueryView(executor::TableInfo info);
 
   // The provider the views sit in front of: views computed from Hearth's
   // own catalogs scan them through it (the statement's snapshot).
@@ -210,6 +215,11 @@ inline constexpr types::Oid kPgSubscriptionOid = 6100;
 inline constexpr types::Oid kPgParameterAclOid = 6243;
 inline constexpr types::Oid kPgSeclabelsOid = 12550;  // view over pg_seclabel/pg_shseclabel
 
+// Block: information_schema (9500-9599; information_schema.cpp): the
+// schema's namespace oid, then one oid per view.
+inline constexpr types::Oid kInformationSchemaNamespaceOid = 9500;
+inline constexpr types::Oid kInformationSchemaFirstViewOid = 9501;
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
 // pg_roles and pg_user (role_views.cpp).
@@ -220,6 +230,9 @@ void AddTableStatsViews(SystemViewProvider& p);
 
 // The catalogs pg_dump reads that Hearth has no objects for (pg_catalog_dump.cpp).
 void AddDumpCatalogViews(SystemViewProvider& p);
+
+// information_schema's views (information_schema.cpp).
+void AddInformationSchemaViews(SystemViewProvider& p);
 
 // The oid of system view `name` / the name of view `oid`, among the views of
 // this process's provider (nullopt before one is made). For regclass I/O.

@@ -15,6 +15,7 @@
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/inherit_catalog.h"
+#include "catalog/description_catalog.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges.h"
 #include "catalog/temp_namespace.h"
@@ -67,6 +68,7 @@ void DeleteRelationRows(Oid oid) {
   for (const internal::CatalogTuple& a : internal::FindAttributes(oid)) {
     internal::DdlDeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
   }
+  DeleteDescriptions(oid, kPgClassClassOid);
 }
 
 // OR REPLACE: the new columns must extend the old ones (42P16 as PostgreSQL).

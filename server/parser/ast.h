@@ -567,6 +567,7 @@ enum class StmtKind {
   // triggers: parse_trigger.cpp
   kCreateTrigger,
   kDropTrigger,
+  kComment,  // COMMENT ON: parse_comment.cpp
 };
 
 struct Statement {
@@ -1448,6 +1449,22 @@ struct DropTriggerStmt : Statement {
   bool if_exists = false;
   std::string name;
   RangeVar table;
+// COMMENT ON object IS 'text' | NULL. Which of the name fields is set
+// depends on the object: a relation (TABLE, INDEX, VIEW, SEQUENCE) in
+// `relation`; COLUMN's dotted name as written in `column_path`; CONSTRAINT c ON t in
+// `name` + `relation`; FUNCTION / PROCEDURE / ROUTINE in `function`;
+// SCHEMA, ROLE, DATABASE in `name`. comment nullopt = IS NULL.
+enum class CommentObject { kTable, kIndex, kView, kSequence, kColumn, kConstraint, kFunction, kProcedure, kSchema,
+                           kRole, kDatabase };
+struct CommentStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kComment;
+  CommentStmt() : Statement(kKind) {}
+  CommentObject object = CommentObject::kTable;
+  RangeVar relation;
+  std::vector<std::string> column_path;
+  std::string name;
+  FunctionRefSpec function;
+  std::optional<std::string> comment;
 };
 
 }  // namespace hearth::parser

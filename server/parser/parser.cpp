@@ -313,6 +313,7 @@ StmtPtr Parser::ParseStatement() {
   if (w == "do") return ParseDo();
   if (w == "call") return ParseCall();
   if (w == "lock") return ParseLock();
+  if (w == "comment") return ParseComment();
   SyntaxError();
 }
 
@@ -472,6 +473,7 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kLock: return "LOCK TABLE";
     case StmtKind::kCreateTrigger: return "CREATE TRIGGER";
     case StmtKind::kDropTrigger: return "DROP TRIGGER";
+    case StmtKind::kComment: return "COMMENT";
   }
   return "UNKNOWN";
 }

@@ -271,6 +271,7 @@ class Parser {
   StmtPtr ParseCreateView(bool or_replace, bool temp, int location);  // parse_view.cpp
   StmtPtr TryParseAlterViewRename(int location);
   StmtPtr ParseOwned();
+  StmtPtr ParseComment();  // parse_comment.cpp
   // ---- SQL functions (parse_function.cpp) ----
   StmtPtr ParseCreateFunction(bool or_replace, int location);
   // CREATE TRIGGER / DROP TRIGGER (parse_trigger.cpp).

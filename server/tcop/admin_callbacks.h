@@ -13,4 +13,9 @@ namespace hearth::tcop {
 // regclass name hooks for this process. Called once per backend.
 void InstallAdminCallbacks(types::SessionCallbacks& callbacks);
 
+class Session;
+// pg_cancel_backend / pg_terminate_backend (backend_signals.cpp); warnings
+// go to session `s`.
+void InstallBackendSignalCallback(Session& s, types::SessionCallbacks& callbacks);
+
 }  // namespace hearth::tcop

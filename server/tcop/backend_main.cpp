@@ -28,6 +28,7 @@
 #include "config/registry.h"
 #include "config/settings.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/lwlock.h"
 #include "tcop/query_protocol.h"
 #include "tcop/session.h"
@@ -35,6 +36,7 @@
 #include "tcop/socket_options.h"
 #include "tcop/login.h"
 #include "tcop/startup.h"
+#include "utils/adt/datetime_adt.h"
 
 namespace hearth::tcop {
 
@@ -104,6 +106,7 @@ void MessageLoop(Session& session, const BackendStartInfo& info, SocketOptions& 
     SetMaxStackDepth(static_cast<size_t>(session.settings.hot().max_stack_depth_kb) * 1024);
     switch (type) {
       case protocol::fe::kQuery:
+        storage::ReportQuery(std::string_view(body.c_str()), types::CurrentTimestampUsecs());
         protocol.SimpleQuery(body);
         break;
       case protocol::fe::kParse:

@@ -100,6 +100,8 @@ std::unique_ptr<Plan> PlanAlterTable(Session& session, const parser::AlterTableS
 std::unique_ptr<Plan> PlanExtension(const parser::Statement& stmt);
 // LOCK TABLE (lock_plans.cpp); nullptr for other statements.
 std::unique_ptr<Plan> PlanLockStmt(const parser::Statement& stmt);
+// COMMENT ON (comment_plans.cpp); nullptr for other statements.
+std::unique_ptr<Plan> PlanCommentStmt(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
 std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
 // CREATE/ALTER/DROP ROLE and GRANT/REVOKE role (role_plans.cpp); nullptr for

@@ -59,6 +59,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanFunctionStmt(session, stmt)) return plan;
       if (auto plan = PlanTriggerStmt(stmt)) return plan;
       if (auto plan = PlanLockStmt(stmt)) return plan;
+      if (auto plan = PlanCommentStmt(stmt)) return plan;
       NotSupported(stmt);
   }
 }

@@ -33,6 +33,7 @@
 #include "config/enums.h"
 #include "config/registry.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/backend_activity.h"
 #include "tcop/admin_callbacks.h"
 #include "tcop/plan.h"
 #include "tcop/privilege_checks.h"
@@ -89,7 +90,10 @@ void Session::InstallCallbacks() {
   callbacks.backend_pid = [this] { return backend_pid; };
   callbacks.transaction_timestamp = [this] { return transaction_start_us; };
   callbacks.statement_timestamp = [this] { return statement_start_us; };
-  callbacks.sleep = [](int64_t usec) { SleepWithInterrupts(usec); };
+  callbacks.sleep = [](int64_t usec) {
+    storage::WaitEventScope waiting(storage::WaitEvent::kPgSleep);
+    SleepWithInterrupts(usec);
+  };
   // hearth_index_check: ShareLock on the table (writers wait, as BtVerify
   // requires), then verify the index's pages.
   callbacks.index_check = [](std::string_view arg) -> std::optional<std::string> {
@@ -122,6 +126,7 @@ void Session::InstallCallbacks() {
     return catalog::HasColumnPrivilege(t->role.oid, args.at(0), args.at(1), args.at(2));
   };
   InstallAdminCallbacks(callbacks);
+  InstallBackendSignalCallback(*this, callbacks);
   InstallSequenceCallbacks(callbacks);
   catalog::InstallCatalogCallbacks(callbacks, datadir);
   InstallSqlFunctionCallbacks(*this);

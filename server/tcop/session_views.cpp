@@ -6,10 +6,15 @@
 #include <cstdio>
 #include <unistd.h>
 
+#include "access/transam/xact.h"
 #include "catalog/catalog_defs.h"
 #include "catalog/cluster_catalog.h"
+#include "catalog/privileges.h"
+#include "catalog/role_catalog.h"
+#include "catalog/role_ddl.h"
 #include "config/registry.h"
 #include "config/value_parse.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/proc_array.h"
 #include "tcop/session.h"
 
@@ -101,6 +106,12 @@ void AddPgSettings(catalog::SystemViewProvider& p, Session& session) {
   });
 }
 
+std::optional<std::string> RoleName(uint32_t role) {
+  if (!access::IsTransactionInProgress()) return std::nullopt;
+  auto t = catalog::FindRoleByOid(role);
+  return t ? std::optional<std::string>(t->role.name) : std::nullopt;
+}
+
 const char* BackendTypeName(storage::BackendType t) {
   switch (t) {
     case storage::BackendType::kClient: return "client backend";
@@ -155,23 +166,41 @@ void AddPgStatActivity(catalog::SystemViewProvider& p, Session& session) {
       const int64_t since = s.state_since_us.load(std::memory_order_relaxed);
       const uint32_t xid = s.xid.load(std::memory_order_relaxed);
       const uint32_t xmin = s.xmin.load(std::memory_order_relaxed);
-      const bool waiting = s.waiting_on_lock.load(std::memory_order_relaxed);
+      const uint32_t role = s.role_oid.load(std::memory_order_relaxed);
+      // Another role's statement shows only to those with its privileges, as PostgreSQL.
+      const bool visible = mine || !client || catalog::CurrentUserIsSuperuser() ||
+                           (role != 0 && catalog::HasPrivsOfRole(catalog::GetCurrentUserId(), role));
+      const std::optional<storage::ActivitySnapshot> act = storage::ReadActivity(i, pid);
+      storage::WaitEvent wait = act ? act->wait : storage::WaitEvent::kNone;
+      if (wait == storage::WaitEvent::kNone && s.waiting_on_lock.load(std::memory_order_relaxed)) {
+        wait = storage::WaitEvent::kLockRelation;
+      }
+      const char* wait_type = visible ? storage::WaitEventTypeName(wait) : nullptr;
+      const char* wait_name = visible ? storage::WaitEventName(wait) : nullptr;
+      const std::optional<std::string> user = role != 0 && !mine ? RoleName(role) : std::nullopt;
+      Value query = Value::Null(kTextOid);
+      if (client && !visible) query = Value::Text("<insufficient privilege>");
+      else if (client && act) query = Value::Text(act->query);
       out.push_back({mine ? Value::Int(kOidOid, catalog::kDatabaseOid) : Value::Null(kOidOid),
                      mine ? Value::Bytes(kNameOid, session.database) : Value::Null(kNameOid),
                      Value::Int4(pid),
                      Value::Null(kInt4Oid),
-                     mine ? Value::Int(kOidOid, catalog::kBootstrapSuperuserOid) : Value::Null(kOidOid),
-                     mine ? Value::Bytes(kNameOid, session.user) : Value::Null(kNameOid),
+                     mine ? Value::Int(kOidOid, catalog::kBootstrapSuperuserOid)
+                          : role != 0 ? Value::Int(kOidOid, role) : Value::Null(kOidOid),
+                     mine ? Value::Bytes(kNameOid, session.user)
+                          : user ? Value::Bytes(kNameOid, *user) : Value::Null(kNameOid),
                      mine ? Value::Text(session.settings.Show("application_name")) : Value::Null(kTextOid),
                      Value::Null(kTextOid), Value::Null(kTextOid), Value::Null(kInt4Oid),
-                     Value::Null(kTimestampTzOid), Value::Null(kTimestampTzOid), Value::Null(kTimestampTzOid),
+                     Value::Null(kTimestampTzOid), Value::Null(kTimestampTzOid),
+                     visible && act && act->query_start_us != 0 ? Value::Int(kTimestampTzOid, act->query_start_us)
+                                                                : Value::Null(kTimestampTzOid),
                      since > 0 && state != nullptr ? Value::Int(kTimestampTzOid, since) : Value::Null(kTimestampTzOid),
-                     waiting ? Value::Text("Lock") : Value::Null(kTextOid),
-                     waiting ? Value::Text("relation") : Value::Null(kTextOid),
+                     wait_type ? Value::Text(wait_type) : Value::Null(kTextOid),
+                     wait_name ? Value::Text(wait_name) : Value::Null(kTextOid),
                      state != nullptr ? Value::Text(state) : Value::Null(kTextOid),
                      xid != 0 ? Value::Int8(xid) : Value::Null(kInt8Oid),
                      xmin != 0 ? Value::Int8(xmin) : Value::Null(kInt8Oid),
-                     Value::Null(kInt8Oid), Value::Null(kTextOid),
+                     Value::Null(kInt8Oid), query,
                      Value::Text(BackendTypeName(type))});
     }
     return out;

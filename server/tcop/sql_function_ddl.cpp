@@ -343,6 +343,10 @@ class GrantFunctionPlan : public Plan {
 
 }  // namespace
 
+std::optional<catalog::ProcInfo> FindFunctionForDdl(const parser::FunctionRefSpec& ref, std::string* missing) {
+  return FindNamed(ref, missing);
+}
+
 std::unique_ptr<Plan> PlanFunctionStmt(Session& s, const parser::Statement& stmt) {
   switch (stmt.kind) {
     case parser::StmtKind::kCreateFunction:

@@ -53,5 +53,9 @@ void InstallSqlFunctionCallbacks(Session& s);
 // CREATE FUNCTION, DROP FUNCTION, DO, CALL, GRANT/REVOKE ON FUNCTION;
 // nullptr for other statements.
 std::unique_ptr<Plan> PlanFunctionStmt(Session& s, const parser::Statement& stmt);
+// The function a DROP/GRANT/COMMENT names; nullopt when there is none
+// (PostgreSQL's message in *missing). 42725 when a name without arguments
+// is ambiguous.
+std::optional<catalog::ProcInfo> FindFunctionForDdl(const parser::FunctionRefSpec& ref, std::string* missing);
 
 }  // namespace hearth::tcop

@@ -86,7 +86,7 @@ CommandResult PsqlAt(int port, const std::string& script) {
 
 // The schema Hearth dumps: what pg_dump covers today (tables, primary
 // keys, unique constraints and indexes, a sequence as a column default,
-// defaults, privileges, data with every awkward byte COPY escapes).
+// defaults, privileges, comments, data with every awkward byte COPY escapes).
 // The roles kSchema's objects name (a restore needs them first).
 const char* kRoles = "CREATE ROLE reader; CREATE ROLE owner1;";
 
@@ -132,6 +132,11 @@ GRANT SELECT, INSERT ON orders TO reader;
 CREATE TABLE owned_t (a int, b text);
 ALTER TABLE owned_t OWNER TO owner1;
 GRANT SELECT (a), UPDATE (b) ON owned_t TO reader;
+COMMENT ON TABLE customers IS 'who buys';
+COMMENT ON COLUMN customers.email IS 'unique, it''s the login';
+COMMENT ON INDEX customers_name_idx IS 'by name';
+COMMENT ON SEQUENCE invoice_no IS 'order numbers';
+COMMENT ON CONSTRAINT orders_pkey ON orders IS 'one row per line';
 )sql";
 
 // What must be the same after a restore: \d of each relation, the rows,
@@ -148,6 +153,9 @@ SELECT * FROM orders ORDER BY order_no, line;
 SELECT count(*) FROM empty_table;
 SELECT last_value, is_called FROM invoice_no;
 SELECT relname, reloptions FROM pg_class WHERE reloptions IS NOT NULL ORDER BY 1;
+SELECT c.relname, d.objsubid, d.description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid
+  WHERE d.classoid = 'pg_class'::regclass ORDER BY 1, 2;
+SELECT obj_description(oid, 'pg_constraint') FROM pg_constraint WHERE conname = 'orders_pkey';
 SELECT has_table_privilege('reader', 'customers', 'SELECT'), has_table_privilege('reader', 'orders', 'INSERT'),
        has_table_privilege('reader', 'orders', 'UPDATE');
 SELECT pg_get_userbyid(relowner), has_column_privilege('reader', 'owned_t', 'a', 'SELECT'),
@@ -259,6 +267,9 @@ TEST_CASE("pg_dump: a plain dump of Hearth restores into a fresh server, identic
   CHECK(Contains(dump.out, "ALTER TABLE ONLY public.customers\n    ADD CONSTRAINT customers_pkey PRIMARY KEY (id);"));
   CHECK(Contains(dump.out, "SELECT pg_catalog.setval('public.invoice_no', 1010, true);"));
   CHECK(Contains(dump.out, "GRANT SELECT ON TABLE public.customers TO reader;"));
+  CHECK(Contains(dump.out, "COMMENT ON TABLE public.customers IS 'who buys';"));
+  CHECK(Contains(dump.out, "COMMENT ON COLUMN public.customers.email IS 'unique, it''s the login';"));
+  CHECK(Contains(dump.out, "COMMENT ON CONSTRAINT orders_pkey ON public.orders IS 'one row per line';"));
 
   TestServer b;
   REQUIRE(PsqlAt(b.port(), kRoles).exit_code == 0);

@@ -6,6 +6,7 @@
 #include "storage/ipc/shmem_layout.h"
 
 #include "storage/buffer/bufmgr.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/backend_progress.h"
 #include "storage/lmgr/lock.h"
 #include "storage/lmgr/proc_array.h"
@@ -27,6 +28,7 @@ constexpr size_t kPerRegionSlack = 8192;
 const RegionFns kRegions[] = {
     {ProcArrayShmemSize, ProcArrayShmemInit},
     {BackendProgressShmemSize, BackendProgressShmemInit},
+    {BackendActivityShmemSize, BackendActivityShmemInit},
     {BufferShmemSize, BufferShmemInit},
     {SmgrShmemSize, SmgrShmemInit},
     {LockShmemSize, LockShmemInit},

@@ -31,6 +31,7 @@
 
 #include "common/error/db_error.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/deadlock.h"
 #include "storage/lmgr/lwlock.h"
 
@@ -368,6 +369,17 @@ DbError OutOfLockMemory() {
 
 void FinishWait() {
   if (ProcSlot* s = MyProc()) s->waiting_on_lock.store(false, std::memory_order_relaxed);
+  ReportWaitEvent(WaitEvent::kNone);
+}
+
+// pg_stat_activity's wait_event for a lock of this kind.
+WaitEvent LockWaitEvent(LockTagType type) {
+  switch (type) {
+    case LockTagType::kTransaction: return WaitEvent::kLockTransactionId;
+    case LockTagType::kTuple: return WaitEvent::kLockTuple;
+    case LockTagType::kObject: return WaitEvent::kLockObject;
+    default: return WaitEvent::kLockRelation;
+  }
 }
 
 // Sleeps until the pending request (already queued) is granted. On deadlock,
@@ -618,6 +630,7 @@ LockAcquireResult LockAcquire(const LockTag& tag, LockMode mode, bool dont_wait)
     }
   }
   if (ProcSlot* s = MyProc()) s->waiting_on_lock.store(true, std::memory_order_relaxed);
+  ReportWaitEvent(LockWaitEvent(tag.type));
   WaitForLock(tag, mode, li);
   AddLocal(tag, mode);
   NoteAcquired(tag, mode);

@@ -7,8 +7,7 @@
 // quote_ident, quote_literal, array_to_string. Those that need the catalog
 // go through the session's CatalogCallbacks. Facts Hearth fixes today:
 // every relation lives in public or pg_catalog, both on the search path
-// (so every relation and type is visible), there are no comments (the
-// description functions return NULL), one tablespace without a location,
+// (so every relation and type is visible), one tablespace without a location,
 // and array values are their text form ('{a,b}').
 #include <algorithm>
 #include <string>
@@ -115,6 +114,42 @@ Value GetExpr(const Value* a, int, FuncCallContext& c) {
 
 Value NoDescription(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
 
+// obj_description(oid [, catalog]), col_description(table, column),
+// shobj_description(oid, catalog): the comment, NULL when there is none.
+template <bool kColumn>
+Value Description(const Value* a, int n, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->description) return Value::Null(kTextOid);
+  const auto objoid = static_cast<uint32_t>(a[0].i);
+  std::optional<std::string> text =
+      kColumn ? cat->description(objoid, "pg_class", static_cast<int32_t>(a[1].i))
+              : cat->description(objoid, n > 1 ? a[1].str : std::string(), 0);
+  return text ? Value::Text(*text) : Value::Null(kTextOid);
+}
+
+// has_table_privilege(oid, text), has_any_column_privilege(oid, text),
+// has_column_privilege(oid, int2, text) for the current user.
+template <int kWhat>  // 0 table, -1 any column, 1 the column in a[1]
+Value RelationPrivilege(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->relation_privilege) return Value::Null(kBoolOid);
+  const int32_t attnum = kWhat == 1 ? static_cast<int32_t>(a[1].i) : kWhat;
+  std::optional<bool> r = cat->relation_privilege(static_cast<uint32_t>(a[0].i), attnum, a[kWhat == 1 ? 2 : 1].str);
+  return r ? Value::Bool(*r) : Value::Null(kBoolOid);
+}
+
+Value HasRole(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->has_role) return Value::Bool(true);
+  return Value::Bool(cat->has_role(static_cast<uint32_t>(a[0].i), a[1].str));
+}
+
+Value IsOtherTempSchema(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  return Value::Bool(cat != nullptr && cat->is_other_temp_schema &&
+                     cat->is_other_temp_schema(static_cast<uint32_t>(a[0].i)));
+}
+
 // There are no publications, so no relation is published.
 Value NotPublishable(const Value*, int, FuncCallContext&) { return Value::Bool(false); }
 
@@ -194,16 +229,24 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid}, kTextOid, GetExpr));
   t->push_back(Row("pg_get_expr", kFn, {kTextOid, kOidOid, kBoolOid}, kTextOid, GetExpr));
   for (auto args : {std::initializer_list<Oid>{kOidOid}, {kOidOid, kNameOid}}) {
-    t->push_back(Row("obj_description", kFn, args, kTextOid, NoDescription));
+    cat("obj_description", args, kTextOid, Description<false>);
   }
-  t->push_back(Row("col_description", kFn, {kOidOid, kInt4Oid}, kTextOid, NoDescription));
-  t->push_back(Row("shobj_description", kFn, {kOidOid, kNameOid}, kTextOid, NoDescription));
+  cat("col_description", {kOidOid, kInt4Oid}, kTextOid, Description<true>);
+  cat("shobj_description", {kOidOid, kNameOid}, kTextOid, Description<false>);
   cat("pg_relation_is_publishable", {kRegclassOid}, kBoolOid, NotPublishable);
+  cat("has_table_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<0>);
+  cat("has_sequence_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<0>);
+  cat("has_any_column_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<-1>);
+  cat("has_column_privilege", {kOidOid, kInt2Oid, kTextOid}, kBoolOid, RelationPrivilege<1>);
+  cat("pg_has_role", {kOidOid, kTextOid}, kBoolOid, HasRole);
+  cat("pg_is_other_temp_schema", {kOidOid}, kBoolOid, IsOtherTempSchema);
   t->push_back(Row("pg_get_statisticsobjdef_columns", kFn, {kOidOid}, kTextOid, NoDescription));
   // There are no rules besides views' (pg_rewrite is empty): psql's \d of a view asks.
   t->push_back(Row("pg_get_ruledef", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_ruledef", kFn, {kOidOid, kBoolOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_result", kFn, {kOidOid}, kTextOid, NoDescription));
+  // psql's \df+ shows COALESCE(pg_get_function_sqlbody(oid), prosrc): the body as written.
+  t->push_back(Row("pg_get_function_sqlbody", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_get_function_arguments", kFn, {kOidOid}, kTextOid, NoDescription));
   t->push_back(Row("pg_encoding_to_char", kFn, {kInt4Oid}, kNameOid, EncodingToChar));
   t->push_back(Row("pg_tablespace_location", kFn, {kOidOid}, kTextOid, TablespaceLocation));

@@ -82,8 +82,6 @@ Value CurrentSchemas(const Value* a, int, FuncCallContext& c) {
   return MakeArray1D(kNameOid, std::move(out));
 }
 
-Value NoDefinition(const Value*, int, FuncCallContext&) { return Value::Null(kTextOid); }
-
 // name[i] (bind_array.cpp): the byte at 0-based i of PostgreSQL's
 // char[64], '' past the end, NULL outside the array's bounds.
 Value NameSubscript(const Value* a, int, FuncCallContext&) {

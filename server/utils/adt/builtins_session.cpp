@@ -140,6 +140,17 @@ Value IndexCheck(const Value* a, int, FuncCallContext& c) {
   return Value::Text(r->empty() ? std::string("ok") : *r);
 }
 
+// pg_cancel_backend(pid), pg_terminate_backend(pid [, timeout_ms]).
+template <bool kTerminate>
+Value SignalBackend(const Value* a, int n, FuncCallContext& c) {
+  if (!S(c) || !S(c)->signal_backend) {
+    throw DbError(sqlstate::kFeatureNotSupported, "signalling backends is not supported here");
+  }
+  const int64_t timeout = n > 1 ? a[1].i : 0;
+  if (timeout < 0) throw DbError(sqlstate::kInvalidParameterValue, "\"timeout\" must not be negative");
+  return Value::Bool(S(c)->signal_backend(static_cast<int32_t>(a[0].i), kTerminate, timeout));
+}
+
 Value HasTablePrivilegeFn(const Value* a, int n, FuncCallContext& c) {
   if (!S(c) || !S(c)->has_table_privilege) {
     throw DbError(sqlstate::kFeatureNotSupported, "has_table_privilege is not supported here");
@@ -191,6 +202,9 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("random", {}, kFloat8Oid, Random);
   vol("gen_random_uuid", {}, kUuidOid, GenRandomUuid);
   vol("pg_sleep", {kFloat8Oid}, kVoidOid, PgSleep);
+  vol("pg_cancel_backend", {kInt4Oid}, kBoolOid, SignalBackend<false>);
+  vol("pg_terminate_backend", {kInt4Oid}, kBoolOid, SignalBackend<true>);
+  vol("pg_terminate_backend", {kInt4Oid, kInt8Oid}, kBoolOid, SignalBackend<true>);
   vol("hearth_index_check", {kTextOid}, kTextOid, IndexCheck);
   vol("has_table_privilege", {kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);
   vol("has_table_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasTablePrivilegeFn);

@@ -66,6 +66,20 @@ struct CatalogCallbacks {
   std::function<std::optional<std::string>(uint32_t view, bool pretty)> view_def;
   // pg_get_partkeydef: "RANGE (a, b)" of partitioned table `rel`, or nullopt.
   std::function<std::optional<std::string>(uint32_t rel)> partkey_def;
+  // obj_description & co.: the comment on object `objoid` of catalog
+  // `catalog` ("pg_class", ...; "" = any catalog) with `objsubid`, or nullopt.
+  std::function<std::optional<std::string>(uint32_t objoid, const std::string& catalog, int32_t objsubid)>
+      description;
+  // For the current user: has_table_privilege(oid, text) (attnum 0),
+  // has_column_privilege(oid, int2, text) (attnum > 0),
+  // has_any_column_privilege(oid, text) (attnum -1); nullopt when there is
+  // no such relation (→ NULL).
+  std::function<std::optional<bool>(uint32_t relid, int32_t attnum, const std::string& privileges)>
+      relation_privilege;
+  // pg_has_role(role, 'USAGE' | 'MEMBER') for the current user.
+  std::function<bool(uint32_t role, const std::string& privilege)> has_role;
+  // pg_is_other_temp_schema(namespace).
+  std::function<bool(uint32_t ns)> is_other_temp_schema;
 };
 
 // CatalogCallbacks::function_def's `what`.
@@ -104,6 +118,11 @@ struct SessionCallbacks {
       relation_sizes;
   // pg_current_wal_lsn() & co. Unset: 0A000.
   std::function<uint64_t(WalPosition)> wal_position;
+  // pg_cancel_backend(pid) (terminate false) / pg_terminate_backend(pid,
+  // timeout_ms) (true): signals the server process after PostgreSQL's
+  // permission checks (42501); false, with a WARNING, when pid is no
+  // backend or (timeout_ms > 0) it did not exit in time. Unset: 0A000.
+  std::function<bool(int32_t pid, bool terminate, int64_t timeout_ms)> signal_backend;
   SequenceCallbacks sequences;
   CatalogCallbacks catalog;
   // User-defined SQL functions (CREATE FUNCTION): run function `oid` on

@@ -16,10 +16,11 @@ namespace {
 
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
-// hearth_namespace, hearth_proc, hearth_trigger and their 19 + 9 + 9 + 11 +
-// 13 + 12 + 4 + 3 + 19 + 9 columns.
-constexpr int kSystemClassRows = 10;
-constexpr int kSystemAttributeRows = 108;
+// hearth_namespace, hearth_proc, hearth_trigger, hearth_description,
+// hearth_shdescription and their 19 + 9 + 9 + 11 + 13 + 12 + 4 + 3 + 19 +
+// 9 + 4 + 4 columns.
+constexpr int kSystemClassRows = 12;
+constexpr int kSystemAttributeRows = 116;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
