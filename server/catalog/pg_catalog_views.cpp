@@ -172,9 +172,9 @@ std::set<Oid> RelationsWithVarlenaColumns(executor::TableProvider& tables) {
 void AddToastClassRows(Oid table, storage::RelFileLocator file, Oid owner, std::vector<Row>* out) {
   const std::string name = "pg_toast_" + std::to_string(table);
   out->push_back(ClassRow({ToastRelationOid(table), name, kPgToastNamespace, kHeapAmOid,
-                           heap::ToastRelOf(file).number.value, 0, -1, true, 't', 3, {}, owner, "", 0, false}));
+                           heap::ToastRelOf(file).number.value, 0, -1, true, 't', 3, {}, owner, "", 0, false, false, ""}));
   out->push_back(ClassRow({ToastIndexOid(table), name + "_index", kPgToastNamespace, kBtreeAmOid,
-                           heap::ToastIndexOf(file).number.value, 1, 0, false, 'i', 2, {}, owner, "", 0, false}));
+                           heap::ToastIndexOf(file).number.value, 1, 0, false, 'i', 2, {}, owner, "", 0, false, false, ""}));
 }
 
 void AddPgClass(SystemViewProvider& p) {

@@ -1449,6 +1449,8 @@ struct DropTriggerStmt : Statement {
   bool if_exists = false;
   std::string name;
   RangeVar table;
+};
+
 // COMMENT ON object IS 'text' | NULL. Which of the name fields is set
 // depends on the object: a relation (TABLE, INDEX, VIEW, SEQUENCE) in
 // `relation`; COLUMN's dotted name as written in `column_path`; CONSTRAINT c ON t in
