@@ -37,26 +37,6 @@ bool IsValueExpr(const BoundExpr& e) {
   return false;
 }
 
-bool OpFromName(const std::string& n, IndexScanOp* op) {
-  if (n == "=") *op = IndexScanOp::kEq;
-  else if (n == "<") *op = IndexScanOp::kLt;
-  else if (n == "<=") *op = IndexScanOp::kLe;
-  else if (n == ">") *op = IndexScanOp::kGt;
-  else if (n == ">=") *op = IndexScanOp::kGe;
-  else return false;
-  return true;
-}
-
-IndexScanOp Commute(IndexScanOp op) {
-  switch (op) {
-    case IndexScanOp::kLt: return IndexScanOp::kGt;
-    case IndexScanOp::kLe: return IndexScanOp::kGe;
-    case IndexScanOp::kGt: return IndexScanOp::kLt;
-    case IndexScanOp::kGe: return IndexScanOp::kLe;
-    default: return op;
-  }
-}
-
 // What one conjunct says about table column `col`.
 struct ColumnConds {
   std::vector<IndexBoundExpr> bounds;
@@ -131,6 +111,26 @@ std::string JoinTexts(const std::vector<std::string>& texts) {
 }
 
 }  // namespace
+
+bool OpFromName(const std::string& n, IndexScanOp* op) {
+  if (n == "=") *op = IndexScanOp::kEq;
+  else if (n == "<") *op = IndexScanOp::kLt;
+  else if (n == "<=") *op = IndexScanOp::kLe;
+  else if (n == ">") *op = IndexScanOp::kGt;
+  else if (n == ">=") *op = IndexScanOp::kGe;
+  else return false;
+  return true;
+}
+
+IndexScanOp Commute(IndexScanOp op) {
+  switch (op) {
+    case IndexScanOp::kLt: return IndexScanOp::kGt;
+    case IndexScanOp::kLe: return IndexScanOp::kGe;
+    case IndexScanOp::kGt: return IndexScanOp::kLt;
+    case IndexScanOp::kGe: return IndexScanOp::kLe;
+    default: return op;
+  }
+}
 
 ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& alias, std::vector<PlanExpr>* conds,
                           const WantedOrder* order, bool emit_rid, bool* ordered, bool keep_conds) {

@@ -14,26 +14,6 @@ namespace {
 
 using executor::IndexScanOp;
 
-bool OpOf(const std::string& n, IndexScanOp* op) {
-  if (n == "=") *op = IndexScanOp::kEq;
-  else if (n == "<") *op = IndexScanOp::kLt;
-  else if (n == "<=") *op = IndexScanOp::kLe;
-  else if (n == ">") *op = IndexScanOp::kGt;
-  else if (n == ">=") *op = IndexScanOp::kGe;
-  else return false;
-  return true;
-}
-
-IndexScanOp Flip(IndexScanOp op) {
-  switch (op) {
-    case IndexScanOp::kLt: return IndexScanOp::kGt;
-    case IndexScanOp::kLe: return IndexScanOp::kGe;
-    case IndexScanOp::kGt: return IndexScanOp::kLt;
-    case IndexScanOp::kGe: return IndexScanOp::kLe;
-    default: return op;
-  }
-}
-
 // A constant, or a cast of one (folded here): its value.
 bool ConstValue(const BoundExpr& e, types::Value* out) {
   if (e.kind == BoundKind::kConst) {
@@ -58,12 +38,12 @@ void Collect(const BoundExpr& e, std::vector<executor::ColumnCondition>* out) {
   }
   if (e.kind != BoundKind::kFuncCall || e.func == nullptr || e.children.size() != 2) return;
   IndexScanOp op;
-  if (!OpOf(e.func->name, &op)) return;
+  if (!OpFromName(e.func->name, &op)) return;
   const BoundExpr* col = e.children[0].get();
   const BoundExpr* val = e.children[1].get();
   if (col->kind != BoundKind::kColumn) {
     std::swap(col, val);
-    op = Flip(op);
+    op = Commute(op);
   }
   executor::ColumnCondition c;
   if (col->kind != BoundKind::kColumn || !ConstValue(*val, &c.value)) return;

@@ -565,6 +565,12 @@ ExecNodePtr PlanIndexScan(const executor::TableInfo& table, const std::string& a
 // grouped or DISTINCT). False otherwise.
 bool WantedOrderOf(const parser::SelectStmt& s, const RangeEntry& entry, WantedOrder* out);
 
+// A comparison operator's name as an index-scan operator (=, <, <=, >, >=;
+// false for others), and the operator with its sides swapped (`5 < a` is
+// `a > 5`): index paths and partition pruning (index_path.cpp).
+bool OpFromName(const std::string& n, executor::IndexScanOp* op);
+executor::IndexScanOp Commute(executor::IndexScanOp op);
+
 // One plain SELECT level while PlanSimple's phases build it. Binding
 // contexts point into it (scope), so it stays where it was created.
 struct SelectParts {
