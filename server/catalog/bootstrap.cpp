@@ -3,6 +3,7 @@
 // Principal entry point: BootstrapCatalog.
 #include "catalog/bootstrap.h"
 
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/database_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
@@ -93,6 +95,13 @@ const std::vector<ColumnSpec> kNamespaceColumns = {
     {"oid", types::kOidOid},
     {"nspname", types::kNameOid},
     {"nspowner", types::kOidOid},
+    {"nspacl", types::kTextOid, true},
+};
+
+const std::vector<ColumnSpec> kDatabaseColumns = {
+    {"oid", types::kOidOid},           {"datname", types::kNameOid},       {"datdba", types::kOidOid},
+    {"encoding", types::kInt4Oid},     {"datistemplate", types::kBoolOid}, {"datallowconn", types::kBoolOid},
+    {"datconnlimit", types::kInt4Oid}, {"datacl", types::kTextOid, true},  {"datconfig", types::kTextOid, true},
 };
 
 const std::vector<ColumnSpec> kAuthMembersColumns = {
@@ -146,7 +155,7 @@ void Check(const storage::Status& st, const char* what) {
 
 }  // namespace
 
-void BootstrapCatalog(const std::string& datadir, const std::string& superuser) {
+void BootstrapCatalog(const std::string& datadir, const std::string& superuser, const std::string& dbname) {
   storage::ShmemParams p;
   p.max_connections = 1;
   p.max_aux_processes = 1;
@@ -157,10 +166,14 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::SmgrInit(datadir);
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
+  SetMyDatabaseId(kTemplate1DatabaseOid);
   try {
+    std::error_code ec;
+    std::filesystem::create_directories(datadir + "/" + storage::DatabaseDirectory(kTemplate1DatabaseOid), ec);
+    if (ec) throw std::runtime_error("could not create template1's directory: " + ec.message());
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
                     kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid}) {
-      storage::RelFileLocator rel(oid);
+      const storage::RelFileLocator rel = CatalogRel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
       }
@@ -176,6 +189,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kPgAuthMembersOid, kPgAuthMembersName, kAuthMembersColumns);
     InsertCatalogRelation(kHearthNamespaceOid, kHearthNamespaceName, kNamespaceColumns);
     InsertCatalogRelation(kHearthProcOid, kHearthProcName, kProcColumns);
+    InsertCatalogRelation(kHearthDatabaseOid, kHearthDatabaseName, kDatabaseColumns);
+    BootstrapDatabases(dbname, superuser);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -199,9 +214,15 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(AuthMembersRel(), storage::ForkNumber::kMain), "could not sync pg_auth_members");
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
+    Check(storage::SmgrImmedSync(DatabaseCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_database");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }
+    // template0 and the default database start as copies of template1.
+    Check(storage::SmgrCopyDatabaseDirectory(kTemplate1DatabaseOid, kTemplate0DatabaseOid), "could not create template0");
+    Check(storage::SmgrCopyDatabaseDirectory(kTemplate1DatabaseOid, kDefaultDatabaseOid),
+          "could not create the default database");
+    SetMyDatabaseId(kDefaultDatabaseOid);
   } catch (...) {
     storage::ReleaseProcSlot();
     storage::SmgrCloseAll();

@@ -76,7 +76,8 @@ void AddPgNamespace(SystemViewProvider& p) {
                                 Value::Null(kTextOid)});
               }
               for (const SchemaFields& f : ListUserSchemas()) {
-                rows.push_back({OidValue(f.oid), NameValue(f.name), OidValue(f.owner), Value::Null(kTextOid)});
+                rows.push_back({OidValue(f.oid), NameValue(f.name), OidValue(f.owner),
+                                f.acl ? Value::Text(*f.acl) : Value::Null(kTextOid)});
               }
               return rows;
             });

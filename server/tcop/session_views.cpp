@@ -156,7 +156,8 @@ void AddPgStatActivity(catalog::SystemViewProvider& p, Session& session) {
       const uint32_t xid = s.xid.load(std::memory_order_relaxed);
       const uint32_t xmin = s.xmin.load(std::memory_order_relaxed);
       const bool waiting = s.waiting_on_lock.load(std::memory_order_relaxed);
-      out.push_back({mine ? Value::Int(kOidOid, catalog::kDatabaseOid) : Value::Null(kOidOid),
+      const uint32_t datid = s.database_oid.load(std::memory_order_relaxed);
+      out.push_back({datid != 0 ? Value::Int(kOidOid, datid) : Value::Null(kOidOid),
                      mine ? Value::Bytes(kNameOid, session.database) : Value::Null(kNameOid),
                      Value::Int4(pid),
                      Value::Null(kInt4Oid),
