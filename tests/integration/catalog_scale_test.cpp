@@ -44,10 +44,10 @@ std::string Values(int first, int last) {
   return v;
 }
 
-// Files of user relations (relfilenode >= 16384) under <datadir>/base.
+// Files of user relations (relfilenode >= 16384) of the default database (<datadir>/base/5).
 int CountRelationFiles(const std::string& datadir) {
   int n = 0;
-  DIR* d = opendir((datadir + "/base").c_str());
+  DIR* d = opendir((datadir + "/base/5").c_str());
   if (d == nullptr) return -1;
   while (dirent* e = readdir(d)) {
     if (std::atol(e->d_name) >= 16384) n++;
