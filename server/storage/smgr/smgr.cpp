@@ -406,7 +406,15 @@ std::string SmgrSegmentPath(RelFileLocator rel, ForkNumber fork, uint32_t segno)
 
 Status SmgrCreate(RelFileLocator rel, ForkNumber fork, bool ok_if_exists) {
   std::string path = SegPath(rel, fork, 0);
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | (ok_if_exists ? 0 : O_EXCL), 0600);
+  const int flags = O_RDWR | O_CREAT | O_CLOEXEC | (ok_if_exists ? 0 : O_EXCL);
+  int fd = open(path.c_str(), flags, 0600);
+  if (fd < 0 && errno == ENOENT) {
+    // The database's directory is missing (a fresh directory of a test or
+    // tool, or redo of a database the WAL created): make it and retry.
+    if (rel.db != 0) (void)mkdir((g_datadir + "/base").c_str(), 0700);
+    (void)mkdir((g_datadir + "/" + DatabaseDirectory(rel.db)).c_str(), 0700);
+    fd = open(path.c_str(), flags, 0600);
+  }
   if (fd < 0) {
     int err = errno;
     if (err == EEXIST) return Status::InvalidArgument("relation file \"" + path + "\" already exists");
