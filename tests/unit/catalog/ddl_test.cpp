@@ -18,8 +18,8 @@ namespace {
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
 // hearth_namespace, hearth_proc and their 15 + 9 + 9 + 11 + 13 + 12 + 4 + 3 +
 // 19 columns.
-constexpr int kSystemClassRows = 9;
-constexpr int kSystemAttributeRows = 95;
+constexpr int kSystemClassRows = 10;  // with hearth_database
+constexpr int kSystemAttributeRows = 105;  // hearth_database (9) and nspacl
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
