@@ -44,6 +44,7 @@ inline constexpr char kInvalidTransactionTermination[] = "2D000";
 inline constexpr char kInvalidCursorName[] = "34000";
 inline constexpr char kInvalidSavepointSpecification[] = "3B001";
 inline constexpr char kInvalidCatalogName[] = "3D000";
+inline constexpr char kDuplicateDatabase[] = "42P04";
 inline constexpr char kInvalidSchemaName[] = "3F000";
 inline constexpr char kSerializationFailure[] = "40001";
 inline constexpr char kDeadlockDetected[] = "40P01";

@@ -329,7 +329,7 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
   cr[kClassRelfilenode] = types::Value::Int(types::kOidOid, new_relfilenode);
   cr[kClassRelnatts] = types::Value::Int(types::kInt2Oid, static_cast<int64_t>(columns.size()));
   internal::CatalogUpdate(kHearthClassOid, cls->tid, cr, xid, cid);
-  RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
+  RegisterPendingDelete(DatabaseRel(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
   // Index keys follow their columns; an index on a dropped column goes.
   std::vector<Oid> lost_indexes;
   for (const internal::CatalogTuple& t : internal::FindIndexes(old_entry.oid)) {
@@ -342,7 +342,7 @@ void FinishTableRewrite(const RelationEntry& old_entry, const std::vector<Rewrit
     }
     if (lost) {
       internal::DdlDeleteCatalogTuple(IndexRel(), t.tid, xid, cid);
-      RegisterPendingDelete(storage::RelFileLocator(f.relfilenode), /*at_commit=*/true);
+      RegisterPendingDelete(DatabaseRel(f.relfilenode), /*at_commit=*/true);
       lost_indexes.push_back(f.indexrelid);
       continue;
     }

@@ -3,6 +3,7 @@
 // Principal entry point: BootstrapCatalog.
 #include "catalog/bootstrap.h"
 
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
 #include "catalog/description_catalog.h"
+#include "catalog/database_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "catalog/trigger_catalog.h"
 #include "storage/buffer/bufmgr.h"
@@ -112,6 +114,13 @@ const std::vector<ColumnSpec> kNamespaceColumns = {
     {"oid", types::kOidOid},
     {"nspname", types::kNameOid},
     {"nspowner", types::kOidOid},
+    {"nspacl", types::kTextOid, true},
+};
+
+const std::vector<ColumnSpec> kDatabaseColumns = {
+    {"oid", types::kOidOid},           {"datname", types::kNameOid},       {"datdba", types::kOidOid},
+    {"encoding", types::kInt4Oid},     {"datistemplate", types::kBoolOid}, {"datallowconn", types::kBoolOid},
+    {"datconnlimit", types::kInt4Oid}, {"datacl", types::kTextOid, true},  {"datconfig", types::kTextOid, true},
 };
 
 const std::vector<ColumnSpec> kAuthMembersColumns = {
@@ -165,7 +174,7 @@ void Check(const storage::Status& st, const char* what) {
 
 }  // namespace
 
-void BootstrapCatalog(const std::string& datadir, const std::string& superuser) {
+void BootstrapCatalog(const std::string& datadir, const std::string& superuser, const std::string& dbname) {
   storage::ShmemParams p;
   p.max_connections = 1;
   p.max_aux_processes = 1;
@@ -176,11 +185,15 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
   storage::SmgrInit(datadir);
   access::TransamStartup(datadir);
   storage::ClaimProcSlot(0, storage::BackendType::kStartup);
+  SetMyDatabaseId(kTemplate1DatabaseOid);
   try {
+    std::error_code ec;
+    std::filesystem::create_directories(datadir + "/" + storage::DatabaseDirectory(kTemplate1DatabaseOid), ec);
+    if (ec) throw std::runtime_error("could not create template1's directory: " + ec.message());
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
                     kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid,
                     kHearthDescriptionOid, kHearthShdescriptionOid}) {
-      storage::RelFileLocator rel(oid);
+      const storage::RelFileLocator rel = CatalogRel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
       }
@@ -199,6 +212,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     InsertCatalogRelation(kHearthTriggerOid, kHearthTriggerName, kTriggerColumns);
     InsertCatalogRelation(kHearthDescriptionOid, kHearthDescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
+    InsertCatalogRelation(kHearthDatabaseOid, kHearthDatabaseName, kDatabaseColumns);
+    BootstrapDatabases(dbname, superuser);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
     for (const PredefinedRole& r : kPredefinedRoles) {
@@ -209,7 +224,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
                        access::kFirstCommandId);
     }
     DescribeCatalogIndexes();
-    heap::HeapInsert(storage::RelFileLocator(kHearthDescriptionOid), DescriptionTupleDesc(),
+    heap::HeapInsert(CatalogRel(kHearthDescriptionOid), DescriptionTupleDesc(),
                      {types::Value::Int(types::kOidOid, kPublicNamespace),
                       types::Value::Int(types::kOidOid, kPgNamespaceClassOid), types::Value::Int4(0),
                       types::Value::Text(kPublicSchemaComment)},
@@ -229,12 +244,18 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser) 
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
     Check(storage::SmgrImmedSync(TriggerCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_trigger");
     for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid}) {
-      Check(storage::SmgrImmedSync(storage::RelFileLocator(oid), storage::ForkNumber::kMain),
+      Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain),
             "could not sync a description catalog");
     }
+    Check(storage::SmgrImmedSync(DatabaseCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_database");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {
       Check(storage::SmgrImmedSync(d.desc.rel, storage::ForkNumber::kMain), "could not sync a catalog index");
     }
+    // template0 and the default database start as copies of template1.
+    Check(storage::SmgrCopyDatabaseDirectory(kTemplate1DatabaseOid, kTemplate0DatabaseOid), "could not create template0");
+    Check(storage::SmgrCopyDatabaseDirectory(kTemplate1DatabaseOid, kDefaultDatabaseOid),
+          "could not create the default database");
+    SetMyDatabaseId(kDefaultDatabaseOid);
   } catch (...) {
     storage::ReleaseProcSlot();
     storage::SmgrCloseAll();

@@ -69,7 +69,17 @@ const TupleDesc& IndexTupleDesc() {
   return desc;
 }
 
+Oid g_my_database_oid = 0;
+
+void SetMyDatabaseId(Oid db) { g_my_database_oid = db; }
+
 Oid NamespaceOid(const std::string& schema) {
+  const Oid ns = NamespaceOidUnchecked(schema);
+  if (!schema.empty() && ns >= kFirstNormalObjectId && !IsTempNamespace(ns)) CheckSchemaUsage(ns);
+  return ns;
+}
+
+Oid NamespaceOidUnchecked(const std::string& schema) {
   if (schema.empty()) {
     // The creation namespace; public when the path names no schema that
     // exists (callers that create check with CreationNamespace()).

@@ -41,8 +41,30 @@ inline constexpr Oid kBootstrapSuperuserOid = 10;
 inline constexpr Oid kPgCatalogNamespace = 11;  // system catalogs live here
 inline constexpr Oid kPublicNamespace = 2200;   // every user table today
 
-// The single database all relations belong to (lock tags carry it).
-inline constexpr Oid kDatabaseOid = 1;
+// ---- databases (pg_database 1262; database_catalog.h) ----
+// PostgreSQL's fixed oids of the databases `hearthd init` makes: template1
+// (1), template0 (4) and the default database (5, the name given to init).
+inline constexpr Oid kTemplate1DatabaseOid = 1;
+inline constexpr Oid kTemplate0DatabaseOid = 4;
+inline constexpr Oid kDefaultDatabaseOid = storage::kDefaultDatabaseId;
+
+// The database this process works in: set once at connection start (before
+// any catalog of the database is read), by bootstrap, and by an autovacuum
+// worker per database; 0 in processes bound to none (the relations they touch
+// are shared ones). Every relation lock and every locator of a non-shared
+// relation carries it.
+extern Oid g_my_database_oid;
+inline Oid MyDatabaseId() { return g_my_database_oid; }
+void SetMyDatabaseId(Oid db);
+// The shared catalogs (one copy in the cluster, under global/): pg_authid,
+// pg_auth_members, pg_database.
+inline constexpr bool IsSharedRelation(Oid oid) { return oid == 1260 || oid == 1261 || oid == 1262; }
+// Storage of relfilenode `relfilenode` of this database.
+inline storage::RelFileLocator DatabaseRel(Oid relfilenode) { return {MyDatabaseId(), relfilenode}; }
+// Storage of a catalog (fixed oid = relfilenode): shared ones under global/.
+inline storage::RelFileLocator CatalogRel(Oid catalog) {
+  return {IsSharedRelation(catalog) ? 0 : MyDatabaseId(), catalog};
+}
 
 // OIDs below this are reserved for built-in objects; user objects (and every
 // relfilenode made after bootstrap) are numbered from here on.
@@ -113,9 +135,9 @@ const heap::TupleDesc& ClassTupleDesc();
 const heap::TupleDesc& AttributeTupleDesc();
 const heap::TupleDesc& IndexTupleDesc();
 
-inline storage::RelFileLocator ClassRel() { return storage::RelFileLocator(kHearthClassOid); }
-inline storage::RelFileLocator AttributeRel() { return storage::RelFileLocator(kHearthAttributeOid); }
-inline storage::RelFileLocator IndexRel() { return storage::RelFileLocator(kHearthIndexOid); }
+inline storage::RelFileLocator ClassRel() { return CatalogRel(kHearthClassOid); }
+inline storage::RelFileLocator AttributeRel() { return CatalogRel(kHearthAttributeOid); }
+inline storage::RelFileLocator IndexRel() { return CatalogRel(kHearthIndexOid); }
 
 // "public" → 2200, "pg_catalog" → 11, "" (search path) → 2200,
 // "pg_temp" / "pg_temp_N" → a temporary namespace (temp_namespace.h); else 0.

@@ -42,7 +42,7 @@ CatalogIndexDef Define(Oid oid, const char* name, Oid catalog, std::vector<int> 
   d.oid = oid;
   d.name = name;
   d.catalog = catalog;
-  d.desc.rel = storage::RelFileLocator(oid);
+  d.desc.rel = CatalogRel(oid);
   d.desc.name = name;
   const heap::TupleDesc& td = DescOf(catalog);
   for (size_t i = 0; i < columns.size(); i++) {
@@ -77,7 +77,7 @@ void IndexRowVersion(Oid catalog, const heap::Row& row, heap::ItemPointer tid) {
 }  // namespace
 
 const std::vector<CatalogIndexDef>& CatalogIndexDefs() {
-  static const std::vector<CatalogIndexDef> defs = {
+  static std::vector<CatalogIndexDef> defs = {
       Define(kAttributeRelidAttnumIndexOid, "hearth_attribute_relid_attnum_index", kHearthAttributeOid,
              {kAttAttrelid, kAttAttnum}, {"attrelid", "attnum"}),
       Define(kClassOidIndexOid, "hearth_class_oid_index", kHearthClassOid, {kClassOid}, {"oid"}),
@@ -87,6 +87,12 @@ const std::vector<CatalogIndexDef>& CatalogIndexDefs() {
       Define(kIndexNameNspIndexOid, "hearth_index_indname_nsp_index", kHearthIndexOid, {kIndName, kIndNamespace},
              {"indname", "indnamespace"}),
   };
+  // The files are the current database's (bootstrap and tests change it).
+  static Oid defs_db = MyDatabaseId();
+  if (defs_db != MyDatabaseId()) {
+    defs_db = MyDatabaseId();
+    for (CatalogIndexDef& d : defs) d.desc.rel = CatalogRel(d.oid);
+  }
   return defs;
 }
 
@@ -101,10 +107,12 @@ bool CatalogIndexesUsable() {
   // Per data directory (tests open several in one process); the answer
   // never changes while a server runs.
   static std::string checked_dir;
+  static Oid checked_db = 0;
   static bool usable = false;
-  if (checked_dir.empty() || checked_dir != storage::SmgrDataDir()) {
-    usable = storage::SmgrExists(storage::RelFileLocator(kClassOidIndexOid), storage::ForkNumber::kMain);
+  if (checked_dir.empty() || checked_dir != storage::SmgrDataDir() || checked_db != MyDatabaseId()) {
+    usable = storage::SmgrExists(CatalogRel(kClassOidIndexOid), storage::ForkNumber::kMain);
     checked_dir = storage::SmgrDataDir();
+    checked_db = MyDatabaseId();
   }
   return usable;
 }
@@ -119,7 +127,7 @@ void CreateCatalogIndexes() {
 }
 
 heap::ItemPointer CatalogInsert(Oid catalog, const heap::Row& row, access::TransactionId xid, access::CommandId cid) {
-  heap::ItemPointer tid = heap::HeapInsert(storage::RelFileLocator(catalog), DescOf(catalog), row, xid, cid);
+  heap::ItemPointer tid = heap::HeapInsert(CatalogRel(catalog), DescOf(catalog), row, xid, cid);
   PendingCounts(catalog).CountInsert();
   IndexRowVersion(catalog, row, tid);
   return tid;
@@ -129,7 +137,7 @@ heap::ItemPointer CatalogUpdate(Oid catalog, heap::ItemPointer tid, const heap::
                                 access::CommandId cid) {
   heap::TmFailureData fd;
   heap::ItemPointer new_tid;
-  access::TmResult r = heap::HeapUpdate(storage::RelFileLocator(catalog), tid, DescOf(catalog), row, xid, cid, nullptr,
+  access::TmResult r = heap::HeapUpdate(CatalogRel(catalog), tid, DescOf(catalog), row, xid, cid, nullptr,
                                         /*wait=*/true, &fd, &new_tid);
   if (r != access::TmResult::kOk) throw DbError("XX000", "tuple concurrently updated");
   PendingCounts(catalog).CountUpdate(/*hot=*/false);
@@ -167,13 +175,13 @@ void VacuumNotedCatalogs() noexcept {
   std::vector<Oid> todo;
   todo.swap(NotedCatalogs());
   for (Oid catalog : todo) {
-    const storage::LockTag tag = storage::LockTag::Relation(kDatabaseOid, catalog);
+    const storage::LockTag tag = storage::LockTag::Relation(IsSharedRelation(catalog) ? 0 : MyDatabaseId(), catalog);
     try {
       if (storage::LockAcquire(tag, storage::LockMode::kShareUpdateExclusive, /*dont_wait=*/true) !=
           storage::LockAcquireResult::kGranted) {
         continue;
       }
-      heap::HeapVacuumRelation(storage::RelFileLocator(catalog), access::GetOldestXmin(),
+      heap::HeapVacuumRelation(CatalogRel(catalog), access::GetOldestXmin(),
                                [catalog](std::span<const heap::ItemPointer> dead) {
                                  auto less = [](const heap::ItemPointer& a, const heap::ItemPointer& b) {
                                    return a.block != b.block ? a.block < b.block : a.offset < b.offset;

@@ -66,7 +66,7 @@ std::vector<CatalogTuple> FetchCandidates(Oid catalog, const heap::TupleDesc& de
   CatalogTuple t;
   size_t unusable = 0;
   for (heap::ItemPointer tid : tids) {
-    if (!heap::HeapFetch(storage::RelFileLocator(catalog), desc, tid, snap, me, &t.row) || !match(t.row)) {
+    if (!heap::HeapFetch(CatalogRel(catalog), desc, tid, snap, me, &t.row) || !match(t.row)) {
       unusable++;
       continue;
     }
@@ -86,7 +86,7 @@ template <typename Match>
 std::vector<CatalogTuple> Lookup(Oid catalog, const heap::TupleDesc& desc, Oid index_oid,
                                  std::vector<types::Value> key, Match match, bool first_only) {
   if (!CatalogIndexesUsable()) {
-    return ScanCatalog(storage::RelFileLocator(catalog), desc, match, first_only);
+    return ScanCatalog(CatalogRel(catalog), desc, match, first_only);
   }
   return FetchCandidates(catalog, desc, CatalogIndexProbe(index_oid, std::move(key)), match, first_only);
 }

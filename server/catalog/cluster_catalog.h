@@ -1,26 +1,15 @@
 // catalog/cluster_catalog.h
 //
-// The cluster-wide list of databases. For now a small text file under
-// <datadir>/global/ (one name per line) written by `hearthd init`; read-only
-// after init, so any process may read it without locking. (Roles live in
-// the pg_authid catalog, role_catalog.h.)
+// Cluster-wide names: the pg_database_owner pseudo-role and role names by
+// oid for pg_get_userbyid. (Databases live in the shared pg_database
+// catalog, database_catalog.h; roles in pg_authid, role_catalog.h.)
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "catalog/catalog_defs.h"
 
 namespace hearth::catalog {
-
-inline constexpr char kDatabasesFile[] = "global/databases";
-
-// Writes the initial list: one database. Returns false and sets *error when
-// the file cannot be written.
-bool WriteInitialClusterCatalog(const std::string& datadir, const std::string& dbname, std::string* error);
-
-bool DatabaseExists(const std::string& datadir, const std::string& name);
-std::vector<std::string> ListDatabases(const std::string& datadir);
 
 // PostgreSQL's fixed oid of the pg_database_owner pseudo-role that owns
 // schema public (the bootstrap superuser's, 10, is in catalog_defs.h).

@@ -3,6 +3,8 @@
 // Principal entry points: CommentOn, CommentOnFunction.
 #include "catalog/comment_ddl.h"
 
+#include "catalog/database_catalog.h"
+
 #include "catalog/catalog_rows.h"
 #include "catalog/cluster_catalog.h"
 #include "catalog/constraint_catalog.h"
@@ -148,11 +150,10 @@ void CommentOnRole(const parser::CommentStmt& stmt) {
 }
 
 void CommentOnDatabase(const parser::CommentStmt& stmt) {
-  if (!DatabaseExists(storage::SmgrDataDir(), stmt.name)) {
-    throw DbError("3D000", "database \"" + stmt.name + "\" does not exist");
-  }
-  CheckOwnership(kBootstrapSuperuserOid, "database", stmt.name);
-  SetDescription(kDatabaseOid, kPgDatabaseClassOid, 0, stmt.comment);
+  const std::optional<DatabaseTuple> db = FindDatabaseByName(stmt.name);
+  if (!db) throw DbError("3D000", "database \"" + stmt.name + "\" does not exist");
+  CheckOwnership(db->db.owner, "database", stmt.name);
+  SetDescription(db->db.oid, kPgDatabaseClassOid, 0, stmt.comment);
 }
 
 }  // namespace

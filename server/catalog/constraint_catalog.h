@@ -26,7 +26,7 @@ namespace hearth::catalog {
 
 inline constexpr Oid kHearthConstraintOid = 2606;  // pg_constraint's oid
 inline constexpr char kHearthConstraintName[] = "hearth_constraint";
-inline storage::RelFileLocator ConstraintCatalogRel() { return storage::RelFileLocator(kHearthConstraintOid); }
+inline storage::RelFileLocator ConstraintCatalogRel() { return CatalogRel(kHearthConstraintOid); }
 
 // Column numbers (0-based positions) of hearth_constraint.
 enum ConstraintCol : int {

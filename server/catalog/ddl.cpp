@@ -102,6 +102,7 @@ Oid ResolveNamespaceForCreate(const parser::RangeVar& rv, const std::string& rel
     if (rv.location >= 0) e.WithPosition(rv.location + 1);
     throw e;
   }
+  CheckSchemaCreate(ns);
   if (IsTempNamespace(ns)) {
     if (ns != MyTempNamespaceOid()) {
       throw DbError("0A000", "cannot create relations in temporary schemas of other sessions");
@@ -177,7 +178,7 @@ void RejectSystemCatalog(const RelationEntry& e) {
 }
 
 storage::RelFileLocator CreateRelationFile(Oid relfilenode) {
-  storage::RelFileLocator rel(relfilenode);
+  const storage::RelFileLocator rel = DatabaseRel(relfilenode);
   storage::Status st = storage::SmgrCreate(rel, storage::ForkNumber::kMain);
   if (!st.ok()) throw DbError("58030", "could not create relation file: " + st.message());
   // Recovery recreates the file if the transaction commits and we crash
@@ -380,7 +381,7 @@ DdlResult DropTables(const std::vector<parser::RangeVar>& names, bool if_exists)
   for (const RelationRef& e : victims) {
     auto cls = internal::FindClassByOid(e->oid);
     if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
-    storage::RelFileLocator rel(internal::RowOid(cls->row, kClassRelfilenode));
+    const storage::RelFileLocator rel = DatabaseRel(internal::RowOid(cls->row, kClassRelfilenode));
     DeleteCatalogTuple(ClassRel(), cls->tid, xid, cid);
     for (const internal::CatalogTuple& a : internal::FindAttributes(e->oid)) {
       DeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
@@ -424,7 +425,7 @@ DdlResult TruncateTables(const std::vector<parser::RangeVar>& names) {
   for (const RelationRef& e : targets) {
     auto cls = internal::FindClassByOid(e->oid);
     if (!cls) throw DbError("XX000", "cache lookup failed for relation " + std::to_string(e->oid));
-    storage::RelFileLocator old_rel(internal::RowOid(cls->row, kClassRelfilenode));
+    const storage::RelFileLocator old_rel = DatabaseRel(internal::RowOid(cls->row, kClassRelfilenode));
     const Oid new_number = GetNewObjectId();
     CreateRelationFile(new_number);
     heap::Row row = cls->row;

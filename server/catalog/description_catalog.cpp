@@ -26,7 +26,7 @@ namespace {
 using Key = std::tuple<Oid, Oid, int>;  // (objoid, classoid, objsubid)
 
 Oid CatalogFor(Oid classoid) { return IsSharedClass(classoid) ? kHearthShdescriptionOid : kHearthDescriptionOid; }
-storage::RelFileLocator RelFor(Oid classoid) { return storage::RelFileLocator(CatalogFor(classoid)); }
+storage::RelFileLocator RelFor(Oid classoid) { return CatalogRel(CatalogFor(classoid)); }
 
 // Every comment as of the catalog version it was read at; this backend's
 // own uncommitted changes force a re-read (and so does the end of the
@@ -44,7 +44,7 @@ DescriptionCache& Cache() {
 }
 
 std::vector<internal::CatalogTuple> ScanWhere(Oid catalog, const std::function<bool(const heap::Row&)>& match) {
-  return internal::ScanCatalogWhere(storage::RelFileLocator(catalog), DescriptionTupleDesc(), match, false);
+  return internal::ScanCatalogWhere(CatalogRel(catalog), DescriptionTupleDesc(), match, false);
 }
 
 const std::map<Key, std::string>& CachedRows() {
@@ -124,8 +124,8 @@ const heap::TupleDesc& DescriptionTupleDesc() {
 }
 
 bool DescriptionCatalogsExist() {
-  return storage::SmgrExists(storage::RelFileLocator(kHearthDescriptionOid), storage::ForkNumber::kMain) &&
-         storage::SmgrExists(storage::RelFileLocator(kHearthShdescriptionOid), storage::ForkNumber::kMain);
+  return storage::SmgrExists(CatalogRel(kHearthDescriptionOid), storage::ForkNumber::kMain) &&
+         storage::SmgrExists(CatalogRel(kHearthShdescriptionOid), storage::ForkNumber::kMain);
 }
 
 void SetDescription(Oid objoid, Oid classoid, int objsubid, const std::optional<std::string>& text) {

@@ -84,7 +84,7 @@ std::string ChooseName(Oid ns, const std::string& table, const std::vector<std::
 // The index file: created now, unlinked if the transaction does not commit
 // (the same steps as ddl.cpp's CreateRelationFile).
 storage::RelFileLocator CreateIndexFile(Oid relfilenode) {
-  storage::RelFileLocator rel(relfilenode);
+  const storage::RelFileLocator rel = DatabaseRel(relfilenode);
   storage::Status st = storage::SmgrCreate(rel, storage::ForkNumber::kMain);
   if (!st.ok()) throw DbError("58030", "could not create relation file: " + st.message());
   access::XLogLogRelationCreate(rel);
@@ -330,7 +330,7 @@ int DropIndexRowsOf(Oid table_oid) {
       throw DbError("XX000", "tuple concurrently updated");
     }
     PendingCounts(kHearthIndexOid).CountDelete();
-    RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
+    RegisterPendingDelete(DatabaseRel(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
     ++n;
     DeleteIndexDescriptions(internal::RowOid(t.row, kIndIndexrelid));
   }
@@ -489,7 +489,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
       throw DbError("XX000", "tuple concurrently updated");
     }
     PendingCounts(kHearthIndexOid).CountDelete();
-    RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(row->row, kIndRelfilenode)), /*at_commit=*/true);
+    RegisterPendingDelete(DatabaseRel(internal::RowOid(row->row, kIndRelfilenode)), /*at_commit=*/true);
     ++result.count;
     DeleteIndexDescriptions(internal::RowOid(row->row, kIndIndexrelid));
   }
@@ -558,7 +558,7 @@ DdlResult TruncateTablesWithIndexes(const std::vector<parser::RangeVar>& named) 
       MarkCatalogChanged(e->oid);
       touched.push_back(e->oid);
       internal::CatalogUpdate(kHearthIndexOid, t.tid, row, xid, access::GetCurrentCommandId(true));
-      RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
+      RegisterPendingDelete(DatabaseRel(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
       changed = true;
     }
   }
@@ -592,7 +592,7 @@ void RebuildIndexes(Oid table_oid) {
     row[kIndRelfilenode] = types::Value::Int(types::kOidOid, new_number);
     MarkCatalogChanged(table_oid);
     internal::CatalogUpdate(kHearthIndexOid, t.tid, row, xid, access::GetCurrentCommandId(true));
-    RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
+    RegisterPendingDelete(DatabaseRel(internal::RowOid(t.row, kIndRelfilenode)), /*at_commit=*/true);
     changed = true;
   }
   if (changed) {

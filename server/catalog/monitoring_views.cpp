@@ -75,9 +75,10 @@ std::vector<executor::Row> BuffercacheRows() {
     executor::Row r(9);
     r[0] = Value::Int4(id + 1);  // bufferid is 1-based, as PostgreSQL's
     if (b.tag_valid && b.valid) {
-      r[1] = Value::Int(types::kOidOid, b.tag.rel);
+      const storage::RelFileLocator loc = storage::RelFileLocator::FromKey(b.tag.rel);
+      r[1] = Value::Int(types::kOidOid, loc.number.value);
       r[2] = Value::Int(types::kOidOid, kDefaultTablespaceOid);
-      r[3] = Value::Int(types::kOidOid, kDatabaseOid);
+      r[3] = Value::Int(types::kOidOid, loc.db);
       r[4] = Value::Int(types::kInt2Oid, b.tag.fork);
       r[5] = Value::Int8(b.tag.block);
       r[6] = Value::Bool(b.dirty);

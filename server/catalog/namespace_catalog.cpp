@@ -25,6 +25,7 @@ const heap::TupleDesc& NamespaceTupleDesc() {
       ColumnDesc::ForType(types::kOidOid),   // oid
       ColumnDesc::ForType(types::kNameOid),  // nspname
       ColumnDesc::ForType(types::kOidOid),   // nspowner
+      ColumnDesc::ForType(types::kTextOid),  // nspacl
   });
   return desc;
 }
@@ -34,13 +35,16 @@ heap::Row MakeSchemaRow(const SchemaFields& f) {
   r[kNspOid] = Value::Int(types::kOidOid, f.oid);
   r[kNspName] = Value::Bytes(types::kNameOid, f.name);
   r[kNspOwner] = Value::Int(types::kOidOid, f.owner);
+  r[kNspAcl] = f.acl ? Value::Text(*f.acl) : Value::Null(types::kTextOid);
   return r;
 }
 
 namespace {
 
 SchemaFields ParseSchemaRow(const heap::Row& r) {
-  return SchemaFields{internal::RowOid(r, kNspOid), r[kNspName].str, internal::RowOid(r, kNspOwner)};
+  SchemaFields f{internal::RowOid(r, kNspOid), r[kNspName].str, internal::RowOid(r, kNspOwner), std::nullopt};
+  if (r.size() > kNspAcl && !r[kNspAcl].is_null) f.acl = r[kNspAcl].str;
+  return f;
 }
 
 struct SchemaCache {
@@ -146,8 +150,10 @@ const ResolvedPath& Resolved() {
       if (temp != 0) r.explicit_ns.push_back(temp);
       continue;
     }
-    const Oid ns = NamespaceOid(name);
+    // Schemas the user may not use are left out (PostgreSQL's rule).
+    const Oid ns = NamespaceOidUnchecked(name);
     if (ns == types::kInvalidOid) continue;
+    if (UserSchema(ns) != nullptr && !SchemaUsable(ns, user)) continue;
     if (ns == kPgCatalogNamespace) names_pg_catalog = true;
     if (std::find(r.explicit_ns.begin(), r.explicit_ns.end(), ns) == r.explicit_ns.end()) r.explicit_ns.push_back(ns);
   }
@@ -188,6 +194,12 @@ Oid SchemaOwner(Oid ns) {
   const SchemaCache& c = Fresh();
   auto it = c.by_oid.find(ns);
   return it == c.by_oid.end() ? kBootstrapSuperuserOid : it->second.owner;
+}
+
+const SchemaFields* UserSchema(Oid ns) {
+  const SchemaCache& c = Fresh();
+  auto it = c.by_oid.find(ns);
+  return it == c.by_oid.end() ? nullptr : &it->second;
 }
 
 std::vector<SchemaFields> ListUserSchemas() {

@@ -27,15 +27,18 @@ namespace hearth::catalog {
 
 inline constexpr Oid kHearthNamespaceOid = 9100;
 inline constexpr char kHearthNamespaceName[] = "hearth_namespace";
-inline storage::RelFileLocator NamespaceCatalogRel() { return storage::RelFileLocator(kHearthNamespaceOid); }
+inline storage::RelFileLocator NamespaceCatalogRel() { return CatalogRel(kHearthNamespaceOid); }
 
-enum NamespaceCol : int { kNspOid = 0, kNspName, kNspOwner, kNspNatts };
+// nspacl: aclitem[] text, NULL = the owner's default (rows written before
+// the column existed read as NULL).
+enum NamespaceCol : int { kNspOid = 0, kNspName, kNspOwner, kNspAcl, kNspNatts };
 const heap::TupleDesc& NamespaceTupleDesc();
 
 struct SchemaFields {
   Oid oid = 0;
   std::string name;
   Oid owner = 0;
+  std::optional<std::string> acl;  // NULL: {owner=UC/owner}
 };
 heap::Row MakeSchemaRow(const SchemaFields& f);
 
@@ -51,6 +54,17 @@ std::optional<Oid> UserSchemaOid(const std::string& name);
 std::string UserSchemaName(Oid oid);
 // Owner of any namespace (the bootstrap superuser for the fixed ones).
 Oid SchemaOwner(Oid ns);
+// NamespaceOid (catalog_defs.h) without its check that the current user has
+// USAGE on a user schema (42501 `permission denied for schema s`).
+Oid NamespaceOidUnchecked(const std::string& schema);
+// Privileges on user schemas (schema_privileges.cpp): USAGE / CREATE held
+// by `role`; the checks throw 42501 `permission denied for schema s`.
+// Fixed namespaces (public, pg_catalog, temporary ones) are not checked.
+bool SchemaUsable(Oid ns, Oid role);
+void CheckSchemaUsage(Oid ns);
+void CheckSchemaCreate(Oid ns);
+// Cached row of a user schema (nullptr for the fixed ones and unknown oids).
+const SchemaFields* UserSchema(Oid ns);
 // Every schema created with CREATE SCHEMA, by name.
 std::vector<SchemaFields> ListUserSchemas();
 // Forget the cache (this backend changed hearth_namespace, or aborted).

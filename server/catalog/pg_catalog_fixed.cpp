@@ -10,6 +10,7 @@
 
 #include "catalog/catalog_defs.h"
 #include "catalog/cluster_catalog.h"
+#include "catalog/database_privileges.h"
 #include "catalog/pg_catalog_views.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
@@ -83,8 +84,8 @@ void AddPgTablespace(SystemViewProvider& p) {
             });
 }
 
-// Every database name of global/databases (they share one catalog and
-// kDatabaseOid for now), UTF8 with the C locale Hearth compares text in.
+// pg_database over the shared hearth_database catalog: UTF8 with the C
+// locale Hearth compares text in; datacl NULL while the default is in force.
 void AddPgDatabase(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgDatabaseOid, "pg_database",
@@ -94,13 +95,13 @@ void AddPgDatabase(SystemViewProvider& p) {
        {"datctype", kTextOid},     {"daticulocale", kTextOid}, {"datcollversion", kTextOid}, {"datacl", kTextOid}});
   p.AddView(std::move(info), [] {
     std::vector<Row> out;
-    for (const std::string& name : ListDatabases(storage::SmgrDataDir())) {
-      constexpr int32_t kUtf8Encoding = 6;
-      out.push_back({OidValue(kDatabaseOid), NameValue(name), OidValue(kBootstrapSuperuserOid),
-                     Value::Int4(kUtf8Encoding), CharValue('c'), Value::Bool(false), Value::Bool(true),
-                     Value::Int4(-1), Value::Int8(0), Value::Int8(0), OidValue(kDefaultTablespaceOid),
-                     Value::Text("C"), Value::Text("C"), Value::Null(kTextOid), Value::Null(kTextOid),
-                     Value::Null(kTextOid)});
+    for (const DatabaseFields& d : ListDatabaseRows()) {
+      const std::optional<std::string> acl = DatabaseAclText(d);
+      out.push_back({OidValue(d.oid), NameValue(d.name), OidValue(d.owner), Value::Int4(d.encoding), CharValue('c'),
+                     Value::Bool(d.is_template), Value::Bool(d.allow_connections), Value::Int4(d.connection_limit),
+                     Value::Int8(0), Value::Int8(0), OidValue(kDefaultTablespaceOid), Value::Text("C"),
+                     Value::Text("C"), Value::Null(kTextOid), Value::Null(kTextOid),
+                     acl ? Value::Text(*acl) : Value::Null(kTextOid)});
     }
     return out;
   });

@@ -82,7 +82,8 @@ void AddPgNamespace(SystemViewProvider& p) {
                                 Value::Null(kTextOid)});
               }
               for (const SchemaFields& f : ListUserSchemas()) {
-                rows.push_back({OidValue(f.oid), NameValue(f.name), OidValue(f.owner), Value::Null(kTextOid)});
+                rows.push_back({OidValue(f.oid), NameValue(f.name), OidValue(f.owner),
+                                f.acl ? Value::Text(*f.acl) : Value::Null(kTextOid)});
               }
               return rows;
             });
@@ -213,7 +214,7 @@ void AddPgClass(SystemViewProvider& p) {
                               partition ? c[kClassRelpartbound].str : ""}));
       if (kind == 'r' && oid >= kFirstNormalObjectId && toasted.count(oid) != 0) {
         out.back()[kPgClassReltoastrelid] = OidValue(ToastRelationOid(oid));
-        AddToastClassRows(oid, storage::RelFileLocator(static_cast<Oid>(c[kClassRelfilenode].i)), owner, &out);
+        AddToastClassRows(oid, DatabaseRel(static_cast<Oid>(c[kClassRelfilenode].i)), owner, &out);
       }
     }
     for (const Row& i : indexes.rows) {

@@ -29,7 +29,7 @@ namespace hearth::catalog {
 // (1255) and pg_language (2612) are views over it.
 inline constexpr Oid kHearthProcOid = 12600;
 inline constexpr char kHearthProcName[] = "hearth_proc";
-inline storage::RelFileLocator ProcCatalogRel() { return storage::RelFileLocator(kHearthProcOid); }
+inline storage::RelFileLocator ProcCatalogRel() { return CatalogRel(kHearthProcOid); }
 
 // pg_language oids (PostgreSQL's).
 inline constexpr Oid kInternalLanguageOid = 12;

@@ -122,7 +122,7 @@ std::optional<types::RelationSizes> RelationSizesByOid(Oid oid, uint32_t fork_ma
     return s;
   }
   if (auto ix = FindIndexByOid(oid)) {
-    storage::RelFileLocator rel(internal::RowOid(ix->row, kIndRelfilenode));
+    const storage::RelFileLocator rel = DatabaseRel(internal::RowOid(ix->row, kIndRelfilenode));
     s.filenode = rel.number.value;
     AddForkSizes(rel, fork_mask, &s);
     return s;

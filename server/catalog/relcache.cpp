@@ -146,7 +146,7 @@ RelationRef Build(const internal::CatalogTuple& cls) {
   const heap::Row& r = cls.row;
   e->oid = internal::RowOid(r, kClassOid);
   e->namespace_oid = internal::RowOid(r, kClassRelnamespace);
-  e->rel = storage::RelFileLocator(internal::RowOid(r, kClassRelfilenode));
+  e->rel = IsSharedRelation(e->oid) ? CatalogRel(e->oid) : DatabaseRel(internal::RowOid(r, kClassRelfilenode));
   e->fillfactor = r[kClassRelfillfactor].is_null ? 100 : static_cast<int>(r[kClassRelfillfactor].i);
   // Rows written before the column existed have fewer attributes: NULL.
   if (r.size() > kClassReloptions && !r[kClassReloptions].is_null) {
@@ -185,7 +185,7 @@ RelationRef Build(const internal::CatalogTuple& cls) {
     ix.oid = f.indexrelid;
     ix.unique = f.unique;
     ix.primary = f.primary;
-    ix.desc.rel = storage::RelFileLocator(f.relfilenode);
+    ix.desc.rel = DatabaseRel(f.relfilenode);
     ix.desc.name = f.name;
     executor::IndexInfo ii;
     ii.oid = f.indexrelid;

@@ -105,7 +105,9 @@ RelationRef OpenRelationByOid(Oid oid, storage::LockMode mode);
 uint64_t CatalogChangesSeenAfterLock();
 
 // The lock tag of a relation (this database).
-inline storage::LockTag RelationLockTag(Oid oid) { return storage::LockTag::Relation(kDatabaseOid, oid); }
+inline storage::LockTag RelationLockTag(Oid oid) {
+  return storage::LockTag::Relation(IsSharedRelation(oid) ? 0 : MyDatabaseId(), oid);
+}
 
 // Drops this backend's cache now.
 void InvalidateLocalRelcache();

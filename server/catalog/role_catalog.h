@@ -24,8 +24,8 @@ inline constexpr Oid kPgAuthidOid = 1260;
 inline constexpr Oid kPgAuthMembersOid = 1261;
 inline constexpr char kPgAuthidName[] = "pg_authid";
 inline constexpr char kPgAuthMembersName[] = "pg_auth_members";
-inline storage::RelFileLocator AuthidRel() { return storage::RelFileLocator(kPgAuthidOid); }
-inline storage::RelFileLocator AuthMembersRel() { return storage::RelFileLocator(kPgAuthMembersOid); }
+inline storage::RelFileLocator AuthidRel() { return CatalogRel(kPgAuthidOid); }
+inline storage::RelFileLocator AuthMembersRel() { return CatalogRel(kPgAuthMembersOid); }
 
 // Column numbers (0-based positions) of pg_authid.
 enum AuthidCol : int {

@@ -18,17 +18,37 @@
 #include "catalog/sequence_ddl.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "catalog/database_privileges.h"
 #include "storage/lmgr/lock.h"
 
 namespace hearth::catalog {
-
-namespace {
 
 // Schema DDL serialises on one object lock, and every change moves the
 // catalog version so other sessions reload their schema cache.
 void LockSchemaCatalog() {
   storage::LockAcquire(storage::LockTag::Object(kHearthNamespaceOid, 0), storage::LockMode::kExclusive);
   MarkCatalogChanged(kHearthNamespaceOid);
+}
+
+void UpdateSchemaRow(const SchemaTuple& t, const SchemaFields& f) {
+  heap::TmFailureData fd;
+  heap::ItemPointer new_tid;
+  if (heap::HeapUpdate(NamespaceCatalogRel(), t.tid, NamespaceTupleDesc(), MakeSchemaRow(f),
+                       access::GetCurrentTransactionId(), access::GetCurrentCommandId(true), nullptr, true, &fd,
+                       &new_tid) != access::TmResult::kOk) {
+    throw DbError("XX000", "tuple concurrently updated");
+  }
+  access::CommandCounterIncrement();
+  InvalidateSchemaCache();
+}
+
+namespace {
+
+// CREATE on the current database (CREATE SCHEMA, ALTER SCHEMA RENAME).
+bool CurrentUserHasDatabaseCreate() {
+  if (CurrentUserIsSuperuser()) return true;
+  auto db = FindDatabaseByOid(MyDatabaseId());
+  return db && DatabasePrivileges(db->db, GetCurrentUserId(), kAclCreate) != 0;
 }
 
 void CheckSchemaName(const std::string& name) {
@@ -48,17 +68,6 @@ void CheckOwner(const SchemaFields& f) {
   if (!CurrentUserIsSuperuser() && !HasPrivsOfRole(GetCurrentUserId(), f.owner)) NotOwner(f.name);
 }
 
-void UpdateSchemaRow(const SchemaTuple& t, const SchemaFields& f) {
-  heap::TmFailureData fd;
-  heap::ItemPointer new_tid;
-  if (heap::HeapUpdate(NamespaceCatalogRel(), t.tid, NamespaceTupleDesc(), MakeSchemaRow(f),
-                       access::GetCurrentTransactionId(), access::GetCurrentCommandId(true), nullptr, true, &fd,
-                       &new_tid) != access::TmResult::kOk) {
-    throw DbError("XX000", "tuple concurrently updated");
-  }
-  access::CommandCounterIncrement();
-  InvalidateSchemaCache();
-}
 
 std::string RelkindWord(const std::string& relkind) {
   if (relkind == "S") return "sequence";
@@ -98,7 +107,7 @@ DdlResult CreateSchema(const parser::CreateSchemaStmt& stmt, Oid session_user, c
     name = role ? role->role.name : stmt.authorization;
   }
   name = internal::DdlTruncateName(name);
-  if (!CurrentUserIsSuperuser()) {
+  if (!CurrentUserHasDatabaseCreate()) {
     throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for database " + database);
   }
   LockSchemaCatalog();
@@ -177,7 +186,7 @@ DdlResult AlterSchema(const parser::AlterSchemaStmt& stmt, Oid session_user, con
   SchemaFields f = t->schema;
   if (!stmt.new_name.empty()) {
     CheckOwner(f);
-    if (!CurrentUserIsSuperuser()) {
+    if (!CurrentUserHasDatabaseCreate()) {
       throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for database " + database);
     }
     const std::string name = internal::DdlTruncateName(stmt.new_name);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "catalog/ddl.h"
+#include "catalog/namespace_catalog.h"
 #include "parser/ast.h"
 
 namespace hearth::catalog {
@@ -22,5 +23,11 @@ namespace hearth::catalog {
 DdlResult CreateSchema(const parser::CreateSchemaStmt& stmt, Oid session_user, const std::string& database);
 DdlResult DropSchemas(const parser::DropStmt& stmt);
 DdlResult AlterSchema(const parser::AlterSchemaStmt& stmt, Oid session_user, const std::string& database);
+
+// Schema DDL serialises on one object lock, and every change moves the
+// catalog version so other sessions reload their schema cache.
+void LockSchemaCatalog();
+// A new version of a hearth_namespace row (then CommandCounterIncrement).
+void UpdateSchemaRow(const SchemaTuple& t, const SchemaFields& f);
 
 }  // namespace hearth::catalog

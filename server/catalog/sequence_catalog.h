@@ -21,7 +21,7 @@ namespace hearth::catalog {
 
 inline constexpr Oid kHearthSequenceOid = 2224;  // pg_sequence's oid
 inline constexpr char kHearthSequenceName[] = "hearth_sequence";
-inline storage::RelFileLocator SequenceCatalogRel() { return storage::RelFileLocator(kHearthSequenceOid); }
+inline storage::RelFileLocator SequenceCatalogRel() { return CatalogRel(kHearthSequenceOid); }
 
 // Column numbers (0-based positions) of hearth_sequence.
 enum SequenceCol : int {

@@ -237,7 +237,7 @@ void DeleteSequenceRelation(const RelationEntry& seq, access::TransactionId xid,
     internal::DdlDeleteCatalogTuple(AttributeRel(), a.tid, xid, cid);
   }
   if (auto row = FindSequenceRow(seq.oid)) internal::DdlDeleteCatalogTuple(SequenceCatalogRel(), row->tid, xid, cid);
-  RegisterPendingDelete(storage::RelFileLocator(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
+  RegisterPendingDelete(DatabaseRel(internal::RowOid(cls->row, kClassRelfilenode)), /*at_commit=*/true);
   ForgetSessionSequence(seq.oid);
   DeleteDescriptions(seq.oid, kPgClassClassOid);
 }

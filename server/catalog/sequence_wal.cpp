@@ -22,7 +22,7 @@ constexpr uint8_t kInfoSetPage = 0x00;
 // Record payload: the relation and the page data.
 struct SequenceRecord {
   uint32_t rel = 0;
-  uint32_t reserved = 0;
+  uint32_t db = 0;  // RelFileLocator::db
   SequencePageData data;
 };
 
@@ -32,7 +32,7 @@ void SequenceRedo(const access::XLogRecordView& rec) {
     throw std::runtime_error("malformed sequence WAL record at " + std::to_string(rec.start_lsn));
   }
   std::memcpy(&r, rec.payload.data(), sizeof(r));
-  const storage::RelFileLocator rel(r.rel);
+  const storage::RelFileLocator rel(r.db, r.rel);
   const auto fork = storage::ForkNumber::kMain;
   if (!storage::SmgrExists(rel, fork)) {
     storage::Status st = storage::SmgrCreate(rel, fork, /*ok_if_exists=*/true);
@@ -68,6 +68,7 @@ access::XLogRecPtr LogSequencePage(storage::PinnedBuffer& buf, const SequencePag
   if (!access::XLogIsStarted()) return 0;
   SequenceRecord r;
   r.rel = buf.rel().number.value;
+  r.db = buf.rel().db;
   r.data = d;
   const access::XLogPart part{&r, sizeof(r)};
   const access::XLogRecPtr end = access::XLogInsert(kRmgrSequence, kInfoSetPage, access::GetCurrentTransactionIdIfAny(),

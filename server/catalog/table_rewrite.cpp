@@ -73,7 +73,7 @@ TableRewriteProvider::TableRewriteProvider(executor::TableProvider& inner, Relat
                                            std::vector<executor::ColumnInfo> columns, Oid new_relfilenode)
     : inner_(inner), source_(std::move(source)), columns_(std::move(columns)) {
   auto target = std::make_shared<RelationEntry>(*source_);
-  target->rel = storage::RelFileLocator(new_relfilenode);
+  target->rel = DatabaseRel(new_relfilenode);
   target->indexes.clear();
   target->info.indexes.clear();
   target->info.columns = columns_;

@@ -25,7 +25,7 @@ namespace hearth::catalog {
 
 inline constexpr Oid kHearthTriggerOid = 2620;  // pg_trigger's oid
 inline constexpr char kHearthTriggerName[] = "hearth_trigger";
-inline storage::RelFileLocator TriggerCatalogRel() { return storage::RelFileLocator(kHearthTriggerOid); }
+inline storage::RelFileLocator TriggerCatalogRel() { return CatalogRel(kHearthTriggerOid); }
 
 // PostgreSQL's tgtype bits.
 inline constexpr int kTriggerTypeRow = 1 << 0;

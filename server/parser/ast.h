@@ -555,6 +555,7 @@ enum class StmtKind {
   kOwned,
   kCreateSchema,  // schema statements: parse_schema.cpp
   kAlterSchema,
+  kAlterDatabase,  // parse_database.cpp
   // SQL functions (parse_function.cpp)
   kCreateFunction,
   kDropFunction,
@@ -1221,6 +1222,9 @@ struct GrantPrivStmt : Statement {
   bool grant_option = false;  // GRANT: WITH GRANT OPTION; REVOKE: GRANT OPTION FOR
   bool cascade = false;       // REVOKE ... CASCADE
   bool on_sequence = false;   // ON SEQUENCE (else ON [TABLE])
+  // ON DATABASE / ON SCHEMA: "database" or "schema" (names in tables[i].name);
+  // empty for tables and sequences.
+  std::string object_kind;
 };
 
 // ALTER {TABLE|SEQUENCE|INDEX|VIEW} [IF EXISTS] [ONLY] name OWNER TO role.
@@ -1327,6 +1331,20 @@ struct CreateSchemaStmt : Statement {
   std::string name;           // empty: the role's name
   std::string authorization;  // role spec; empty when not given
   bool if_not_exists = false;
+};
+
+// ALTER DATABASE name RENAME TO n | OWNER TO r | [WITH] option [=] value ...
+// (allow_connections, connection_limit, is_template) | SET param {TO|=}
+// value | SET param FROM CURRENT | RESET param | RESET ALL.
+struct AlterDatabaseStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterDatabase;
+  AlterDatabaseStmt() : Statement(kKind) {}
+  std::string name;
+  std::string new_name;                  // RENAME TO; empty otherwise
+  std::string new_owner;                 // OWNER TO; empty otherwise
+  std::vector<GenericOption> options;    // WITH options
+  std::string set_name;                  // SET / RESET parameter; "all" for RESET ALL
+  std::optional<std::string> set_value;  // SET's value as text (nullopt: RESET; "default" resets too)
 };
 
 // ALTER SCHEMA name RENAME TO new_name | OWNER TO role

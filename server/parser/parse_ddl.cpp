@@ -398,6 +398,7 @@ StmtPtr Parser::ParseCreateIndex(int location) {
 StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
+  if (AcceptKw("database")) return ParseAlterDatabase(loc);
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (StmtPtr rename = TryParseAlterViewRename(loc)) return rename;  // parse_view.cpp
   if (StmtPtr rename = TryParseAlterRename(loc)) return rename;

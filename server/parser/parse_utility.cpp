@@ -648,6 +648,10 @@ StmtPtr Parser::ParseGrantPrivileges(bool is_grant, bool grant_option, int locat
     }
     return ParseGrantFunction(is_grant, grant_option, location);
   }
+  if (IsKw("database") || IsKw("schema")) {
+    ParseGrantOnDatabaseOrSchema(*s, is_grant);
+    return s;
+  }
   s->on_sequence = AcceptKw("sequence");
   for (const char* kw : {"schema", "database", "language",
                          "tablespace", "type", "domain", "foreign", "large", "all"}) {

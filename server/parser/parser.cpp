@@ -453,6 +453,7 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kOwned: return s.As<OwnedStmt>().is_drop ? "DROP OWNED" : "REASSIGN OWNED";
     case StmtKind::kCreateSchema: return "CREATE SCHEMA";
     case StmtKind::kAlterSchema: return "ALTER SCHEMA";
+    case StmtKind::kAlterDatabase: return "ALTER DATABASE";
     case StmtKind::kCreateFunction:
       return s.As<CreateFunctionStmt>().is_procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION";
     case StmtKind::kDropFunction:

@@ -254,6 +254,9 @@ class Parser {
   StmtPtr ParseExecute();
   StmtPtr ParseDeallocate();
   StmtPtr ParseCreateDatabase(int location);
+  StmtPtr ParseAlterDatabase(int location);  // parse_database.cpp
+  // GRANT/REVOKE ... ON DATABASE|SCHEMA names TO|FROM ...: the tail after ON.
+  void ParseGrantOnDatabaseOrSchema(GrantPrivStmt& s, bool is_grant);
   StmtPtr ParseCreateExtension(int location);
   StmtPtr ParseCreateSchema(int location);  // parse_schema.cpp
   StmtPtr ParseAlterSchema(int location);

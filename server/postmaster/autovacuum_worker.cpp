@@ -12,7 +12,8 @@
 
 #include "access/heap/vacuumlazy.h"
 #include "access/transam/xact.h"
-#include "catalog/cluster_catalog.h"
+#include "catalog/database_catalog.h"
+#include "storage/lmgr/proc_array.h"
 #include "catalog/ddl.h"
 #include "catalog/relcache.h"
 #include "catalog/vacuum_relation.h"
@@ -187,9 +188,24 @@ void AutovacuumWorkerMain(storage::ProcNumber slot, config::Settings* settings) 
   int exit_code = 0;
   try {
     SetUpCostDelay(*settings);
-    // For log lines only: every relation belongs to the one database.
-    const std::vector<std::string> dbs = catalog::ListDatabases(settings->GetString("data_directory"));
-    const std::string database = dbs.empty() ? "hearth" : dbs.front();
+    // One database per worker (each process reads one database's catalogs);
+    // successive workers spread over the databases that take connections.
+    std::vector<catalog::DatabaseFields> dbs;
+    access::StartTransaction();
+    try {
+      for (catalog::DatabaseFields& d : catalog::ListDatabaseRows()) {
+        if (d.allow_connections) dbs.push_back(std::move(d));
+      }
+      access::CommitTransaction();
+    } catch (...) {
+      access::AbortTransaction();
+      throw;
+    }
+    if (dbs.empty()) throw DbError(sqlstate::kInvalidCatalogName, "no database to vacuum");
+    const catalog::DatabaseFields& db = dbs[static_cast<size_t>(getpid()) % dbs.size()];
+    if (auto* proc = storage::MyProc()) proc->database_oid.store(db.oid);
+    catalog::SetMyDatabaseId(db.oid);
+    const std::string database = db.name;
     for (const Task& task : ChooseTables(*settings)) {
       CheckForTermination();
       RunTask(task, *settings, database);

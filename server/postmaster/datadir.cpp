@@ -51,11 +51,10 @@ bool InitDataDirectory(const InitOptions& opts, std::string* error) {
   if (!WriteFile(dir / "hearth.conf", config::InitialConf(), error)) return false;
   if (!WriteFile(dir / "pg_hba.conf", tcop::InitialHbaConf(), error)) return false;
   if (!tcop::WriteAuthSecret(opts.datadir, error)) return false;
-  if (!catalog::WriteInitialClusterCatalog(opts.datadir, opts.dbname, error)) return false;
   try {
     // The system catalogs as heap relations, written by this one process
     // with the bootstrap transaction id.
-    catalog::BootstrapCatalog(opts.datadir, opts.username);
+    catalog::BootstrapCatalog(opts.datadir, opts.username, opts.dbname);
   } catch (const std::exception& e) {
     *error = std::string("could not create the system catalogs: ") + e.what();
     return false;

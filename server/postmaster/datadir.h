@@ -17,7 +17,7 @@
 
 namespace hearth::postmaster {
 
-inline constexpr char kLayoutVersion[] = "2";  // 2: pg_authid, pg_auth_members, pg_hba.conf; WAL in pg_wal with PostgreSQL segment names
+inline constexpr char kLayoutVersion[] = "3";  // 2: pg_authid, pg_auth_members, pg_hba.conf; WAL in pg_wal with PostgreSQL segment names; 3: databases (base/<db>/, shared catalogs in global/)
 
 struct InitOptions {
   std::string datadir;

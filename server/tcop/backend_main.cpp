@@ -206,6 +206,14 @@ void BackendMain(const BackendStartInfo& info) {
     settings.SetInternal("session_authorization", startup.user);
     settings.SetInternal("is_superuser", identity.superuser ? "on" : "off");
     settings.SetInternal("in_hot_standby", access::RecoveryInProgress() ? "on" : "off");
+    // ALTER DATABASE ... SET values first: the client's options override them.
+    for (const auto& [k, v] : identity.database_settings) {
+      try {
+        settings.ApplyStartupOption(k, v);
+      } catch (const DbError&) {
+        // A value that no longer applies (PostgreSQL warns and goes on).
+      }
+    }
     for (const auto& [k, v] : startup.params) settings.ApplyStartupOption(k, v);
     settings.SetShowIntOverride([&socket_options](std::string_view name, int64_t stored) {
       return socket_options.Show(name, stored);

@@ -10,7 +10,7 @@ namespace hearth::tcop {
 
 CopyProgressReport::CopyProgressReport(const Session& s, uint32_t relid, bool is_from, int64_t type,
                                        int64_t bytes_total)
-    : report_(storage::ProgressCommand::kCopy, catalog::kDatabaseOid, s.database, relid) {
+    : report_(storage::ProgressCommand::kCopy, catalog::MyDatabaseId(), s.database, relid) {
   namespace cp = storage::copy_progress;
   report_.Update({{cp::kCommand, is_from ? cp::kCommandFrom : cp::kCommandTo},
                   {cp::kType, type},

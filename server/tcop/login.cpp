@@ -6,7 +6,9 @@
 #include <sys/socket.h>
 
 #include "access/transam/xact.h"
-#include "catalog/cluster_catalog.h"
+#include "catalog/database_catalog.h"
+#include "catalog/database_ddl.h"
+#include "catalog/database_privileges.h"
 #include "catalog/role_catalog.h"
 #include "catalog/role_ddl.h"
 #include "common/error/db_error.h"
@@ -70,6 +72,43 @@ std::string ConnectionDescription(const HbaClient& c) {
          (c.ssl ? "\", SSL encryption" : "\", no encryption");
 }
 
+// PostgreSQL's CheckMyDatabase: the database exists (3D000), accepts
+// connections (55000), the role may CONNECT (42501) and the database's
+// CONNECTION LIMIT has room (53300). The proc slot names the database before
+// the lock, so a CREATE/DROP DATABASE either sees this login or makes it
+// wait and then see the outcome. On success this process works in it.
+catalog::DatabaseFields CheckDatabase(const std::string& name, const LoginRole& role) {
+  catalog::DatabaseFields db;
+  access::StartTransaction();
+  try {
+    auto t = catalog::FindDatabaseByName(name);
+    if (!t) Fatal(sqlstate::kInvalidCatalogName, "database \"" + name + "\" does not exist");
+    if (auto* proc = storage::MyProc()) proc->database_oid.store(t->db.oid);
+    catalog::LockDatabaseForConnect(t->db.oid);
+    t = catalog::FindDatabaseByOid(t->db.oid);  // renamed or dropped while we waited?
+    if (!t || t->db.name != name) Fatal(sqlstate::kInvalidCatalogName, "database \"" + name + "\" does not exist");
+    db = t->db;
+    if (!db.allow_connections) {
+      Fatal(sqlstate::kObjectNotInPrerequisiteState, "database \"" + name + "\" is not currently accepting connections");
+    }
+    if (!role.superuser && catalog::DatabasePrivileges(db, role.oid, catalog::kAclConnect) == 0) {
+      throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for database \"" + name + "\"",
+                    Severity::kFatal)
+          .WithDetail("User does not have CONNECT privilege.");
+    }
+    if (db.connection_limit >= 0 && !role.superuser &&
+        storage::CountDatabaseBackends(db.oid) + 1 > db.connection_limit) {
+      Fatal(sqlstate::kTooManyConnections, "too many connections for database \"" + name + "\"");
+    }
+    access::CommitTransaction();
+  } catch (...) {
+    access::AbortTransaction();
+    throw;
+  }
+  catalog::SetMyDatabaseId(db.oid);
+  return db;
+}
+
 }  // namespace
 
 bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const StartupResult& startup,
@@ -125,8 +164,10 @@ bool PerformLogin(ClientSocket& sock, const BackendStartInfo& info, const Startu
   }
   // A physical replication connection belongs to no database (pg_basebackup
   // names "replication").
-  if (startup.replication != ReplicationMode::kPhysical && !catalog::DatabaseExists(info.datadir, startup.database)) {
-    Fatal(sqlstate::kInvalidCatalogName, "database \"" + startup.database + "\" does not exist");
+  if (startup.replication != ReplicationMode::kPhysical) {
+    catalog::DatabaseFields db = CheckDatabase(startup.database, role);
+    identity->database_oid = db.oid;
+    identity->database_settings = std::move(db.settings);
   }
   protocol::MessageWriter ok(protocol::be::kAuthentication);
   ok.Int32(protocol::kAuthOk);

@@ -19,6 +19,8 @@ namespace hearth::tcop {
 struct LoginIdentity {
   uint32_t role_oid = 0;
   bool superuser = false;
+  uint32_t database_oid = 0;  // 0: a physical replication connection
+  std::vector<std::pair<std::string, std::string>> database_settings;  // ALTER DATABASE ... SET
 };
 
 // REQUIRES: this process claimed its proc slot. Returns false when the

@@ -107,6 +107,9 @@ std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
 // CREATE/ALTER/DROP ROLE and GRANT/REVOKE role (role_plans.cpp); nullptr for
 // other statements.
 std::unique_ptr<Plan> PlanRoleStmt(const parser::Statement& stmt);
+// CREATE / DROP / ALTER DATABASE, GRANT / REVOKE ON DATABASE | SCHEMA
+// (database_plans.cpp); nullptr for other statements.
+std::unique_ptr<Plan> PlanDatabaseStmt(const parser::Statement& stmt);
 // SET/RESET of role and session_authorization after PostgreSQL's checks
 // (42704 unknown role, 42501 not allowed); `values` null means DEFAULT /
 // RESET. False (nothing done) for other settings.

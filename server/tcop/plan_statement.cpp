@@ -49,6 +49,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
     case K::kExplain:
       return PlanQuery(session, stmt, param_types);
     default:
+      if (auto plan = PlanDatabaseStmt(stmt)) return plan;
       if (auto plan = PlanRoleStmt(stmt)) return plan;
       if (auto plan = PlanSequenceDdl(stmt)) return plan;
       if (auto plan = PlanDdl(session, stmt)) return plan;

@@ -21,6 +21,7 @@
 #include "access/transam/xact.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/database_privileges.h"
 #include "catalog/pending_delete.h"
 #include "catalog/heap_table_provider.h"
 #include "catalog/object_definitions.h"
@@ -123,6 +124,8 @@ void Session::InstallCallbacks() {
     auto t = catalog::FindRoleByName(name);
     if (!t) throw DbError(sqlstate::kUndefinedObject, "role \"" + name + "\" does not exist");
     if (kind == "sequence") return catalog::HasSequencePrivilege(t->role.oid, args.at(0), args.at(1));
+    if (kind == "database") return catalog::HasDatabasePrivilege(t->role.oid, args.at(0), args.at(1));
+    if (kind == "schema") return catalog::HasSchemaPrivilege(t->role.oid, args.at(0), args.at(1));
     return catalog::HasColumnPrivilege(t->role.oid, args.at(0), args.at(1), args.at(2));
   };
   InstallAdminCallbacks(callbacks);

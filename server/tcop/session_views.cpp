@@ -181,7 +181,8 @@ void AddPgStatActivity(catalog::SystemViewProvider& p, Session& session) {
       Value query = Value::Null(kTextOid);
       if (client && !visible) query = Value::Text("<insufficient privilege>");
       else if (client && act) query = Value::Text(act->query);
-      out.push_back({mine ? Value::Int(kOidOid, catalog::kDatabaseOid) : Value::Null(kOidOid),
+      const uint32_t datid = s.database_oid.load(std::memory_order_relaxed);
+      out.push_back({datid != 0 ? Value::Int(kOidOid, datid) : Value::Null(kOidOid),
                      mine ? Value::Bytes(kNameOid, session.database) : Value::Null(kNameOid),
                      Value::Int4(pid),
                      Value::Null(kInt4Oid),

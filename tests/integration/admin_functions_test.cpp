@@ -101,7 +101,7 @@ TEST_CASE("admin: relation sizes grow in whole pages and add up", "[admin_functi
   CHECK(ResultType(c, "select pg_relation_filenode('sz')") == 26);  // oid
   REQUIRE(Ok(c.Query("checkpoint")));
   struct stat st {};
-  REQUIRE(stat((server.datadir() + "/base/" + filenode).c_str(), &st) == 0);
+  REQUIRE(stat((server.datadir() + "/base/5/" + filenode).c_str(), &st) == 0);
   CHECK(st.st_size == grown);
   // TRUNCATE gives the table a new, empty file.
   REQUIRE(Ok(c.Query("truncate sz")));

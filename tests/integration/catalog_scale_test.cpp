@@ -44,10 +44,10 @@ std::string Values(int first, int last) {
   return v;
 }
 
-// Files of user relations (relfilenode >= 16384) under <datadir>/base.
+// Files of user relations (relfilenode >= 16384) of the default database (<datadir>/base/5).
 int CountRelationFiles(const std::string& datadir) {
   int n = 0;
-  DIR* d = opendir((datadir + "/base").c_str());
+  DIR* d = opendir((datadir + "/base/5").c_str());
   if (d == nullptr) return -1;
   while (dirent* e = readdir(d)) {
     if (std::atol(e->d_name) >= 16384) n++;
@@ -195,7 +195,7 @@ TEST_CASE("DROP TABLE of many names: rollback keeps files, commit returns the sp
   REQUIRE(Exec(dropper, "checkpoint"));  // the checkpointer has written (and opened) big's files
   const std::string relfilenode =
       QueryValue(reader, "select relfilenode from pg_catalog.hearth_class where relname = 'big'");
-  const std::string path = server.datadir() + "/base/" + relfilenode;
+  const std::string path = server.datadir() + "/base/5/" + relfilenode;
   REQUIRE(QueryValue(reader, "select count(*) from big") == "4000");  // the reader's backend opens the file
   REQUIRE(OpenDescriptorSizes(reader.backend_pid(), path).size() == 1);
 
@@ -263,7 +263,7 @@ TEST_CASE("DROP with synchronous_commit off: no fsync of its own, files go once 
   c.Startup();
   REQUIRE(Exec(c, "create table gone (a int); insert into gone values (1), (2)"));
   REQUIRE(Exec(c, "checkpoint"));  // makes the CREATE durable (own statement: after its commit)
-  const std::string path = server.datadir() + "/base/" +
+  const std::string path = server.datadir() + "/base/5/" +
                            QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'gone'");
   struct stat st {};
   REQUIRE(stat(path.c_str(), &st) == 0);
@@ -289,7 +289,7 @@ TEST_CASE("DROP with synchronous_commit off: no fsync of its own, files go once 
   REQUIRE(Exec(c, "create table maybe (a int); insert into maybe values (1), (2), (3)"));
   REQUIRE(Exec(c, "checkpoint"));
   const std::string maybe_path =
-      server.datadir() + "/base/" +
+      server.datadir() + "/base/5/" +
       QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'maybe'");
   REQUIRE(Exec(c, "drop table maybe"));
   CrashAndRestart(server);
@@ -316,7 +316,7 @@ TEST_CASE("a crash between a DROP's durable commit and its unlink: recovery remo
   c.Startup();
   REQUIRE(Exec(c, "create table doomed (a int primary key); insert into doomed values (1), (2)"));
   REQUIRE(Exec(c, "checkpoint"));
-  const std::string path = server.datadir() + "/base/" +
+  const std::string path = server.datadir() + "/base/5/" +
                            QueryValue(c, "select relfilenode from pg_catalog.hearth_class where relname = 'doomed'");
   REQUIRE(Exec(c, "drop table doomed"));
   {
@@ -353,7 +353,7 @@ TEST_CASE("creating and dropping one name over and over keeps the catalogs small
   CHECK(QueryValue(c, "select v from churn where id = 1") == "kept");
   for (const char* catalog : {"1259", "1249", "2610"}) {
     struct stat st {};
-    REQUIRE(stat((server.datadir() + "/base/" + catalog).c_str(), &st) == 0);
+    REQUIRE(stat((server.datadir() + "/base/5/" + catalog).c_str(), &st) == 0);
     INFO("catalog file " << catalog);
     CHECK(st.st_size <= 80 * 1024);
   }

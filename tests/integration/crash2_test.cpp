@@ -70,7 +70,7 @@ std::string CopyDataMsg(const std::string& data) {
 // Plain data files under <datadir>/base (no _fsm/_vm/segment suffix).
 std::set<std::string> BaseFiles(const std::string& datadir) {
   std::set<std::string> out;
-  DIR* d = opendir((datadir + "/base").c_str());
+  DIR* d = opendir((datadir + "/base/5").c_str());
   if (d == nullptr) return out;
   while (dirent* e = readdir(d)) {
     const std::string n = e->d_name;
@@ -192,7 +192,7 @@ TEST_CASE("crash2: a torn data page is restored from its full-page image", "[cra
   }
   INFO("new files under base/: " << created.size());
   REQUIRE(created.size() == 1);
-  const std::string path = server.datadir() + "/base/" + *created.begin();
+  const std::string path = server.datadir() + "/base/5/" + *created.begin();
   struct stat st {};
   REQUIRE(stat(path.c_str(), &st) == 0);
   REQUIRE(st.st_size >= 8192);

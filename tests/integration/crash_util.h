@@ -28,16 +28,17 @@ inline int64_t PsqlInt(const TestServer& server, const std::string& sql) {
   return std::stoll(v);
 }
 
-// Size in bytes of the largest plain data file under <datadir>/base.
+// Size in bytes of the largest plain data file of the default database
+// (<datadir>/base/5).
 inline int64_t LargestRelationFileBytes(const std::string& datadir) {
   int64_t best = 0;
-  DIR* d = opendir((datadir + "/base").c_str());
+  DIR* d = opendir((datadir + "/base/5").c_str());
   REQUIRE(d != nullptr);
   while (dirent* e = readdir(d)) {
     const std::string n = e->d_name;
     if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) continue;
     struct stat st {};
-    if (stat((datadir + "/base/" + n).c_str(), &st) == 0 && st.st_size > best) best = st.st_size;
+    if (stat((datadir + "/base/5/" + n).c_str(), &st) == 0 && st.st_size > best) best = st.st_size;
   }
   closedir(d);
   return best;

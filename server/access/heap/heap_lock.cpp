@@ -88,7 +88,7 @@ class TupleQueueGuard {
   }
   bool held() const { return held_; }
   void Acquire(RelFileLocator rel, ItemPointer tid, RowLockMode mode) {
-    tag_ = storage::LockTag::Tuple(0, rel.number.value, tid.block, tid.offset);
+    tag_ = storage::LockTag::Tuple(rel.db, rel.number.value, tid.block, tid.offset);
     mode_ = TupleLockMode(mode);
     storage::LockAcquire(tag_, mode_);
     held_ = true;

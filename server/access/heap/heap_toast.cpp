@@ -167,10 +167,10 @@ bool HasTaggedExternal(const Row& row) {
 }  // namespace
 
 RelFileLocator ToastRelOf(RelFileLocator heap) {
-  return RelFileLocator((heap.number.value & kToastNumberMask) | kToastRelBit);
+  return RelFileLocator(heap.db, (heap.number.value & kToastNumberMask) | kToastRelBit);
 }
 RelFileLocator ToastIndexOf(RelFileLocator heap) {
-  return RelFileLocator((heap.number.value & kToastNumberMask) | kToastIndexBits);
+  return RelFileLocator(heap.db, (heap.number.value & kToastNumberMask) | kToastIndexBits);
 }
 bool IsToastRelation(RelFileLocator rel) { return (rel.number.value & kToastRelBit) != 0; }
 

@@ -71,6 +71,7 @@ void EncodeBlock(const PendingBlock& pb, std::vector<uint8_t>& out) {
   Page pg = pb.buf->page();
   BlockHead h{};
   h.rel = pb.buf->rel().number.value;
+  h.db = pb.buf->rel().db;
   h.block = pb.buf->block();
   const size_t head_at = out.size();
   Append(out, &h, sizeof(h));

@@ -28,8 +28,8 @@ using storage::kInvalidBlockNumber;
 using storage::LWLockMode;
 using storage::Page;
 
-std::unordered_map<uint32_t, BlockNumber>& TargetCache() {
-  static std::unordered_map<uint32_t, BlockNumber> cache;
+std::unordered_map<uint64_t, BlockNumber>& TargetCache() {
+  static std::unordered_map<uint64_t, BlockNumber> cache;
   return cache;
 }
 
@@ -209,13 +209,13 @@ bool PageHasRoomFor(const storage::Page& pg, size_t len, size_t reserve) {
 
 BlockNumber GetTargetBlock(RelFileLocator rel) {
   auto& c = TargetCache();
-  auto it = c.find(rel.number.value);
+  auto it = c.find(rel.Key());
   return it == c.end() ? kInvalidBlockNumber : it->second;
 }
 
-void SetTargetBlock(RelFileLocator rel, BlockNumber block) { TargetCache()[rel.number.value] = block; }
+void SetTargetBlock(RelFileLocator rel, BlockNumber block) { TargetCache()[rel.Key()] = block; }
 
-void ForgetTargetBlock(RelFileLocator rel) { TargetCache().erase(rel.number.value); }
+void ForgetTargetBlock(RelFileLocator rel) { TargetCache().erase(rel.Key()); }
 
 void ForgetAllTargetBlocks() { TargetCache().clear(); }
 

@@ -125,6 +125,7 @@ XLogRecPtr BlockRecord::Insert(RmgrId rmgr, uint8_t info, uint32_t xid,
       Page pg = bufs[i]->page();
       BlockHead h{};
       h.rel = bufs[i]->rel().number.value;
+      h.db = bufs[i]->rel().db;
       h.block = bufs[i]->block();
       const size_t head_at = payload_.size();
       Append(payload_, &h, sizeof(h));
@@ -164,7 +165,7 @@ void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply) {
     if (end - p < static_cast<ptrdiff_t>(h.data_len)) Malformed(rec, "short block data");
     const uint8_t* data = p;
     p += h.data_len;
-    const storage::RelFileLocator rel(h.rel);
+    const storage::RelFileLocator rel(h.db, h.rel);
     EnsureBlockExists(rel, h.block);
     const bool image = (h.flags & kBlockIsImage) != 0;
     storage::PinnedBuffer buf = storage::ReadBuffer(

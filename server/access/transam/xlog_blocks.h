@@ -84,6 +84,7 @@ inline constexpr uint16_t kBlockIsImage = 0x0001;
 
 struct BlockHead {
   uint32_t rel;
+  uint32_t db;  // RelFileLocator::db
   uint32_t block;
   uint16_t flags;
   uint16_t nops;
@@ -91,7 +92,7 @@ struct BlockHead {
   uint16_t hole_len;
   uint32_t data_len;
 };
-static_assert(sizeof(BlockHead) == 20);
+static_assert(sizeof(BlockHead) == 24);
 
 struct BlockOpHead {
   uint16_t kind;

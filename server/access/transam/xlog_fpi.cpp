@@ -18,13 +18,14 @@ namespace {
 
 struct ImageHead {
   uint32_t rel;
+  uint32_t db;  // RelFileLocator::db
   uint32_t block;
   uint16_t fork;
   uint16_t hole_off;
   uint16_t hole_len;
   uint16_t reserved;
 };
-static_assert(sizeof(ImageHead) == 16);
+static_assert(sizeof(ImageHead) == 20);
 
 void Append(std::vector<uint8_t>& out, const void* p, size_t n) {
   const auto* b = static_cast<const uint8_t*>(p);
@@ -48,6 +49,7 @@ XLogRecPtr LogPageImages(std::span<storage::PinnedBuffer* const> pages, uint32_t
     storage::Page pg = b->page();
     ImageHead h{};
     h.rel = b->rel().number.value;
+    h.db = b->rel().db;
     h.block = b->block();
     h.fork = static_cast<uint16_t>(b->fork());
     const uint16_t lower = pg.Lower(), upper = pg.Upper();
@@ -82,7 +84,7 @@ void XLogFpiRedo(const XLogRecordView& rec) {
     if (static_cast<size_t>(h.hole_off) + h.hole_len > storage::kBlockSize) Malformed(rec);
     const size_t len = storage::kBlockSize - h.hole_len;
     if (static_cast<size_t>(end - p) < len) Malformed(rec);
-    const storage::RelFileLocator rel(h.rel);
+    const storage::RelFileLocator rel(h.db, h.rel);
     const auto fork = static_cast<storage::ForkNumber>(h.fork);
     if (!storage::SmgrExists(rel, fork)) {
       storage::Status st = storage::SmgrCreate(rel, fork, /*ok_if_exists=*/true);

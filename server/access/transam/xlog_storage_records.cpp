@@ -15,18 +15,17 @@ namespace hearth::access {
 
 void XLogLogRelationCreate(storage::RelFileLocator rel) {
   if (!XLogIsStarted()) return;
-  const uint32_t number = rel.number.value;
-  const XLogPart part{&number, sizeof(number)};
+  const XLogPart part{&rel, sizeof(rel)};
   XLogInsert(kRmgrStorage, kSmgrInfoCreate, 0, std::span<const XLogPart>(&part, 1));
 }
 
 void SmgrRedo(const XLogRecordView& rec) {
-  if (rec.header.info != kSmgrInfoCreate || rec.payload.size() != sizeof(uint32_t)) {
+  if (rec.header.info != kSmgrInfoCreate || rec.payload.size() != sizeof(storage::RelFileLocator)) {
     throw std::runtime_error("malformed storage WAL record at " + std::to_string(rec.start_lsn));
   }
-  uint32_t number;
-  std::memcpy(&number, rec.payload.data(), sizeof(number));
-  storage::Status st = storage::SmgrCreate(storage::RelFileLocator(number), storage::ForkNumber::kMain,
+  storage::RelFileLocator rel;
+  std::memcpy(&rel, rec.payload.data(), sizeof(rel));
+  storage::Status st = storage::SmgrCreate(rel, storage::ForkNumber::kMain,
                                            /*ok_if_exists=*/true);
   if (!st.ok()) throw std::runtime_error("redo could not create relation file: " + st.ToString());
 }

@@ -22,7 +22,7 @@ struct XactRecordHead {
   uint32_t nsubxids;
 };
 static_assert(sizeof(XactRecordHead) == 16);
-static_assert(sizeof(storage::RelFileLocator) == sizeof(uint32_t));
+static_assert(sizeof(storage::RelFileLocator) == 2 * sizeof(uint32_t));
 
 XactRedoDropHook g_drop_hook = nullptr;
 
@@ -56,7 +56,8 @@ std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
   XactRecordHead head;
   if (rec.payload.size() < sizeof(head)) return std::nullopt;
   std::memcpy(&head, rec.payload.data(), sizeof(head));
-  if (rec.payload.size() != sizeof(head) + (static_cast<size_t>(head.nrels) + head.nsubxids) * sizeof(uint32_t)) {
+  if (rec.payload.size() != sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(storage::RelFileLocator) +
+                                static_cast<size_t>(head.nsubxids) * sizeof(uint32_t)) {
     return std::nullopt;
   }
   XactRecord out;
@@ -65,11 +66,10 @@ std::optional<XactRecord> DecodeXactRecord(const XLogRecordView& rec) {
   out.time_us = head.time_us;
   out.rels.resize(head.nrels);
   for (uint32_t i = 0; i < head.nrels; i++) {
-    uint32_t v;
-    std::memcpy(&v, rec.payload.data() + sizeof(head) + i * sizeof(uint32_t), sizeof(v));
-    out.rels[i] = storage::RelFileLocator(v);
+    std::memcpy(&out.rels[i], rec.payload.data() + sizeof(head) + i * sizeof(storage::RelFileLocator),
+                sizeof(storage::RelFileLocator));
   }
-  const size_t subxids_at = sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(uint32_t);
+  const size_t subxids_at = sizeof(head) + static_cast<size_t>(head.nrels) * sizeof(storage::RelFileLocator);
   out.subxids.resize(head.nsubxids);
   if (head.nsubxids != 0) {
     std::memcpy(out.subxids.data(), rec.payload.data() + subxids_at, head.nsubxids * sizeof(uint32_t));

@@ -28,7 +28,7 @@ size_t EntriesOffset(uint32_t nbuckets) { return AlignUp(HeadsOffset() + sizeof(
 }  // namespace
 
 uint32_t BufTableHash(const BufferTag& tag) {
-  uint64_t x = (static_cast<uint64_t>(tag.rel) << 32 | tag.block) ^ (static_cast<uint64_t>(tag.fork) << 61);
+  uint64_t x = (tag.rel << 32 | tag.block) ^ (static_cast<uint64_t>(tag.fork) << 61) ^ (tag.rel >> 32) * 0x9E3779B97F4A7C15ULL;
   x ^= x >> 33;
   x *= 0xFF51AFD7ED558CCDULL;
   x ^= x >> 33;

@@ -20,14 +20,14 @@ inline constexpr BufferId kInvalidBufferId = -1;
 
 // Identity of the page a buffer holds.
 struct BufferTag {
-  uint32_t rel = 0;    // RelFileNumber value
+  uint64_t rel = 0;    // RelFileLocator::Key(): database and relfilenode
   BlockNumber block = kInvalidBlockNumber;
   uint8_t fork = 0;    // ForkNumber
   uint8_t pad[3] = {0, 0, 0};
 
   static BufferTag Make(RelFileLocator r, ForkNumber f, BlockNumber b) {
     BufferTag t;
-    t.rel = r.number.value;
+    t.rel = r.Key();
     t.fork = static_cast<uint8_t>(f);
     t.block = b;
     return t;
@@ -39,7 +39,7 @@ struct BufferTag {
     return block < o.block;
   }
 };
-static_assert(sizeof(BufferTag) == 12);
+static_assert(sizeof(BufferTag) == 16);
 
 enum class ReadMode : uint8_t {
   kNormal,       // read the block from disk if not cached (verifies the checksum)

@@ -65,7 +65,7 @@ void BackoffSpin(int& spins) {
   }
 }
 
-RelFileLocator TagRel(const BufferTag& t) { return RelFileLocator(t.rel); }
+RelFileLocator TagRel(const BufferTag& t) { return RelFileLocator::FromKey(t.rel); }
 ForkNumber TagFork(const BufferTag& t) { return static_cast<ForkNumber>(t.fork); }
 
 std::string RelName(const BufferTag& t) { return RelPath(TagRel(t), TagFork(t)); }
@@ -776,15 +776,43 @@ Status FlushRelationBuffers(RelFileLocator rel) {
   std::vector<std::pair<BufferTag, BufferId>> list;
   for (BufferId id = 0; id < g_nbuffers; id++) {
     BufferDesc& d = GetBufferDesc(id);
-    if (d.tag.rel != rel.number.value) continue;  // unlocked peek; rechecked when pinning
+    if (d.tag.rel != rel.Key()) continue;  // unlocked peek; rechecked when pinning
     uint32_t st = d.state.load(std::memory_order_relaxed);
     if ((st & (kBufValid | kBufDirty)) != (kBufValid | kBufDirty)) continue;
     st = LockBufHdr(d);
     BufferTag tag = d.tag;
     UnlockBufHdr(d, st);
-    if (tag.rel == rel.number.value) list.emplace_back(tag, id);
+    if (tag.rel == rel.Key()) list.emplace_back(tag, id);
   }
   return WriteBuffers(list, WriteContext::kOther);
+}
+
+Status FlushDatabaseBuffers(uint32_t db) {
+  std::vector<std::pair<BufferTag, BufferId>> list;
+  for (BufferId id = 0; id < g_nbuffers; id++) {
+    BufferDesc& d = GetBufferDesc(id);
+    if ((d.tag.rel >> 32) != db) continue;  // unlocked peek; rechecked when pinning
+    uint32_t st = d.state.load(std::memory_order_relaxed);
+    if ((st & (kBufValid | kBufDirty)) != (kBufValid | kBufDirty)) continue;
+    st = LockBufHdr(d);
+    BufferTag tag = d.tag;
+    UnlockBufHdr(d, st);
+    if ((tag.rel >> 32) == db) list.emplace_back(tag, id);
+  }
+  return WriteBuffers(list, WriteContext::kOther);
+}
+
+void DropDatabaseBuffers(uint32_t db) {
+  for (BufferId id = 0; id < g_nbuffers; id++) {
+    BufferDesc& d = GetBufferDesc(id);
+    if ((d.tag.rel >> 32) != db) continue;  // nobody reads the database any more: a miss is final
+    uint32_t st = LockBufHdr(d);
+    if ((st & kBufTagValid) && (d.tag.rel >> 32) == db) {
+      InvalidateBuffer(id, st);
+    } else {
+      UnlockBufHdr(d, st);
+    }
+  }
 }
 
 // ---- dropping ------------------------------------------------------------------------------------------
@@ -818,17 +846,17 @@ void DropRelationsBuffers(std::span<const RelFileLocator> rels) {
     return;
   }
   // Scan path: one pass over all descriptors.
-  std::vector<uint32_t> sorted;
+  std::vector<uint64_t> sorted;
   bool use_bsearch = rels.size() > kDropRelsBsearchThreshold;
   if (use_bsearch) {
     sorted.reserve(rels.size());
-    for (const RelFileLocator& r : rels) sorted.push_back(r.number.value);
+    for (const RelFileLocator& r : rels) sorted.push_back(r.Key());
     std::sort(sorted.begin(), sorted.end());
   }
-  auto matches = [&](uint32_t rel) {
+  auto matches = [&](uint64_t rel) {
     if (use_bsearch) return std::binary_search(sorted.begin(), sorted.end(), rel);
     for (const RelFileLocator& r : rels) {
-      if (r.number.value == rel) return true;
+      if (r.Key() == rel) return true;
     }
     return false;
   };
@@ -854,9 +882,9 @@ void DropRelationBuffersFrom(RelFileLocator rel, ForkNumber fork, BlockNumber fi
   }
   for (BufferId id = 0; id < g_nbuffers; id++) {
     BufferDesc& d = GetBufferDesc(id);
-    if (d.tag.rel != rel.number.value) continue;
+    if (d.tag.rel != rel.Key()) continue;
     uint32_t st = LockBufHdr(d);
-    if ((st & kBufTagValid) && d.tag.rel == rel.number.value && d.tag.fork == static_cast<uint8_t>(fork) &&
+    if ((st & kBufTagValid) && d.tag.rel == rel.Key() && d.tag.fork == static_cast<uint8_t>(fork) &&
         d.tag.block >= first_block) {
       InvalidateBuffer(id, st);
     } else {
@@ -994,7 +1022,7 @@ int CountBuffersOfRelation(RelFileLocator rel) {
   int count = 0;
   for (BufferId id = 0; id < g_nbuffers; id++) {
     BufferInfo info = GetBufferInfo(id);
-    if (info.tag_valid && info.tag.rel == rel.number.value) count++;
+    if (info.tag_valid && info.tag.rel == rel.Key()) count++;
   }
   return count;
 }

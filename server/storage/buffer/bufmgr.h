@@ -215,6 +215,12 @@ Status FlushAllBuffers();
 // Writes every dirty buffer of one relation (all forks); no fsync (the caller
 // follows with SmgrImmedSync, e.g. for a relation that skipped WAL).
 Status FlushRelationBuffers(RelFileLocator rel);
+// Writes every dirty buffer of database `db` (CREATE DATABASE, before its
+// template's files are copied); no fsync (the copy fsyncs the copies).
+Status FlushDatabaseBuffers(uint32_t db);
+// Forgets every buffer of database `db` without writing it (DROP DATABASE):
+// one pass over the descriptors.
+void DropDatabaseBuffers(uint32_t db);
 
 // ---- Dropping -------------------------------------------------------------------------
 

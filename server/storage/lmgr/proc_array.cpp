@@ -63,6 +63,7 @@ void ClaimProcSlot(ProcNumber n, BackendType type) {
   s->xid.store(kInvalidTransactionId);
   s->xmin.store(kInvalidTransactionId);
   s->role_oid.store(0);
+  s->database_oid.store(0);
   s->type.store(type);
   s->state.store(ProcState::kStarting);
   s->pid.store(static_cast<int32_t>(getpid()), std::memory_order_release);
@@ -79,6 +80,7 @@ void ReleaseProcSlot() {
   s->xmin.store(kInvalidTransactionId);
   s->type.store(BackendType::kUnused);
   s->role_oid.store(0);
+  s->database_oid.store(0);
   s->pid.store(0, std::memory_order_release);
   g_my_proc_number = kInvalidProcNumber;
 }
@@ -95,6 +97,31 @@ int CountRoleBackends(uint32_t role_oid) {
     }
   }
   return n;
+}
+
+int CountDatabaseBackends(uint32_t db, int* clients) {
+  ProcArrayShared* pa = ProcArray();
+  int n = 0;
+  int c = 0;
+  for (int32_t i = 0; pa != nullptr && i < pa->nslots; ++i) {
+    const ProcSlot& s = pa->slots[i];
+    if (&s == MyProc() || s.pid.load(std::memory_order_acquire) == 0 || s.database_oid.load() != db) continue;
+    ++n;
+    if (s.type.load() == BackendType::kClient) ++c;
+  }
+  if (clients != nullptr) *clients = c;
+  return n;
+}
+
+std::vector<int32_t> DatabaseBackendPids(uint32_t db) {
+  std::vector<int32_t> pids;
+  ProcArrayShared* pa = ProcArray();
+  for (int32_t i = 0; pa != nullptr && i < pa->nslots; ++i) {
+    const ProcSlot& s = pa->slots[i];
+    const int32_t pid = s.pid.load(std::memory_order_acquire);
+    if (&s != MyProc() && pid != 0 && s.database_oid.load() == db) pids.push_back(pid);
+  }
+  return pids;
 }
 
 bool ProcArrayXidIsRunning(TransactionId xid) {

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "storage/ipc/shmem.h"
 #include "storage/lmgr/lwlock.h"
@@ -72,6 +73,9 @@ struct alignas(64) ProcSlot {
   // The role a client backend logged in as (0 until authenticated); counted
   // for the role's CONNECTION LIMIT.
   std::atomic<uint32_t> role_oid;
+  // The database a client backend (or autovacuum worker) works in (0: none
+  // yet); DROP DATABASE refuses while any slot names it.
+  std::atomic<uint32_t> database_oid;
 };
 static_assert(std::atomic<int32_t>::is_always_lock_free);
 static_assert(std::atomic<bool>::is_always_lock_free);
@@ -119,6 +123,11 @@ void ReleaseProcSlot();
 // its slot's role_oid). Lock-free reads; a racing login may be missed or
 // counted, as in PostgreSQL's CountUserBackends.
 int CountRoleBackends(uint32_t role_oid);
+// Processes (other than the caller) whose slot names database `db`, and how
+// many of them are client backends (`*clients`).
+int CountDatabaseBackends(uint32_t db, int* clients = nullptr);
+// Their pids (DROP DATABASE ... WITH (FORCE) terminates them).
+std::vector<int32_t> DatabaseBackendPids(uint32_t db);
 
 // True when some proc slot's current xid is `xid` (takes the lock shared).
 bool ProcArrayXidIsRunning(TransactionId xid);

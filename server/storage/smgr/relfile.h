@@ -24,14 +24,27 @@ struct RelFileNumber {
 };
 inline constexpr RelFileNumber kInvalidRelFileNumber{};
 
-// Where a relation's storage lives. Today only the relfilenode (all relations
-// sit in <datadir>/base/); a tablespace/database would be added here.
+// Where a relation's storage lives: the database directory and the
+// relfilenode inside it. db 0 = the cluster's shared relations (pg_authid,
+// pg_auth_members, pg_database) under <datadir>/global/; any other db is a
+// database oid, its relations under <datadir>/base/<db>/. A relfilenode is
+// unique inside its database only (CREATE DATABASE copies the template's
+// files under the same numbers), so every key made of a locator carries both.
+// The default database `hearthd init` makes (catalog::kDefaultDatabaseOid).
+inline constexpr uint32_t kDefaultDatabaseId = 5;
+
 struct RelFileLocator {
   RelFileNumber number;
+  uint32_t db = 0;
 
   constexpr RelFileLocator() = default;
-  constexpr explicit RelFileLocator(RelFileNumber n) : number(n) {}
-  constexpr explicit RelFileLocator(uint32_t n) : number(n) {}
+  constexpr RelFileLocator(uint32_t database, RelFileNumber n) : number(n), db(database) {}
+  constexpr RelFileLocator(uint32_t database, uint32_t n) : number(n), db(database) {}
+  // Both halves in one integer (hash keys, shared arrays).
+  constexpr uint64_t Key() const { return (static_cast<uint64_t>(db) << 32) | number.value; }
+  static constexpr RelFileLocator FromKey(uint64_t key) {
+    return RelFileLocator(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key));
+  }
   constexpr auto operator<=>(const RelFileLocator&) const = default;
 };
 
@@ -48,9 +61,11 @@ inline const char* ForkSuffix(ForkNumber f) {
   return "";
 }
 
-// "base/<number><suffix>" relative to the data directory (segment 0).
+// "global/<number><suffix>" (db 0) or "base/<db>/<number><suffix>",
+// relative to the data directory (segment 0).
+inline std::string DatabaseDirectory(uint32_t db) { return db == 0 ? "global" : "base/" + std::to_string(db); }
 inline std::string RelPath(RelFileLocator rel, ForkNumber fork) {
-  return "base/" + std::to_string(rel.number.value) + ForkSuffix(fork);
+  return DatabaseDirectory(rel.db) + "/" + std::to_string(rel.number.value) + ForkSuffix(fork);
 }
 
 }  // namespace hearth::storage

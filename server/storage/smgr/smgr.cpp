@@ -36,7 +36,7 @@ DroppedFilesShared* g_dropped = nullptr;
 uint64_t g_dropped_seen = 0;  // entries of g_dropped this process has handled
 
 struct FdEntry {
-  uint32_t rel = 0;
+  uint64_t rel = 0;  // RelFileLocator::Key()
   uint8_t fork = 0;
   uint32_t segno = 0;
   int fd = -1;
@@ -64,7 +64,7 @@ int OpenSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool create
   uint8_t f = static_cast<uint8_t>(fork);
   FdEntry* victim = &g_fds[0];
   for (FdEntry& e : g_fds) {
-    if (e.fd >= 0 && e.rel == rel.number.value && e.fork == f && e.segno == segno) {
+    if (e.fd >= 0 && e.rel == rel.Key() && e.fork == f && e.segno == segno) {
       e.last_use = ++g_fd_clock;
       return e.fd;
     }
@@ -76,9 +76,16 @@ int OpenSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool create
   }
   int flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0);
   int fd = open(SegPath(rel, fork, segno).c_str(), flags, 0600);
+  if (fd < 0 && create && errno == ENOENT) {
+    // The database's directory itself is missing (a fresh data directory
+    // of a test or tool, or redo of a database the WAL created): make it.
+    if (rel.db != 0) (void)mkdir((g_datadir + "/base").c_str(), 0700);
+    const std::string dir = g_datadir + "/" + DatabaseDirectory(rel.db);
+    if (mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) fd = open(SegPath(rel, fork, segno).c_str(), flags, 0600);
+  }
   if (fd < 0) return -1;
   CloseFdEntry(*victim);
-  victim->rel = rel.number.value;
+  victim->rel = rel.Key();
   victim->fork = f;
   victim->segno = segno;
   victim->fd = fd;
@@ -88,11 +95,11 @@ int OpenSegment(RelFileLocator rel, ForkNumber fork, uint32_t segno, bool create
 
 void ForgetFds(RelFileLocator rel, ForkNumber fork) {
   for (FdEntry& e : g_fds) {
-    if (e.fd >= 0 && e.rel == rel.number.value && e.fork == static_cast<uint8_t>(fork)) CloseFdEntry(e);
+    if (e.fd >= 0 && e.rel == rel.Key() && e.fork == static_cast<uint8_t>(fork)) CloseFdEntry(e);
   }
 }
 
-void ForgetAllForkFds(uint32_t rel) {
+void ForgetAllForkFds(uint64_t rel) {
   for (FdEntry& e : g_fds) {
     if (e.fd >= 0 && e.rel == rel) CloseFdEntry(e);
   }
@@ -103,7 +110,7 @@ void AnnounceDropped(RelFileLocator rel) {
   if (g_dropped == nullptr) return;
   LWLockGuard guard(g_dropped->lock, LWLockMode::kExclusive);
   uint64_t n = g_dropped->count.load(std::memory_order_relaxed);
-  g_dropped->rels[n % kDroppedRing] = rel.number.value;
+  g_dropped->rels[n % kDroppedRing] = rel.Key();
   g_dropped->count.store(n + 1, std::memory_order_release);
 }
 
@@ -127,15 +134,15 @@ std::optional<BlockNumber> NblocksFromFiles(RelFileLocator rel, ForkNumber fork)
 
 // ---- relation-size cache ---------------------------------------------------------
 
-uint32_t HashKey(uint32_t rel, uint8_t fork) {
-  uint64_t x = (static_cast<uint64_t>(rel) << 8 | fork) * 0x9E3779B97F4A7C15ULL;
+uint32_t HashKey(uint64_t rel, uint8_t fork) {
+  uint64_t x = ((rel << 8 | fork) ^ (rel >> 56)) * 0x9E3779B97F4A7C15ULL;
   return static_cast<uint32_t>(x >> 32);
 }
 
 RelSizePartition& PartitionFor(uint32_t hash) { return g_relsize->partitions[hash % kRelSizePartitions]; }
 
 // REQUIRES: partition lock held (any mode). Returns the slot or nullptr.
-RelSizeSlot* FindSlot(uint32_t rel, uint8_t fork, uint32_t hash) {
+RelSizeSlot* FindSlot(uint64_t rel, uint8_t fork, uint32_t hash) {
   RelSizePartition& part = PartitionFor(hash);
   uint32_t mask = g_relsize->slots_per_partition - 1;
   RelSizeSlot* base = &g_relsize->slots[part.first_slot];
@@ -181,7 +188,7 @@ void EvictOne(RelSizePartition& part) {
 
 // REQUIRES: partition lock held exclusive; key absent. Keeps the load factor
 // at or below 3/4 by evicting another entry first when needed.
-void InsertSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
+void InsertSlot(uint64_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
   RelSizePartition& part = PartitionFor(hash);
   uint32_t cap = g_relsize->slots_per_partition;
   if ((part.used + 1) * 4 > cap * 3) EvictOne(part);
@@ -199,7 +206,7 @@ void InsertSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) 
 }
 
 // REQUIRES: partition lock held exclusive. Inserts or overwrites.
-void SetSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
+void SetSlot(uint64_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
   if (RelSizeSlot* s = FindSlot(rel, fork, hash)) {
     s->nblocks = nblocks;
   } else {
@@ -213,24 +220,24 @@ void SetSlot(uint32_t rel, uint8_t fork, uint32_t hash, BlockNumber nblocks) {
 void UpdateCachedSize(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks, bool raise_only) {
   if (g_relsize == nullptr) return;
   uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
+  uint32_t h = HashKey(rel.Key(), f);
   LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
-  if (RelSizeSlot* s = FindSlot(rel.number.value, f, h)) {
+  if (RelSizeSlot* s = FindSlot(rel.Key(), f, h)) {
     BlockNumber old = s->nblocks == kAbsentFork ? 0 : s->nblocks;
     s->nblocks = raise_only ? std::max(old, nblocks) : nblocks;
     return;
   }
   BlockNumber value = nblocks;
   if (raise_only) value = std::max(value, NblocksFromFiles(rel, fork).value_or(0));
-  InsertSlot(rel.number.value, f, h, value);
+  InsertSlot(rel.Key(), f, h, value);
 }
 
 // The cached entry: nullopt when not cached, kAbsentFork when known missing.
 std::optional<BlockNumber> CachedEntry(RelFileLocator rel, ForkNumber fork) {
   uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
+  uint32_t h = HashKey(rel.Key(), f);
   LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kShared);
-  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
+  if (const RelSizeSlot* s = FindSlot(rel.Key(), f, h)) return s->nblocks;
   return std::nullopt;
 }
 
@@ -243,16 +250,16 @@ std::optional<BlockNumber> CachedEntry(RelFileLocator rel, ForkNumber fork) {
 BlockNumber LookupOrLoad(RelFileLocator rel, ForkNumber fork) {
   if (auto cached = CachedEntry(rel, fork)) return *cached;
   uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
+  uint32_t h = HashKey(rel.Key(), f);
   std::optional<BlockNumber> n;
   {
     LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kShared);
     n = NblocksFromFiles(rel, fork);
   }
   LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
-  if (const RelSizeSlot* s = FindSlot(rel.number.value, f, h)) return s->nblocks;
+  if (const RelSizeSlot* s = FindSlot(rel.Key(), f, h)) return s->nblocks;
   BlockNumber value = n.value_or(kAbsentFork);
-  InsertSlot(rel.number.value, f, h, value);
+  InsertSlot(rel.Key(), f, h, value);
   return value;
 }
 
@@ -399,7 +406,15 @@ std::string SmgrSegmentPath(RelFileLocator rel, ForkNumber fork, uint32_t segno)
 
 Status SmgrCreate(RelFileLocator rel, ForkNumber fork, bool ok_if_exists) {
   std::string path = SegPath(rel, fork, 0);
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | (ok_if_exists ? 0 : O_EXCL), 0600);
+  const int flags = O_RDWR | O_CREAT | O_CLOEXEC | (ok_if_exists ? 0 : O_EXCL);
+  int fd = open(path.c_str(), flags, 0600);
+  if (fd < 0 && errno == ENOENT) {
+    // The database's directory is missing (a fresh directory of a test or
+    // tool, or redo of a database the WAL created): make it and retry.
+    if (rel.db != 0) (void)mkdir((g_datadir + "/base").c_str(), 0700);
+    (void)mkdir((g_datadir + "/" + DatabaseDirectory(rel.db)).c_str(), 0700);
+    fd = open(path.c_str(), flags, 0600);
+  }
   if (fd < 0) {
     int err = errno;
     if (err == EEXIST) return Status::InvalidArgument("relation file \"" + path + "\" already exists");
@@ -410,9 +425,9 @@ Status SmgrCreate(RelFileLocator rel, ForkNumber fork, bool ok_if_exists) {
   if (ok_if_exists) {
     // Redo: the file may have had blocks already; size it under the lock.
     uint8_t f = static_cast<uint8_t>(fork);
-    uint32_t h = HashKey(rel.number.value, f);
+    uint32_t h = HashKey(rel.Key(), f);
     LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
-    SetSlot(rel.number.value, f, h, NblocksFromFiles(rel, fork).value_or(0));
+    SetSlot(rel.Key(), f, h, NblocksFromFiles(rel, fork).value_or(0));
     return Status::Ok();
   }
   // A new fork: make sure no stale size from a previous life is cached.
@@ -423,9 +438,9 @@ Status SmgrCreate(RelFileLocator rel, ForkNumber fork, bool ok_if_exists) {
     // later is decided from the cache without probing files.
     for (int other = 1; other < kNumForks; other++) {
       uint8_t f = static_cast<uint8_t>(other);
-      uint32_t h = HashKey(rel.number.value, f);
+      uint32_t h = HashKey(rel.Key(), f);
       LWLockGuard guard(PartitionFor(h).lock, LWLockMode::kExclusive);
-      if (FindSlot(rel.number.value, f, h) == nullptr) InsertSlot(rel.number.value, f, h, kAbsentFork);
+      if (FindSlot(rel.Key(), f, h) == nullptr) InsertSlot(rel.Key(), f, h, kAbsentFork);
     }
   }
   return Status::Ok();
@@ -535,7 +550,7 @@ Status SmgrWrite(RelFileLocator rel, ForkNumber fork, BlockNumber block, const c
 Status SmgrTruncate(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks) {
   BlockNumber old = SmgrNblocks(rel, fork);
   uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
+  uint32_t h = HashKey(rel.Key(), f);
   std::optional<LWLockGuard> guard;
   if (g_relsize != nullptr) guard.emplace(PartitionFor(h).lock, LWLockMode::kExclusive);
   uint32_t last_seg = old == 0 ? 0 : (old - 1) / g_segment_blocks;
@@ -555,14 +570,14 @@ Status SmgrTruncate(RelFileLocator rel, ForkNumber fork, BlockNumber nblocks) {
       return Status::IoError("could not fsync file \"" + SegPath(rel, fork, segno) + "\": " + ErrnoText(errno));
     }
   }
-  if (g_relsize != nullptr) SetSlot(rel.number.value, f, h, nblocks);
+  if (g_relsize != nullptr) SetSlot(rel.Key(), f, h, nblocks);
   return Status::Ok();
 }
 
 Status SmgrUnlink(RelFileLocator rel, ForkNumber fork) {
   ForgetFds(rel, fork);
   uint8_t f = static_cast<uint8_t>(fork);
-  uint32_t h = HashKey(rel.number.value, f);
+  uint32_t h = HashKey(rel.Key(), f);
   std::optional<LWLockGuard> guard;
   if (g_relsize != nullptr) guard.emplace(PartitionFor(h).lock, LWLockMode::kExclusive);
   Status result;
@@ -581,7 +596,7 @@ Status SmgrUnlink(RelFileLocator rel, ForkNumber fork) {
   }
   // Remembered as absent (not erased): a reader that sized the files just
   // before the unlink then finds this entry instead of inserting its value.
-  if (g_relsize != nullptr) SetSlot(rel.number.value, f, h, kAbsentFork);
+  if (g_relsize != nullptr) SetSlot(rel.Key(), f, h, kAbsentFork);
   return result;
 }
 
@@ -599,9 +614,9 @@ Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels) {
   if (rels.empty()) return Status::Ok();
   if (g_syncq != nullptr) {
     // Their queued fsync requests are moot: one pass over the queue.
-    std::vector<uint32_t> gone;
+    std::vector<uint64_t> gone;
     gone.reserve(rels.size());
-    for (const RelFileLocator& r : rels) gone.push_back(r.number.value);
+    for (const RelFileLocator& r : rels) gone.push_back(r.Key());
     std::sort(gone.begin(), gone.end());
     LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
     uint32_t kept = 0;
@@ -647,7 +662,7 @@ Status SmgrImmedSync(RelFileLocator rel, ForkNumber fork) {
 
 Status SmgrRegisterSync(RelFileLocator rel, ForkNumber fork, uint32_t segno) {
   if (g_syncq != nullptr) {
-    SyncRequest req{rel.number.value, static_cast<uint8_t>(fork), {0, 0, 0}, segno};
+    SyncRequest req{rel.Key(), static_cast<uint8_t>(fork), {0, 0, 0}, segno};
     LWLockGuard guard(g_syncq->lock, LWLockMode::kExclusive);
     uint32_t n = g_syncq->count;
     // The most common case: the same segment as the last request.
@@ -688,7 +703,7 @@ Status SmgrSyncPending(SmgrSyncStats* stats) {
   for (const SyncRequest& r : reqs) {
     const auto start = std::chrono::steady_clock::now();
     bool missing = false;
-    Status st = FsyncSegment(RelFileLocator(r.rel), static_cast<ForkNumber>(r.fork), r.segno, /*missing_ok=*/true,
+    Status st = FsyncSegment(RelFileLocator::FromKey(r.rel), static_cast<ForkNumber>(r.fork), r.segno, /*missing_ok=*/true,
                              &missing);
     if (!st.ok() && result.ok()) result = st;
     if (missing) continue;

@@ -112,6 +112,18 @@ Status SmgrUnlinkRelations(std::span<const RelFileLocator> rels);
 void SmgrCloseDroppedFiles();
 
 // fsyncs every segment of the fork now.
+// CREATE DATABASE / bootstrap: copies every file of database directory
+// `src_db` into a new directory for `dst_db` (base/<dst_db>/, which must not
+// exist), then fsyncs the files and the directories. The caller flushed the
+// source's dirty buffers first and keeps anyone from changing it meanwhile.
+Status SmgrCopyDatabaseDirectory(uint32_t src_db, uint32_t dst_db);
+// DROP DATABASE at commit (and its redo): removes base/<db>/ and every file
+// in it (missing: fine), announcing nothing (no one uses the database any
+// more); also forgets the size-cache entries of its files.
+Status SmgrRemoveDatabaseDirectory(uint32_t db);
+// True when base/<db>/ exists.
+bool SmgrDatabaseDirectoryExists(uint32_t db);
+
 Status SmgrImmedSync(RelFileLocator rel, ForkNumber fork);
 
 // ---- fsync requests (checkpointer side) --------------------------------------------

@@ -22,7 +22,7 @@ inline constexpr int kRelSizePartitions = 16;
 inline constexpr BlockNumber kAbsentFork = kInvalidBlockNumber;
 
 struct RelSizeSlot {
-  uint32_t rel;      // relfilenode; 0 = empty slot
+  uint64_t rel;      // RelFileLocator::Key(); 0 = empty slot
   uint8_t fork;
   uint8_t pad[3];
   BlockNumber nblocks;  // or kAbsentFork
@@ -48,12 +48,12 @@ inline constexpr uint32_t kDroppedRing = 4096;
 struct DroppedFilesShared {
   LWLock lock;                   // exclusive: append; shared: read entries
   std::atomic<uint64_t> count;   // entries ever appended (written under lock)
-  uint32_t rels[kDroppedRing];   // entry i at rels[i % kDroppedRing]
+  uint64_t rels[kDroppedRing];   // RelFileLocator::Key(); entry i at rels[i % kDroppedRing]
 };
 
 // fsync request queue: appended by every writer, drained by the checkpointer.
 struct SyncRequest {
-  uint32_t rel;
+  uint64_t rel;  // RelFileLocator::Key()
   uint8_t fork;
   uint8_t pad[3];
   uint32_t segno;

@@ -171,6 +171,8 @@ Value HasPrivilege(const char* kind, size_t nargs, const Value* a, int n, FuncCa
 }
 Value HasSequencePrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("sequence", 2, a, n, c); }
 Value HasColumnPrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("column", 3, a, n, c); }
+Value HasDatabasePrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("database", 2, a, n, c); }
+Value HasSchemaPrivilegeFn(const Value* a, int n, FuncCallContext& c) { return HasPrivilege("schema", 2, a, n, c); }
 Value GenRandomUuid(const Value*, int, FuncCallContext&) { return Value::Bytes(kUuidOid, RandomUuid()); }
 
 }  // namespace
@@ -212,6 +214,10 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("has_sequence_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasSequencePrivilegeFn);
   vol("has_column_privilege", {kTextOid, kTextOid, kTextOid}, kBoolOid, HasColumnPrivilegeFn);
   vol("has_column_privilege", {kNameOid, kTextOid, kTextOid, kTextOid}, kBoolOid, HasColumnPrivilegeFn);
+  vol("has_database_privilege", {kTextOid, kTextOid}, kBoolOid, HasDatabasePrivilegeFn);
+  vol("has_database_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasDatabasePrivilegeFn);
+  vol("has_schema_privilege", {kTextOid, kTextOid}, kBoolOid, HasSchemaPrivilegeFn);
+  vol("has_schema_privilege", {kNameOid, kTextOid, kTextOid}, kBoolOid, HasSchemaPrivilegeFn);
 }
 
 }  // namespace hearth::types::internal

@@ -37,7 +37,9 @@ select true + 1;
 select 'abcdef'::varchar(3);
 
 -- 0A000 statements that parse but do not run yet
-create database foo;
+create table e0 (a int);
+alter table e0 set (fillfactor = 50);
+drop table e0;
 -- roles exist
 create role bob;
 drop role bob;

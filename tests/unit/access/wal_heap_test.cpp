@@ -244,7 +244,7 @@ TEST_CASE("wal: a committed drop removes the file at redo; an aborted transactio
     access::AbortTransaction();
   }
   // Commit a transaction that "drops" `drop`: its commit record lists the file.
-  static storage::RelFileLocator to_drop(0u);
+  static storage::RelFileLocator to_drop(storage::kDefaultDatabaseId, 0u);
   to_drop = drop;
   access::SetXactRelsProvider([](bool at_commit, int, std::vector<storage::RelFileLocator>* out) {
     if (at_commit) out->push_back(to_drop);

@@ -93,7 +93,7 @@ struct WalTestCluster {
 
   // Creates relation file `number` and WAL-logs the creation.
   storage::RelFileLocator CreateRel(uint32_t number) {
-    storage::RelFileLocator rel(number);
+    storage::RelFileLocator rel(hearth::storage::kDefaultDatabaseId, number);
     REQUIRE(storage::SmgrCreate(rel, storage::ForkNumber::kMain).ok());
     access::XLogLogRelationCreate(rel);
     return rel;

@@ -27,8 +27,8 @@ void RecordDrops(std::span<const storage::RelFileLocator> rels) {
 TEST_CASE("xlog: commit and abort records round-trip and redo into the clog", "[xlog][xact]") {
   WalCluster c;
   TransamStartup(c.dir);
-  const storage::RelFileLocator drop[2] = {storage::RelFileLocator(16400u), storage::RelFileLocator(16401u)};
-  const storage::RelFileLocator created[1] = {storage::RelFileLocator(16500u)};
+  const storage::RelFileLocator drop[2] = {storage::RelFileLocator(storage::kDefaultDatabaseId, 16400u), storage::RelFileLocator(storage::kDefaultDatabaseId, 16401u)};
+  const storage::RelFileLocator created[1] = {storage::RelFileLocator(storage::kDefaultDatabaseId, 16500u)};
   XLogRecPtr first = 0;
   XLogRecPtr start = 0;
   const XLogPart none{nullptr, 0};

@@ -57,6 +57,9 @@ struct CatalogCluster {
     waitpid(pid, &status, 0);
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);
+    // The bootstrap child left its database id behind: this process works
+    // in the default database too.
+    SetMyDatabaseId(kDefaultDatabaseOid);
     Restart();
   }
   // A new "server": fresh shared memory over the same files (a crash unless

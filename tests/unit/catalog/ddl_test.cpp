@@ -17,10 +17,10 @@ namespace {
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
 // hearth_namespace, hearth_proc, hearth_trigger, hearth_description,
-// hearth_shdescription and their 19 + 9 + 9 + 11 + 13 + 12 + 4 + 3 + 19 +
-// 9 + 4 + 4 columns.
-constexpr int kSystemClassRows = 12;
-constexpr int kSystemAttributeRows = 116;
+// hearth_shdescription, hearth_database and their 19 + 9 + 9 + 11 + 13 + 12
+// + 4 + 3 + 19 + 9 + 4 + 4 + 9 columns, and nspacl.
+constexpr int kSystemClassRows = 13;
+constexpr int kSystemAttributeRows = 126;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -106,7 +106,7 @@ TEST_CASE("CREATE TABLE records columns, types, typmods, NOT NULL, defaults and 
     REQUIRE(e != nullptr);
     CHECK(e->oid == oid);
   });
-  CHECK(c.FileExists(storage::RelFileLocator(oid)));
+  CHECK(c.FileExists(storage::RelFileLocator(storage::kDefaultDatabaseId, oid)));
   InTransaction([&] {
     AcceptInvalidations();
     RelationRef e = LookupRelation("", "acct");
@@ -212,7 +212,7 @@ TEST_CASE("A rolled-back CREATE TABLE leaves no catalog row and no file", "[cata
   access::StartTransaction();
   DdlResult r = Create("create table gone (a int)");
   InsertInts("gone", {1, 2, 3});
-  storage::RelFileLocator rel(r.oid);
+  storage::RelFileLocator rel(storage::kDefaultDatabaseId, r.oid);
   CHECK(c.FileExists(rel));
   CHECK(PendingDeletes(false) == std::vector<storage::RelFileLocator>{rel});
   access::AbortTransaction();
@@ -234,7 +234,7 @@ TEST_CASE("DROP TABLE: committed removes rows, buffers and file; rolled back kee
     oid = Create("create table d (a int)").oid;
     InsertInts("d", {10, 20});
   });
-  storage::RelFileLocator rel(oid);
+  storage::RelFileLocator rel(storage::kDefaultDatabaseId, oid);
   CHECK(storage::CountBuffersOfRelation(rel) > 0);
 
   // Rolled back: everything stays.
@@ -288,8 +288,8 @@ TEST_CASE("DROP TABLE of 100 tables in one transaction drops them as one batch",
     CHECK(PendingDeletes(true).size() == 100);
   });
   for (Oid oid : oids) {
-    CHECK_FALSE(c.FileExists(storage::RelFileLocator(oid)));
-    CHECK(storage::CountBuffersOfRelation(storage::RelFileLocator(oid)) == 0);
+    CHECK_FALSE(c.FileExists(storage::RelFileLocator(storage::kDefaultDatabaseId, oid)));
+    CHECK(storage::CountBuffersOfRelation(storage::RelFileLocator(storage::kDefaultDatabaseId, oid)) == 0);
   }
   CHECK(CatalogRowCount("hearth_class") == kSystemClassRows);
   CHECK(CatalogRowCount("hearth_attribute") == kSystemAttributeRows);
@@ -331,7 +331,7 @@ TEST_CASE("TRUNCATE swaps the file and keeps the table; rollback keeps the data"
     oid = Create("create table tr (a int)").oid;
     InsertInts("tr", {1, 2, 3});
   });
-  storage::RelFileLocator old_rel(oid);
+  storage::RelFileLocator old_rel(storage::kDefaultDatabaseId, oid);
 
   // Rolled back: same file, same rows; the new file is gone.
   access::StartTransaction();

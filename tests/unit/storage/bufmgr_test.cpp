@@ -63,7 +63,7 @@ bool Resident(RelFileLocator rel, BlockNumber b) { return LookupBuffer(rel, kMai
 
 TEST_CASE("Buffers pin, unpin and count pins per process", "[buffer]") {
   TestCluster c(32);
-  RelFileLocator rel(16384);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 16384);
   MakeRelation(rel, 3, 100);
   CHECK(PrivatePinCount() == 0);
   CHECK(SmgrNblocks(rel, kMain) == 3);
@@ -104,7 +104,7 @@ TEST_CASE("Buffers pin, unpin and count pins per process", "[buffer]") {
 
 TEST_CASE("Dirty pages are written on eviction and read back intact", "[buffer]") {
   TestCluster c(16);
-  RelFileLocator rel(16385);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 16385);
   MakeRelation(rel, 64, 1000);  // 64 pages through 16 buffers: most were evicted dirty
   BgWriterStats st = GetBgWriterStats();
   CHECK(st.buffers_backend >= 48);
@@ -132,7 +132,7 @@ TEST_CASE("Dirty pages are written on eviction and read back intact", "[buffer]"
 
 TEST_CASE("Clock sweep keeps a hot page and evicts a cold one", "[buffer]") {
   TestCluster c(16);
-  RelFileLocator rel(16386);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 16386);
   MakeRelation(rel, 64, 0);
   REQUIRE(FlushAllBuffers().ok());
   RelFileLocator rels[] = {rel};
@@ -149,7 +149,7 @@ TEST_CASE("Clock sweep keeps a hot page and evicts a cold one", "[buffer]") {
 
 TEST_CASE("A BULKWRITE ring reuses its buffers and leaves the hot set alone", "[buffer]") {
   TestCluster c(256);
-  RelFileLocator hot(17000), bulk(17001);
+  RelFileLocator hot(kDefaultDatabaseId, 17000), bulk(kDefaultDatabaseId, 17001);
   MakeRelation(hot, 64, 0);
   for (int round = 0; round < 5; round++) {
     for (BlockNumber b = 0; b < 64; b++) ReadValue(hot, b);
@@ -183,7 +183,7 @@ bool AlwaysNeedsFlush(uint64_t lsn) { return lsn > 0; }
 
 TEST_CASE("BULKWRITE picks another victim instead of waiting for WAL", "[buffer]") {
   TestCluster c(256);
-  RelFileLocator bulk(17100);
+  RelFileLocator bulk(hearth::storage::kDefaultDatabaseId, 17100);
   g_flush_calls = 0;
   g_max_flushed_lsn = 0;
   SetXLogFlushHook(CountingFlush);
@@ -209,11 +209,11 @@ TEST_CASE("BULKWRITE picks another victim instead of waiting for WAL", "[buffer]
 
 TEST_CASE("DropRelationsBuffers by lookup drops without writing", "[buffer]") {
   TestCluster c(1024);  // lookup threshold: 1024 / 32 = 32 blocks
-  RelFileLocator keep(18000);
+  RelFileLocator keep(hearth::storage::kDefaultDatabaseId, 18000);
   MakeRelation(keep, 4, 0);
   std::vector<RelFileLocator> drop;
   for (uint32_t r = 0; r < 3; r++) {
-    drop.emplace_back(18100 + r);
+    drop.emplace_back(kDefaultDatabaseId, 18100 + r);
     MakeRelation(drop.back(), 5, 0);  // on disk: zero pages (extension), in memory: dirty data
   }
   uint64_t written_before = GetBgWriterStats().buffers_backend;
@@ -227,18 +227,18 @@ TEST_CASE("DropRelationsBuffers by lookup drops without writing", "[buffer]") {
   CHECK(CountBuffersOfRelation(keep) == 4);
   CHECK(GetBufferInfo(*LookupBuffer(keep, kMain, 0)).dirty);
   // Dropped buffers went back to the free list and are reused.
-  MakeRelation(RelFileLocator(18200), 15, 0);
+  MakeRelation(RelFileLocator(hearth::storage::kDefaultDatabaseId, 18200), 15, 0);
   CHECK(CountBuffersOfRelation(keep) == 4);
 }
 
 TEST_CASE("DropRelationsBuffers by scan drops without writing", "[buffer]") {
   TestCluster c(256);  // lookup threshold: 8 blocks
-  RelFileLocator keep(19000);
+  RelFileLocator keep(hearth::storage::kDefaultDatabaseId, 19000);
   MakeRelation(keep, 4, 0);
   SECTION("many relations: sorted array and binary search") {
     std::vector<RelFileLocator> drop;
     for (uint32_t r = 0; r < 25; r++) {
-      drop.emplace_back(19500 - r * 7);  // unsorted on purpose
+      drop.emplace_back(kDefaultDatabaseId, 19500 - r * 7);  // unsorted on purpose
       MakeRelation(drop.back(), 4, 0);
     }
     DropRelationsBuffers(drop);
@@ -249,7 +249,7 @@ TEST_CASE("DropRelationsBuffers by scan drops without writing", "[buffer]") {
     }
   }
   SECTION("few large relations: linear match") {
-    RelFileLocator drop[] = {RelFileLocator(19600), RelFileLocator(19601)};
+    RelFileLocator drop[] = {RelFileLocator(hearth::storage::kDefaultDatabaseId, 19600), RelFileLocator(hearth::storage::kDefaultDatabaseId, 19601)};
     MakeRelation(drop[0], 40, 0);
     MakeRelation(drop[1], 40, 0);
     DropRelationsBuffers(drop);
@@ -264,7 +264,7 @@ TEST_CASE("DropRelationsBuffers by scan drops without writing", "[buffer]") {
 
 TEST_CASE("DropRelationBuffersFrom drops the tail before a truncate", "[buffer]") {
   TestCluster c(64);
-  RelFileLocator rel(19700);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 19700);
   MakeRelation(rel, 10, 0);
   DropRelationBuffersFrom(rel, kMain, 6);
   for (BlockNumber b = 0; b < 10; b++) CHECK(Resident(rel, b) == (b < 6));
@@ -276,7 +276,7 @@ TEST_CASE("DropRelationBuffersFrom drops the tail before a truncate", "[buffer]"
 
 TEST_CASE("A page with a bad checksum raises data_corrupted", "[buffer]") {
   TestCluster c(16);
-  RelFileLocator rel(19800);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 19800);
   MakeRelation(rel, 3, 0);
   REQUIRE(FlushAllBuffers().ok());
   RelFileLocator rels[] = {rel};
@@ -289,7 +289,7 @@ TEST_CASE("A page with a bad checksum raises data_corrupted", "[buffer]") {
     FAIL("expected DbError");
   } catch (const hearth::DbError& e) {
     CHECK(e.sqlstate() == "XX001");
-    CHECK(e.message() == "invalid page in block 2 of relation base/19800");
+    CHECK(e.message() == "invalid page in block 2 of relation base/5/19800");
   }
   CHECK(PrivatePinCount() == 0);
   CHECK(ReadValue(rel, 1) == 1);  // neighbours are fine
@@ -303,7 +303,7 @@ TEST_CASE("A page with a bad checksum raises data_corrupted", "[buffer]") {
 
 TEST_CASE("bgwriter cleans dirty buffers just ahead of the clock hand", "[buffer]") {
   TestCluster c(32);
-  RelFileLocator a(19900), b(19901);
+  RelFileLocator a(kDefaultDatabaseId, 19900), b(kDefaultDatabaseId, 19901);
   MakeRelation(a, 32, 0);  // fills the pool with 32 dirty pages
   REQUIRE(FlushAllBuffers().ok());
   for (BlockNumber blk = 0; blk < 32; blk++) {
@@ -326,7 +326,7 @@ TEST_CASE("bgwriter cleans dirty buffers just ahead of the clock hand", "[buffer
   }
   CHECK(dirty_a == 0);
   // A round with a tight lru_maxpages stops early and counts it.
-  MakeRelation(RelFileLocator(19902), 24, 0);  // re-dirties the pool and sweeps usage to 0
+  MakeRelation(RelFileLocator(hearth::storage::kDefaultDatabaseId, 19902), 24, 0);  // re-dirties the pool and sweeps usage to 0
   settings.lru_maxpages = 1;
   uint64_t maxw = GetBgWriterStats().maxwritten_clean;
   BgBufferSync(settings);
@@ -369,7 +369,7 @@ int RunWorker(RelFileLocator rel, int worker) {
 
 TEST_CASE("Four processes increment page counters through 16 shared buffers", "[buffer][multiprocess]") {
   TestCluster c(16);
-  RelFileLocator rel(20100);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 20100);
   MakeRelation(rel, kRelBlocks, 0);
   for (BlockNumber b = 0; b < kRelBlocks; b++) {
     WritePageGuard g = ReadPageExclusive(rel, kMain, b);
@@ -414,7 +414,7 @@ TEST_CASE("Four processes increment page counters through 16 shared buffers", "[
 
 TEST_CASE("Concurrent extension from several processes never hands out a block twice", "[buffer][multiprocess]") {
   TestCluster c(32);
-  RelFileLocator rel(20200);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 20200);
   REQUIRE(SmgrCreate(rel, kMain).ok());
   constexpr int kPerWorker = 50;
   std::vector<pid_t> pids;

@@ -29,7 +29,7 @@ off_t FileSize(const std::string& path) {
 
 TEST_CASE("smgr create/extend/read/write across segments", "[smgr]") {
   TestCluster c(16, /*segment_blocks=*/4);
-  RelFileLocator rel(16384);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 16384);
   REQUIRE(SmgrCreate(rel, ForkNumber::kMain).ok());
   CHECK(SmgrExists(rel, ForkNumber::kMain));
   CHECK_FALSE(SmgrExists(rel, ForkNumber::kFsm));
@@ -46,8 +46,8 @@ TEST_CASE("smgr create/extend/read/write across segments", "[smgr]") {
   CHECK(FileSize(SmgrSegmentPath(rel, ForkNumber::kMain, 0)) == 4 * static_cast<off_t>(kBlockSize));
   CHECK(FileSize(SmgrSegmentPath(rel, ForkNumber::kMain, 1)) == 4 * static_cast<off_t>(kBlockSize));
   CHECK(FileSize(SmgrSegmentPath(rel, ForkNumber::kMain, 2)) == 2 * static_cast<off_t>(kBlockSize));
-  CHECK(SmgrSegmentPath(rel, ForkNumber::kMain, 2) == c.dir + "/base/16384.2");
-  CHECK(SmgrSegmentPath(rel, ForkNumber::kFsm, 0) == c.dir + "/base/16384_fsm");
+  CHECK(SmgrSegmentPath(rel, ForkNumber::kMain, 2) == c.dir + "/base/5/16384.2");
+  CHECK(SmgrSegmentPath(rel, ForkNumber::kFsm, 0) == c.dir + "/base/5/16384_fsm");
 
   std::vector<char> buf(kBlockSize);
   for (BlockNumber b = 0; b < 10; b++) {
@@ -69,7 +69,7 @@ TEST_CASE("smgr create/extend/read/write across segments", "[smgr]") {
 }
 
 TEST_CASE("smgr keeps nblocks exact in the shared cache", "[smgr]") {
-  RelFileLocator rel(20000);
+  RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 20000);
   std::string dir;
   {
     TestCluster c(16, 4);
@@ -123,7 +123,7 @@ TEST_CASE("smgr keeps nblocks exact in the shared cache", "[smgr]") {
 TEST_CASE("smgr size cache evicts instead of overflowing and remembers absent forks", "[smgr]") {
   TestCluster c(16, 4);  // relation_size_cache = 256 forks
   // A new main fork marks its other forks absent.
-  RelFileLocator fresh(40000);
+  RelFileLocator fresh(hearth::storage::kDefaultDatabaseId, 40000);
   REQUIRE(SmgrCreate(fresh, ForkNumber::kMain).ok());
   CHECK(SmgrCachedNblocks(fresh, ForkNumber::kFsm) == std::optional<BlockNumber>(0));
   CHECK_FALSE(SmgrExists(fresh, ForkNumber::kVisibilityMap));
@@ -132,20 +132,20 @@ TEST_CASE("smgr size cache evicts instead of overflowing and remembers absent fo
   // Far more forks than the cache holds: every size stays right.
   constexpr uint32_t kRels = 3000;
   for (uint32_t i = 0; i < kRels; i++) {
-    RelFileLocator r(41000 + i);
+    RelFileLocator r(hearth::storage::kDefaultDatabaseId, 41000 + i);
     REQUIRE(SmgrCreate(r, ForkNumber::kMain).ok());
     for (BlockNumber b = 0; b < i % 3; b++) REQUIRE(SmgrExtend(r, ForkNumber::kMain, b, nullptr).ok());
   }
   int cached = 0;
   for (uint32_t i = 0; i < kRels; i++) {
-    RelFileLocator r(41000 + i);
+    RelFileLocator r(hearth::storage::kDefaultDatabaseId, 41000 + i);
     if (SmgrCachedNblocks(r, ForkNumber::kMain).has_value()) cached++;
     REQUIRE(SmgrNblocks(r, ForkNumber::kMain) == i % 3);
     REQUIRE(SmgrCachedNblocks(r, ForkNumber::kMain) == std::optional<BlockNumber>(i % 3));
   }
   CHECK(cached < static_cast<int>(kRels));  // some were evicted and re-read
   // A never-created fork is looked up once and then known absent.
-  RelFileLocator ghost(49999);
+  RelFileLocator ghost(hearth::storage::kDefaultDatabaseId, 49999);
   CHECK_FALSE(SmgrCachedNblocks(ghost, ForkNumber::kMain).has_value());
   CHECK_FALSE(SmgrExists(ghost, ForkNumber::kMain));
   CHECK(SmgrCachedNblocks(ghost, ForkNumber::kMain) == std::optional<BlockNumber>(0));
@@ -157,7 +157,7 @@ TEST_CASE("smgr size cache evicts instead of overflowing and remembers absent fo
 
 TEST_CASE("smgr queues fsync requests for the checkpointer", "[smgr]") {
   TestCluster c(64, 4);
-  RelFileLocator a(30001), b(30002);
+  RelFileLocator a(kDefaultDatabaseId, 30001), b(kDefaultDatabaseId, 30002);
   REQUIRE(SmgrCreate(a, ForkNumber::kMain).ok());
   REQUIRE(SmgrCreate(b, ForkNumber::kMain).ok());
   CHECK(SmgrPendingSyncRequests() == 0);
@@ -183,7 +183,7 @@ TEST_CASE("smgr queues fsync requests for the checkpointer", "[smgr]") {
   uint64_t before = SmgrBackendFsyncCount();
   std::vector<RelFileLocator> rels;
   for (uint32_t r = 0; r < 262; r++) {
-    RelFileLocator rel(40000 + r);
+    RelFileLocator rel(hearth::storage::kDefaultDatabaseId, 40000 + r);
     rels.push_back(rel);
     REQUIRE(SmgrCreate(rel, ForkNumber::kMain).ok());
     REQUIRE(SmgrExtend(rel, ForkNumber::kMain, 0, nullptr).ok());

@@ -57,7 +57,7 @@ struct HeapCluster {
 
   // A new relation with an empty main fork.
   storage::RelFileLocator CreateRel(uint32_t number) {
-    storage::RelFileLocator rel(number);
+    storage::RelFileLocator rel(hearth::storage::kDefaultDatabaseId, number);
     REQUIRE(storage::SmgrCreate(rel, storage::ForkNumber::kMain).ok());
     return rel;
   }
