@@ -5,6 +5,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,5 +79,9 @@ inline FuncSignature Row(const char* name, FuncKind kind, std::initializer_list<
   for (Oid a : args) s.args[i++] = a;
   return s;
 }
+
+// The elements of an array's text form ('{a,"b c"}'), NULLs kept as
+// nullopt (srf_options.cpp; also array_to_string over catalog arrays).
+std::vector<std::optional<std::string>> ArrayTextElements(const std::string& arr);
 
 }  // namespace hearth::types::internal

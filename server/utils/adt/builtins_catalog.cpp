@@ -166,28 +166,12 @@ Value TablespaceLocation(const Value*, int, FuncCallContext&) { return Value::Te
 // array_to_string(array, sep) over an array's text form: the elements of
 // '{a,"b c",NULL}' joined by sep (NULL elements skipped, as PostgreSQL).
 Value ArrayToString(const Value* a, int, FuncCallContext&) {
-  const std::string& arr = a[0].str;
   std::string out;
   bool first = true;
-  size_t i = arr.empty() || arr[0] != '{' ? 0 : 1;
-  const size_t end = !arr.empty() && arr.back() == '}' ? arr.size() - 1 : arr.size();
-  while (i < end) {
-    std::string elem;
-    bool quoted = false;
-    if (arr[i] == '"') {
-      quoted = true;
-      for (++i; i < end && arr[i] != '"'; ++i) {
-        if (arr[i] == '\\' && i + 1 < end) ++i;
-        elem.push_back(arr[i]);
-      }
-      ++i;
-    } else {
-      for (; i < end && arr[i] != ','; ++i) elem.push_back(arr[i]);
-    }
-    ++i;  // the comma
-    if (!quoted && elem == "NULL") continue;
+  for (const std::optional<std::string>& elem : ArrayTextElements(a[0].str)) {
+    if (!elem) continue;
     if (!first) out += a[1].str;
-    out += elem;
+    out += *elem;
     first = false;
   }
   return Value::Text(out);

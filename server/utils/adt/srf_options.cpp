@@ -18,39 +18,10 @@
 namespace hearth::types {
 namespace {
 
-// The elements of an array's text form ('{a,"b c"}'), NULLs kept as
-// nullopt.
-std::vector<std::optional<std::string>> ArrayTextElements(const std::string& arr) {
-  std::vector<std::optional<std::string>> out;
-  size_t i = !arr.empty() && arr[0] == '{' ? 1 : 0;
-  const size_t end = !arr.empty() && arr.back() == '}' ? arr.size() - 1 : arr.size();
-  while (i < end) {
-    std::string elem;
-    bool quoted = false;
-    if (arr[i] == '"') {
-      quoted = true;
-      for (++i; i < end && arr[i] != '"'; ++i) {
-        if (arr[i] == '\\' && i + 1 < end) ++i;
-        elem.push_back(arr[i]);
-      }
-      ++i;  // the closing quote
-    } else {
-      for (; i < end && arr[i] != ','; ++i) elem.push_back(arr[i]);
-    }
-    ++i;  // the comma
-    if (!quoted && elem == "NULL") {
-      out.emplace_back(std::nullopt);
-    } else {
-      out.emplace_back(std::move(elem));
-    }
-  }
-  return out;
-}
-
 // One column of pg_options_to_table: the names (values_ false) or values.
 class OptionsCall : public SrfCall {
  public:
-  OptionsCall(const std::string& options, bool values) : items_(ArrayTextElements(options)), values_(values) {}
+  OptionsCall(const std::string& options, bool values) : items_(internal::ArrayTextElements(options)), values_(values) {}
   bool Next(Value* out) override {
     while (pos_ < items_.size() && !items_[pos_]) ++pos_;  // a NULL item gives no row
     if (pos_ >= items_.size()) return false;
@@ -86,6 +57,35 @@ const SrfDef& OptionValuesSrf() {
 }
 
 namespace internal {
+
+// The elements of an array's text form ('{a,"b c"}'), NULLs kept as
+// nullopt.
+std::vector<std::optional<std::string>> ArrayTextElements(const std::string& arr) {
+  std::vector<std::optional<std::string>> out;
+  size_t i = !arr.empty() && arr[0] == '{' ? 1 : 0;
+  const size_t end = !arr.empty() && arr.back() == '}' ? arr.size() - 1 : arr.size();
+  while (i < end) {
+    std::string elem;
+    bool quoted = false;
+    if (arr[i] == '"') {
+      quoted = true;
+      for (++i; i < end && arr[i] != '"'; ++i) {
+        if (arr[i] == '\\' && i + 1 < end) ++i;
+        elem.push_back(arr[i]);
+      }
+      ++i;  // the closing quote
+    } else {
+      for (; i < end && arr[i] != ','; ++i) elem.push_back(arr[i]);
+    }
+    ++i;  // the comma
+    if (!quoted && elem == "NULL") {
+      out.emplace_back(std::nullopt);
+    } else {
+      out.emplace_back(std::move(elem));
+    }
+  }
+  return out;
+}
 
 void AddOptionsSrfs(std::vector<SrfDef>* defs) {
   defs->push_back(SrfDef{Row("pg_options_to_table", FuncKind::kSetReturning, {kTextOid}, kTextOid, nullptr),
