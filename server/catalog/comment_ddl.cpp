@@ -126,7 +126,7 @@ void CommentOnConstraint(const parser::CommentStmt& stmt) {
 }
 
 void CommentOnSchema(const parser::CommentStmt& stmt) {
-  const Oid ns = NamespaceOid(stmt.name);
+  const Oid ns = NamespaceOidUnchecked(stmt.name);  // ownership, not USAGE, decides
   if (ns == types::kInvalidOid) {
     throw DbError(sqlstate::kInvalidSchemaName, "schema \"" + stmt.name + "\" does not exist");
   }
