@@ -16,6 +16,8 @@
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
 #include "access/transam/xlog.h"
+#include "access/transam/xlog_checkpoint.h"
+#include "access/transam/xlog_storage_records.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/database_catalog.h"
 #include "catalog/ddl_internal.h"
@@ -50,6 +52,17 @@ void RemoveDirectoryNow(Oid db) noexcept {
   (void)storage::SmgrRemoveDatabaseDirectory(db);
 }
 
+// After a committed DROP: the directory is gone here; a standby follows.
+void RemoveDroppedDirectory(Oid db) noexcept {
+  RemoveDirectoryNow(db);
+  try {
+    access::XLogLogDatabaseDrop(db);
+  } catch (...) {
+    // Out of WAL space: the standby keeps an empty directory (the commit
+    // record removed its files).
+  }
+}
+
 void DatabaseXactCallback(access::XactEvent event, void*) {
   if (event == access::XactEvent::kPreCommit) return;
   auto& list = PendingDirectories();
@@ -67,7 +80,11 @@ void DatabaseXactCallback(access::XactEvent event, void*) {
       }
       flushed = true;
     }
-    RemoveDirectoryNow(p.db);
+    if (committed) {
+      RemoveDroppedDirectory(p.db);
+    } else {
+      RemoveDirectoryNow(p.db);
+    }
   }
   list.clear();
 }
@@ -266,6 +283,10 @@ DdlResult CreateDatabase(const parser::CreateDatabaseStmt& stmt, Oid current_use
     st = storage::SmgrCopyDatabaseDirectory(tmpl->db.oid, f.oid);
   }
   if (!st.ok()) throw DbError(sqlstate::kIoError, "could not create database \"" + f.name + "\": " + st.message());
+  // A standby copies the template too; the checkpoint keeps crash recovery
+  // from replaying that copy over a template changed since.
+  access::XLogLogDatabaseCreate(tmpl->db.oid, f.oid);
+  if (access::XLogIsStarted()) access::RequestCheckpoint();
   heap::HeapInsert(DatabaseCatalogRel(), DatabaseTupleDesc(), MakeDatabaseRow(f), access::GetCurrentTransactionId(),
                    access::GetCurrentCommandId(true));
   access::CommandCounterIncrement();

@@ -166,8 +166,11 @@ TEST_CASE("databases: kill -9 after CREATE and DROP DATABASE", "[databases_test]
   TestServer server;
   REQUIRE(server.Psql({"-c", "create database durable"}).exit_code == 0);
   REQUIRE(ValueOn(server, "durable", "create table k (v int); insert into k values (7); select v from k") == "7");
+  // The template changes after the copy: recovery must not copy it again.
+  REQUIRE(ValueOn(server, "template1", "create table later (v int); select count(*) from later") == "0");
   CrashAndRestart(server);
   CHECK(ValueOn(server, "durable", "select v from k") == "7");
+  CHECK(ValueOn(server, "durable", "select count(*) from pg_class where relname = 'later'") == "0");
   const std::string oid = server.PsqlValue("select oid from pg_database where datname = 'durable'");
   REQUIRE(server.Psql({"-c", "drop database durable"}).exit_code == 0);
   CrashAndRestart(server);

@@ -160,6 +160,39 @@ TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", 
   CHECK(Count(standby, "id = 1000") == 0);
 }
 
+TEST_CASE("standby: CREATE and DROP DATABASE on the primary reach the standby", "[standby_test]") {
+  TestServer primary;
+  const std::string copy = BackupForStandby(primary);
+  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  WaitForValue(standby, "select pg_is_in_recovery()", "t");
+
+  // The new database's files are copied from its template on the standby
+  // too, so the WAL of the tables made in it afterwards has files to land in.
+  REQUIRE(primary.Psql({"-c", "create database d2"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-d", "d2", "-c", "create table t (a int); insert into t select generate_series(1, 50)"})
+              .exit_code == 0);
+  const std::string d2_count = "select count(*) from t";
+  std::string last;
+  const bool arrived = WaitFor([&] {
+    CommandResult r = standby.Psql({"-d", "d2", "-A", "-t", "-q", "-c", d2_count});
+    last = r.out + r.err;
+    return r.exit_code == 0 && r.out == "50\n";
+  });
+  INFO("standby answered: " << last << "\nstandby log:\n" << standby.log());
+  REQUIRE(arrived);
+  const std::string oid = primary.PsqlValue("select oid from pg_database where datname = 'd2'");
+  REQUIRE(fs::is_directory(copy + "/base/" + oid));
+
+  // DROP DATABASE: the standby's copy goes once the drop commits.
+  REQUIRE(primary.Psql({"-c", "drop database d2"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from pg_database where datname = 'd2'", "0");
+  CHECK(WaitFor([&] { return !fs::exists(copy + "/base/" + oid); }));
+  CHECK(standby.Psql({"-d", "d2", "-c", "select 1"}).exit_code != 0);
+  // Replay goes on afterwards.
+  REQUIRE(primary.Psql({"-c", "create table after_drop (a int); insert into after_drop values (1)"}).exit_code == 0);
+  WaitForValue(standby, "select count(*) from after_drop", "1");
+}
+
 TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted", "[standby_test]") {
   TestServer primary;
   REQUIRE(primary.Psql({"-c", "create table t (id int primary key, v text)"}).exit_code == 0);
