@@ -328,6 +328,10 @@ const SettingDef kSettings[] = {
      .description = "Sets the name of the replication slot to use on the sending server."},
     {.name = "hot_standby", .type = kBool, .context = kPostmaster, .category = kWal,
      .boot_value = "on", .description = "Allows connections and queries during recovery."},
+    {.name = "max_standby_streaming_delay", .type = kInt, .context = kSighup, .category = kWal,
+     .boot_value = "30s", .unit = kMilliseconds, .min_int = -1, .max_int = kIntMax,
+     .description = "Sets the maximum delay before canceling queries when a hot standby server is processing "
+                    "streamed WAL data."},
     {.name = "wal_receiver_status_interval", .type = kInt, .context = kSighup, .category = kWal,
      .boot_value = "10s", .unit = kSeconds, .min_int = 0, .max_int = kIntMax / 1000,
      .description = "Sets the maximum interval between WAL receiver status reports to the sending server."},

@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/transam.h"
 #include "access/transam/xlog_standby.h"
 #include "access/transam/xlog_standby_replay.h"
@@ -69,8 +70,10 @@ void StartupProcessMain(storage::ProcNumber slot, config::Settings* settings, ac
   SetUpProcess("startup", slot, storage::BackendType::kStartup);
   const std::string promote_file = DataFile(*settings, kPromoteSignalFile);
   access::StandbyReplayHooks hooks;
+  access::SetMaxStandbyDelay(settings->GetInt("max_standby_streaming_delay"));
   hooks.should_stop = [settings] {
     ReloadIfAsked(settings);
+    access::SetMaxStandbyDelay(settings->GetInt("max_standby_streaming_delay"));
     // Descriptors of relations whose drop was replayed would keep their space.
     storage::SmgrCloseDroppedFiles();
     return ShouldStop();

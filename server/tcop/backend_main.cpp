@@ -7,6 +7,7 @@
 // makes the postmaster reset shared memory.
 #include "tcop/backend_main.h"
 
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/xlog_standby.h"
 #include "config/conf_file.h"
 
@@ -183,6 +184,7 @@ void BackendMain(const BackendStartInfo& info) {
   log::SetLogRole("backend");
   prctl(PR_SET_NAME, "hearth backend", 0, 0, 0);
   InstallBackendSignalHandlers();
+  SetRecoveryConflictCheck(access::BackendRecoveryConflictCheck);  // hot standby: replay may ask us to give way
   // From accept to the end of startup: a silent client must not keep its
   // connection slot (or a dead-end child) forever.
   ArmStartupTimeout(info.settings->hot().authentication_timeout_s);

@@ -193,6 +193,49 @@ TEST_CASE("standby: CREATE and DROP DATABASE on the primary reach the standby", 
   WaitForValue(standby, "select count(*) from after_drop", "1");
 }
 
+TEST_CASE("standby: replay that removes rows a query needs cancels it with 40001", "[standby_test]") {
+  TestServer primary;
+  REQUIRE(primary.Psql({"-c", "create table t (id int primary key, v text)"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "insert into t select g, 'x' from generate_series(1, 500) g"}).exit_code == 0);
+  const std::string copy = BackupForStandby(primary);
+  TestServer standby(TestServer::ExistingDataDir{copy}, {{"max_standby_streaming_delay", "200ms"}});
+  WaitForValue(standby, "select count(*) from t", "500");
+
+  // An idle transaction whose snapshot still sees the rows, and a statement
+  // running (sleeping) with such a snapshot.
+  RawConn idle_tx(standby.port());
+  RequireStartup(idle_tx);
+  REQUIRE(Exec(idle_tx, "begin isolation level repeatable read"));
+  REQUIRE(QueryValue(idle_tx, "select count(*) from t") == "500");
+  RawConn running(standby.port());
+  RequireStartup(running);
+  REQUIRE(running.Send(QueryMsg("select count(*), pg_sleep(120) from t")));
+  WaitForValue(standby, "select count(*) from pg_stat_activity where query like 'select count(*), pg_sleep%' and state = 'active'",
+               "1");
+
+  // The primary deletes the rows and VACUUM removes them: replay waits the
+  // delay, then both give way; then the removal is replayed.
+  REQUIRE(primary.Psql({"-c", "delete from t where id > 100"}).exit_code == 0);
+  REQUIRE(primary.Psql({"-c", "vacuum t"}).exit_code == 0);
+  std::vector<RawMessage> msgs = running.ReadUntilReady(60000);
+  const RawMessage* err = First(msgs, 'E');
+  REQUIRE(err != nullptr);
+  CHECK(ErrorOf(*err).sqlstate == "40001");
+  CHECK(ErrorOf(*err).message == "canceling statement due to conflict with recovery");
+  CHECK(ErrorOf(*err).detail == "User query might have needed to see row versions that must be removed.");
+  CHECK(QueryValue(running, "select 1") == "1");  // the session goes on
+
+  msgs = idle_tx.DrainUntilEof(60000);
+  err = First(msgs, 'E');
+  REQUIRE(err != nullptr);
+  CHECK(ErrorOf(*err).severity_nonlocal == "FATAL");
+  CHECK(ErrorOf(*err).sqlstate == "40001");
+  CHECK(ErrorOf(*err).message == "terminating connection due to conflict with recovery");
+
+  WaitForValue(standby, "select count(*) from t", "100");
+  WaitForValue(primary, "select sent_lsn = replay_lsn from pg_stat_replication", "t");
+}
+
 TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted", "[standby_test]") {
   TestServer primary;
   REQUIRE(primary.Psql({"-c", "create table t (id int primary key, v text)"}).exit_code == 0);

@@ -250,6 +250,10 @@ uint64_t HeapWalFullPageImages() { return S().fpi_total; }
 
 void RegisterHeapRmgr() { access::RegisterRmgr(access::kRmgrHeap, "Heap", HeapRedo); }
 
-void HeapRedo(const access::XLogRecordView& rec) { access::RedoBlocks(rec, ApplyHeapOp); }
+void HeapRedo(const access::XLogRecordView& rec) {
+  // Pruning and vacuum move tuples within the page: not under a reader.
+  const bool moves_tuples = rec.header.info == kHeapInfoPrune || rec.header.info == kHeapInfoVacuum;
+  access::RedoBlocks(rec, ApplyHeapOp, moves_tuples);
+}
 
 }  // namespace hearth::heap

@@ -8,6 +8,7 @@
 #include "access/heap/heap_wal.h"
 #include "access/heap/htup.h"
 #include "access/transam/snapshot.h"
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/visibility.h"
 #include "access/transam/xlog_standby.h"
 #include "storage/buffer/bufmgr.h"
@@ -119,6 +120,19 @@ void PlanPrune(Page pg, storage::BlockNumber block, access::TransactionId oldest
   }
 }
 
+access::TransactionId PruneConflictHorizon(Page pg, const PrunePlan& plan) {
+  access::TransactionId horizon = access::kInvalidTransactionId;
+  auto note = [&](OffsetNumber off) {
+    if (!pg.GetItemId(off).IsNormal()) return;  // a redirect or DEAD pointer: counted when it was pruned
+    const access::TransactionId xmax = TupleAt(pg, off)->t_xmax;
+    if (access::TransactionIdIsNormal(xmax) && access::TransactionIdPrecedes(horizon, xmax)) horizon = xmax;
+  };
+  for (OffsetNumber off : plan.unused) note(off);
+  for (OffsetNumber off : plan.dead) note(off);
+  for (const auto& r : plan.redirects) note(r.first);
+  return horizon;
+}
+
 void ApplyPrune(Page pg, const PrunePlan& plan, bool compact) {
   for (const auto& [from, to] : plan.redirects) pg.MarkItemRedirect(from, to);
   for (OffsetNumber off : plan.dead) pg.MarkItemDead(off);
@@ -188,6 +202,7 @@ bool HeapPagePruneOpt(PinnedBuffer& buf) {
     return false;
   }
   NotePrunedTuples(buf.rel(), TuplesFreed(pg, plan));
+  access::LogSnapshotConflictHorizon(PruneConflictHorizon(pg, plan));
   ApplyPrune(pg, plan, /*compact=*/true);  // also clears the page-full hint
   pg.set_prune_xid(OldestRemainingXmax(pg));
   buf.MarkDirty();

@@ -52,6 +52,10 @@ struct PrunePlan {
 // `oldest_xmin`. Sets hint bits on the way (*hints).
 void PlanPrune(storage::Page pg, storage::BlockNumber block, access::TransactionId oldest_xmin, PrunePlan* plan,
                bool* hints);
+// The newest deleter among the versions the plan removes (0: none): on a hot
+// standby, snapshots with an xmin at or before it may still need them
+// (standby_conflicts.h). REQUIRES: before ApplyPrune.
+access::TransactionId PruneConflictHorizon(storage::Page pg, const PrunePlan& plan);
 // Applies the plan's line-pointer changes; defragments the page when
 // `compact` (REQUIRES the cleanup lock then). Used by redo too.
 void ApplyPrune(storage::Page pg, const PrunePlan& plan, bool compact);

@@ -11,6 +11,7 @@
 #include "access/heap/heap_wal.h"
 #include "access/heap/hio.h"
 #include "access/heap/pruneheap.h"
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/visibility.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/interrupts.h"
@@ -93,6 +94,7 @@ VacuumStats HeapVacuumRelation(storage::RelFileLocator rel, access::TransactionI
     for (OffsetNumber root : plan.dead) stats.tuples_removed += pg.GetItemId(root).IsNormal() ? 1 : 0;
     for (const auto& r : plan.redirects) stats.tuples_removed += pg.GetItemId(r.first).IsNormal() ? 1 : 0;
     bool changed = !plan.empty();
+    access::LogSnapshotConflictHorizon(PruneConflictHorizon(pg, plan));
     ApplyPrune(pg, plan, /*compact=*/false);  // compacted below when we have the cleanup lock
     size_t live_bytes = 0;  // storage of the items that stay
     const OffsetNumber maxoff = pg.MaxOffset();

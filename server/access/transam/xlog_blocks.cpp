@@ -8,6 +8,7 @@
 
 #include "access/transam/xlog.h"
 #include "access/transam/pending_sync.h"
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/xlog_checkpoint.h"
 #include "storage/smgr/smgr.h"
 
@@ -154,7 +155,7 @@ BlockRecord& ScratchBlockRecord() {
 
 uint64_t BlockRecordImages() { return g_images; }
 
-void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply) {
+void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply, bool cleanup_lock) {
   const uint8_t* p = rec.payload.data();
   const uint8_t* end = p + rec.payload.size();
   while (p < end) {
@@ -171,6 +172,7 @@ void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply) {
     storage::PinnedBuffer buf = storage::ReadBuffer(
         rel, ForkNumber::kMain, h.block, image ? storage::ReadMode::kZeroAndLock : storage::ReadMode::kNormal);
     if (!image) buf.Lock(storage::LWLockMode::kExclusive);
+    if (cleanup_lock) LockBufferForCleanupInRedo(buf);
     Page pg = buf.page();
     if (pg.lsn() >= rec.end_lsn) continue;  // already has this change (idempotent replay)
     if (image) {

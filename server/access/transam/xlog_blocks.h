@@ -72,7 +72,10 @@ using BlockOpFn = void (*)(const XLogRecordView& rec, storage::Page page, uint16
                            std::span<const uint8_t> data);
 
 // Redo of a record built with BlockRecord (main fork).
-void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply);
+// `cleanup_lock`: the record moves tuples on its pages (prune, vacuum), so
+// each page is changed only under the cleanup lock (no reader's pin on it;
+// on a hot standby replay waits for, then cancels, queries holding pins).
+void RedoBlocks(const XLogRecordView& rec, BlockOpFn apply, bool cleanup_lock = false);
 
 // Full-page images written by this process through BlockRecord (tests).
 uint64_t BlockRecordImages();

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "access/transam/clog.h"
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/transam.h"
 #include "access/transam/varsup.h"
 #include "access/transam/xlog.h"
@@ -29,6 +30,7 @@ namespace {
 // copied back.
 void XLogRmgrRedo(const XLogRecordView& rec) {
   if (rec.header.info == kXLogInfoFpi) XLogFpiRedo(rec);
+  if (rec.header.info == kXLogInfoSnapshotConflict) SnapshotConflictRedo(rec);
 }
 
 // Releases the startup proc slot if this process claimed it.

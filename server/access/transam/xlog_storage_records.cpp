@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "access/transam/standby_conflicts.h"
 #include "access/transam/xlog.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/smgr/smgr.h"
@@ -50,6 +51,7 @@ void RedoDatabaseDrop(const XLogRecordView& rec) {
   uint32_t db = 0;
   if (rec.payload.size() != sizeof(db)) Malformed(rec);
   std::memcpy(&db, rec.payload.data(), sizeof(db));
+  ResolveDatabaseConflict(db);  // hot-standby sessions connected to it end first
   storage::DropDatabaseBuffers(db);
   storage::Status st = storage::SmgrRemoveDatabaseDirectory(db);
   if (!st.ok()) throw std::runtime_error("redo could not remove database directory: " + st.ToString());

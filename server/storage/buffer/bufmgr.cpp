@@ -711,6 +711,11 @@ bool ConditionalLockBufferForCleanup(PinnedBuffer& buf) {
   return false;
 }
 
+bool HoldsPinOnBuffer(BufferId id) {
+  return id >= 0 && static_cast<size_t>(id) < g_private_refcount.size() &&
+         g_private_refcount[static_cast<size_t>(id)] > 0;
+}
+
 bool HoldsOnlyPin(const PinnedBuffer& buf) {
   uint32_t st = GetBufferDesc(buf.id()).state.load(std::memory_order_acquire);
   return BufRefcount(st) == 1 && g_private_refcount[static_cast<size_t>(buf.id())] == 1;

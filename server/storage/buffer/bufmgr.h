@@ -280,6 +280,9 @@ BufferInfo GetBufferInfo(BufferId id);
 int CountBuffersOfRelation(RelFileLocator rel);
 // Pins this process holds (leak checks).
 int PrivatePinCount();
+// Whether this process holds a pin on buffer `id` (a hot-standby backend
+// asked to give way to replay waiting for that buffer's cleanup lock).
+bool HoldsPinOnBuffer(BufferId id);
 // Whether this process's last DropRelationsBuffers used per-block lookups
 // (true) or a scan of the whole pool (false).
 bool LastDropUsedLookup();

@@ -18,6 +18,7 @@ volatile sig_atomic_t g_die_pending = 0;
 volatile sig_atomic_t g_reload_pending = 0;
 volatile sig_atomic_t g_timeout_pending = 0;
 volatile sig_atomic_t g_client_connection_lost = 0;
+volatile sig_atomic_t g_recovery_conflict_pending = 0;
 
 namespace {
 
@@ -36,6 +37,7 @@ void OnHup(int) { g_reload_pending = 1; }
 void OnAlarm(int) {
   if (g_in_statement) g_timeout_pending = 1;
 }
+void OnRecoveryConflict(int) { g_recovery_conflict_pending = 1; }
 void OnStartupTimeout(int) { _exit(1); }
 volatile sig_atomic_t g_auth_timeout_pending = 0;
 void OnAuthTimeout(int) { g_auth_timeout_pending = 1; }
@@ -76,6 +78,35 @@ bool ClientGone(int fd) {
   return (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
+RecoveryConflictCheck g_recovery_conflict_check = nullptr;
+
+// PostgreSQL's errdetail_recovery_conflict texts (reason values as
+// storage::RecoveryConflict).
+const char* RecoveryConflictDetail(int reason) {
+  switch (reason) {
+    case 1: return "User query might have needed to see row versions that must be removed.";
+    case 2: return "User was holding shared buffer pin for too long.";
+    default: return "User was connected to a database that must be dropped.";
+  }
+}
+
+// The conflict that applies now, or 0. Consumes the pending flag.
+int TakeRecoveryConflict() {
+  if (!g_recovery_conflict_pending) return 0;
+  g_recovery_conflict_pending = 0;
+  return g_recovery_conflict_check != nullptr ? g_recovery_conflict_check() : 0;
+}
+
+[[noreturn]] void ThrowRecoveryConflict(int reason, bool in_statement) {
+  const char* code = reason == 3 ? "57P04" : "40001";
+  if (in_statement && reason != 3) {
+    throw DbError(code, "canceling statement due to conflict with recovery").WithDetail(RecoveryConflictDetail(reason));
+  }
+  throw DbError(code, "terminating connection due to conflict with recovery", Severity::kFatal)
+      .WithDetail(RecoveryConflictDetail(reason))
+      .WithHint("In a moment you should be able to reconnect to the database and repeat your command.");
+}
+
 [[noreturn]] void ThrowClientLost() {
   throw DbError(sqlstate::kConnectionFailure, "connection to client lost", Severity::kFatal);
 }
@@ -104,6 +135,8 @@ void DisarmStartupTimeout() {
   g_auth_timeout_pending = 0;
 }
 
+void SetRecoveryConflictCheck(RecoveryConflictCheck check) { g_recovery_conflict_check = check; }
+
 void SetClientConnectionCheck(int fd, int64_t interval_ms) {
   g_client_fd = fd;
   g_client_check_interval_ms = interval_ms;
@@ -116,6 +149,7 @@ void InstallBackendSignalHandlers() {
   Install(SIGQUIT, OnQuit);
   Install(SIGHUP, OnHup);
   Install(SIGALRM, OnAlarm);
+  Install(SIGUSR1, OnRecoveryConflict);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGUSR2, SIG_IGN);
   UnblockAllSignals();
@@ -151,11 +185,17 @@ void CheckForTermination() {
     throw DbError(sqlstate::kAdminShutdown, "terminating connection due to administrator command",
                   Severity::kFatal);
   }
+  // Between statements a conflict can only end the session (the client is
+  // not waiting for a statement's result).
+  if (!g_in_statement) {
+    if (const int reason = TakeRecoveryConflict()) ThrowRecoveryConflict(reason, false);
+  }
 }
 
 void CheckForInterrupts() {
   CheckForTermination();
   CheckClientConnection();
+  if (const int reason = TakeRecoveryConflict()) ThrowRecoveryConflict(reason, true);
   if (g_timeout_pending) {
     g_timeout_pending = 0;
     g_cancel_pending = 0;

@@ -8,6 +8,11 @@
 //   SIGQUIT  exit at once with code 2 (crash reset; shared memory is suspect)
 //   SIGHUP   reload the configuration at the next idle point
 //   SIGALRM  statement_timeout expired
+//   SIGUSR1  a hot standby's replay asks the backend to give way (recovery
+//            conflict); the installed RecoveryConflictCheck says whether,
+//            and why: a running statement is canceled (ERROR 40001), an
+//            idle transaction's session ends (FATAL 40001), a dropped
+//            database's session ends (FATAL 57P04)
 // Process-local; no shared state. Lives at the bottom of the server stack
 // (storage/ipc) so every layer, down to lock waits, can check interrupts.
 #pragma once
@@ -24,6 +29,13 @@ extern volatile sig_atomic_t g_timeout_pending;
 // Set when a send to the client failed: the next CheckForInterrupts ends
 // the session (FATAL 08006) instead of computing rows nobody will read.
 extern volatile sig_atomic_t g_client_connection_lost;
+extern volatile sig_atomic_t g_recovery_conflict_pending;
+
+// Called outside the signal handler when SIGUSR1 arrived: the conflict
+// reason that applies to this process (storage::RecoveryConflict as int;
+// 0: none, e.g. it no longer holds the snapshot or pin replay waits for).
+using RecoveryConflictCheck = int (*)();
+void SetRecoveryConflictCheck(RecoveryConflictCheck check);
 
 // Installs the handlers above, then unblocks every signal (a forked child
 // starts with all signals blocked; see postmaster/ForkChild).

@@ -29,6 +29,7 @@ void ProcArrayShmemInit(ShmemSegment& seg, const ShmemParams& p) {
   pa->latest_completed_xid.store(kFirstNormalTransactionId - 1);
   pa->client_sessions.store(0);
   pa->walsender_sessions.store(0);
+  pa->startup_waits_for_buffer.store(-1);
   pa->nslots = p.TotalProcs();
   for (int i = 0; i < pa->nslots; i++) {
     ProcSlot* s = new (&pa->slots[i]) ProcSlot();
@@ -40,6 +41,7 @@ void ProcArrayShmemInit(ShmemSegment& seg, const ShmemParams& p) {
     s->state_since_us.store(0);
     s->xid.store(kInvalidTransactionId);
     s->xmin.store(kInvalidTransactionId);
+    s->recovery_conflict.store(0);
   }
   g_proc_array = pa;
   g_my_proc_number = kInvalidProcNumber;
@@ -64,6 +66,7 @@ void ClaimProcSlot(ProcNumber n, BackendType type) {
   s->xmin.store(kInvalidTransactionId);
   s->role_oid.store(0);
   s->database_oid.store(0);
+  s->recovery_conflict.store(0);
   s->type.store(type);
   s->state.store(ProcState::kStarting);
   s->pid.store(static_cast<int32_t>(getpid()), std::memory_order_release);

@@ -49,6 +49,10 @@ enum class BackendType : uint8_t {
   kWalSender,
 };
 
+// Why replay on a hot standby needs a backend out of its way (PostgreSQL's
+// recovery conflict reasons).
+enum class RecoveryConflict : uint8_t { kNone = 0, kSnapshot, kBufferPin, kDatabase };
+
 enum class ProcState : uint8_t { kFree = 0, kStarting, kIdle, kActive, kIdleInTransaction, kIdleInFailedTransaction };
 
 struct alignas(64) ProcSlot {
@@ -76,6 +80,10 @@ struct alignas(64) ProcSlot {
   // The database a client backend (or autovacuum worker) works in (0: none
   // yet); DROP DATABASE refuses while any slot names it.
   std::atomic<uint32_t> database_oid;
+  // On a hot standby: why the startup process asked this backend (SIGUSR1)
+  // to give way to replay (a RecoveryConflict value; 0: none). Written by
+  // the startup process, taken (exchanged with 0) by the backend.
+  std::atomic<uint8_t> recovery_conflict;
 };
 static_assert(std::atomic<int32_t>::is_always_lock_free);
 static_assert(std::atomic<bool>::is_always_lock_free);
@@ -93,6 +101,10 @@ struct ProcArrayShared {
   // which kind it is only after the startup packet, and counts itself here.
   std::atomic<int32_t> client_sessions;
   std::atomic<int32_t> walsender_sessions;
+  // The buffer the startup process waits to lock for cleanup (a BufferId;
+  // -1: none): a backend told of a buffer-pin conflict gives way only if it
+  // holds a pin on it.
+  std::atomic<int32_t> startup_waits_for_buffer;
   int32_t nslots;
   ProcSlot slots[1];  // nslots entries
 };
