@@ -21,65 +21,13 @@
 #include "crash_util.h"
 #include "pg_tools.h"
 #include "raw_session.h"
+#include "standby_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Polls `cond` every 50 ms for up to 60 s; true as soon as it holds.
-bool WaitFor(const std::function<bool()>& cond) {
-  for (int i = 0; i < 1200; i++) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return cond();
-}
-
-// The value `sql` returns on `server`, or "" when the query fails (e.g. the
-// standby does not accept connections yet).
-std::string TryValue(const TestServer& server, const std::string& sql) {
-  CommandResult r = server.Psql({"-A", "-t", "-q", "-c", sql});
-  if (r.exit_code != 0) return "";
-  std::string v = r.out;
-  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
-  return v;
-}
-
-// Waits until `sql` answers `want` on `server`.
-void WaitForValue(const TestServer& server, const std::string& sql, const std::string& want) {
-  std::string last;
-  const bool ok = WaitFor([&] {
-    last = TryValue(server, sql);
-    return last == want;
-  });
-  INFO(sql << " answered \"" << last << "\", expected \"" << want << "\"\nserver log:\n" << server.log());
-  REQUIRE(ok);
-}
-
-// pg_basebackup -R of `primary` into a fresh <tmp>/data; returns its path.
-std::string BackupForStandby(const TestServer& primary, const std::vector<std::string>& extra = {}) {
-  char tmpl[] = "/tmp/hearth-standby-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  const std::string copy = std::string(tmpl) + "/data";
-  std::vector<std::string> argv{PgBin("pg_basebackup"), "-h", "127.0.0.1", "-p", std::to_string(primary.port()),
-                                "-U", "hearth", "-D", copy, "-X", "stream", "-c", "fast", "-R"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  CommandResult r = RunCommand(argv);
-  INFO(r.out << r.err << "\nprimary log:\n" << primary.log());
-  REQUIRE(r.exit_code == 0);
-  REQUIRE(fs::exists(copy + "/standby.signal"));
-  REQUIRE(Contains(ReadFile(copy + "/postgresql.auto.conf"), "primary_conninfo"));
-  return copy;
-}
 
 // The error line psql prints with VERBOSITY verbose (it carries the SQLSTATE).
 std::string VerboseError(const TestServer& server, const std::string& sql) {
