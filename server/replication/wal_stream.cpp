@@ -28,6 +28,7 @@
 #include "common/protocol/wire.h"
 #include "replication/repl_result.h"
 #include "storage/ipc/interrupts.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -58,7 +59,9 @@ class WalFileReader {
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         throw DbError(sqlstate::kIoError, "could not read from WAL segment " +
-                                              access::XLogSegmentFileName(segno, seg_size) + ": " +
+                                              access::XLogSegmentFileName(
+                                                  segno, seg_size, access::XLogTimelineOfSegment(segno, seg_size)) +
+                                              ": " +
                                               (n == 0 ? std::string("unexpected end of file") : std::strerror(errno)));
       }
       done += static_cast<size_t>(n);
@@ -67,7 +70,9 @@ class WalFileReader {
 
   [[noreturn]] static void ThrowRemoved(uint64_t segno) {
     throw DbError(sqlstate::kUndefinedFile, "requested WAL segment " +
-                                                access::XLogSegmentFileName(segno, access::XLogSegmentSize()) +
+                                                access::XLogSegmentFileName(
+                                                    segno, access::XLogSegmentSize(),
+                                                    access::XLogTimelineOfSegment(segno, access::XLogSegmentSize())) +
                                                 " has already been removed");
   }
 
@@ -87,9 +92,20 @@ int64_t NowMs() {
 
 void CheckStartPoint(const ReplCommand& cmd) {
   if (cmd.logical) throw DbError(sqlstate::kFeatureNotSupported, "logical replication is not supported");
-  if (cmd.timeline != 0 && cmd.timeline != access::kXLogTimeline) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
+  const uint32_t current = access::XLogCurrentTimeline();
+  if (cmd.timeline != 0 && cmd.timeline != current) {
+    bool known = false;
+    for (const access::TimelineHistoryEntry& e : access::XLogTimelineHistory()) known = known || e.tli == cmd.timeline;
+    if (!known) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
+    }
+    // PostgreSQL would stream the old timeline up to the switch and then
+    // name the next one; a standby that far behind needs a new base backup.
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "streaming timeline " + std::to_string(cmd.timeline) + " of this server's history is not supported")
+        .WithHint("This server is on timeline " + std::to_string(current) +
+                  "; take a new base backup of it for the standby.");
   }
   const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
   if (cmd.lsn > flushed) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -28,6 +29,7 @@
 #include "access/transam/xlog_standby.h"
 #include "config/settings.h"
 #include "replication/repl_result.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -188,6 +190,13 @@ void ReceiverSession::IdentifySystem() {
                              "primary's identifier is " + primary_id + ", the standby's identifier is " + own_id +
                              ")");
   }
+  // A primary on an older timeline than this standby's cannot feed it.
+  const uint32_t primary_tli = static_cast<uint32_t>(std::strtoul(PQgetvalue(r.get(), 0, 1), nullptr, 10));
+  if (primary_tli < access::XLogCurrentTimeline()) {
+    throw std::runtime_error("highest timeline " + std::to_string(primary_tli) +
+                             " of the primary is behind recovery timeline " +
+                             std::to_string(access::XLogCurrentTimeline()));
+  }
 }
 
 void ReceiverSession::StartReplication() {
@@ -197,14 +206,14 @@ void ReceiverSession::StartReplication() {
   std::string cmd = "START_REPLICATION";
   const std::string slot = settings_.GetString("primary_slot_name");
   if (!slot.empty()) cmd += " SLOT \"" + slot + "\"";
-  cmd += " PHYSICAL " + access::FormatLsn(start) + " TIMELINE " + std::to_string(access::kXLogTimeline);
+  cmd += " PHYSICAL " + access::FormatLsn(start) + " TIMELINE " + std::to_string(access::XLogCurrentTimeline());
   PgResultPtr r(PQexec(conn_.get(), cmd.c_str()));
   if (PQresultStatus(r.get()) != PGRES_COPY_BOTH) {
     throw std::runtime_error("could not start WAL streaming: " + ErrorText(conn_.get()));
   }
   writer_.StartAt(start);
   spdlog::info("started streaming WAL from primary at {} on timeline {}", access::FormatLsn(start),
-               access::kXLogTimeline);
+               access::XLogCurrentTimeline());
 }
 
 void ReceiverSession::HandleMessage(const char* msg, int len) {

@@ -155,6 +155,42 @@ TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted
   CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "f");
   // The old primary is untouched.
   CHECK(Count(primary) == 150);
+
+  // Promotion started timeline 2 where the replayed WAL ended: a history
+  // file naming the switch point, segment files of timeline 2 (the old
+  // timeline's switch segment kept as .partial), and the replication
+  // protocol reporting it.
+  const std::string history = ReadWholeFile(copy + "/pg_wal/00000002.history");
+  INFO(history);
+  CHECK(history.rfind("1\t0/", 0) == 0);
+  CHECK(Contains(history, "\tno recovery target specified\n"));
+  bool tli2_segment = false, partial = false;
+  for (const auto& e : fs::directory_iterator(copy + "/pg_wal")) {
+    const std::string name = e.path().filename().string();
+    tli2_segment = tli2_segment || (name.size() == 24 && name.rfind("00000002", 0) == 0);
+    partial = partial || (name.rfind("00000001", 0) == 0 && Contains(name, ".partial"));
+  }
+  CHECK(tli2_segment);
+  CHECK(partial);
+  const std::string repl = "host=127.0.0.1 port=" + std::to_string(standby.port()) + " user=hearth replication=true";
+  CommandResult ident = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "IDENTIFY_SYSTEM"});
+  INFO(ident.out << ident.err);
+  CHECK(Contains(ident.out, "|2|"));
+  CommandResult hist = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "TIMELINE_HISTORY 2"});
+  CHECK(Contains(hist.out, "00000002.history|" + history.substr(0, history.find('\n'))));
+  CommandResult none = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "TIMELINE_HISTORY 1"});
+  CHECK(Contains(none.err, "could not open file \"pg_wal/00000001.history\""));
+
+  // A standby of the promoted server (pg_basebackup of it) follows it on
+  // timeline 2.
+  const std::string copy2 = BackupForStandby(standby);
+  CHECK(Contains(ReadWholeFile(copy2 + "/backup_label"), "START TIMELINE: 2"));
+  TestServer follower(TestServer::ExistingDataDir{copy2}, {});
+  WaitForValue(follower, "select count(*) from t", "151");
+  REQUIRE(standby.Psql({"-c", "insert into t values (1001, 'on timeline 2')"}).exit_code == 0);
+  WaitForValue(follower, "select v from t where id = 1001", "on timeline 2");
+  WaitForValue(standby, "select state, sent_lsn = replay_lsn from pg_stat_replication", "streaming|t");
+  CHECK(follower.PsqlValue("select pg_is_in_recovery()") == "t");
 }
 
 TEST_CASE("standby: synchronous commit waits for the standby and loses nothing at failover", "[standby_test]") {
