@@ -26,6 +26,7 @@
 #include "common/error/db_error.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
+#include "replication/lag_tracker.h"
 #include "replication/repl_result.h"
 #include "storage/ipc/interrupts.h"
 #include "access/transam/xlog_timeline.h"
@@ -123,7 +124,18 @@ struct StreamState {
   int64_t last_heard_ms = 0;  // last message from the client
   bool ping_sent = false;
   bool done = false;  // client sent CopyDone
+  LagTracker lags;
+  bool applied_all_last_time = false;  // the previous reply's replay position was `sent`
+  access::XLogRecPtr applied = 0;      // replay position the standby last reported
+  int64_t last_send_ms = 0;            // when WAL last went out
 };
+
+// A reply is due soon: the standby has not reported replaying what went out
+// in the last second. Its replies are then read at once (not after the idle
+// wait), so the lags measure the standby, not this loop.
+bool ReplyExpected(const StreamState& st, int64_t now_ms) {
+  return st.applied < st.sent && now_ms - st.last_send_ms < 1000;
+}
 
 void SendKeepalive(tcop::Session& session, bool reply_requested) {
   char payload[17];
@@ -171,7 +183,22 @@ void HandleClientMessage(tcop::Session& session, const std::string& slot, char t
   if (body[0] == 'r' && body.size() >= 1 + 8 * 4 + 1) {
     uint64_t be[4];  // write, flush, apply, send time (µs since 2000)
     std::memcpy(be, body.data() + 1, sizeof(be));
-    status.SetReply(__builtin_bswap64(be[0]), __builtin_bswap64(be[1]), __builtin_bswap64(be[2]), UnixMicrosNow());
+    const int64_t now = UnixMicrosNow();
+    const access::XLogRecPtr write = __builtin_bswap64(be[0]), flush = __builtin_bswap64(be[1]),
+                             apply = __builtin_bswap64(be[2]);
+    // As PostgreSQL: a standby that reported everything replayed in two
+    // replies running is idle, and stale lags would only mislead.
+    bool clear = false;
+    if (apply == st.sent) {
+      clear = st.applied_all_last_time;
+      st.applied_all_last_time = true;
+    } else {
+      st.applied_all_last_time = false;
+    }
+    status.SetLags(st.lags.Read(LagKind::kWrite, write, now), st.lags.Read(LagKind::kFlush, flush, now),
+                   st.lags.Read(LagKind::kApply, apply, now), clear);
+    status.SetReply(write, flush, apply, now);
+    st.applied = apply;
     uint64_t flush_be = be[1];
     if (!slot.empty()) access::AdvanceReplicationSlot(slot, __builtin_bswap64(flush_be));
     if (body[1 + 8 * 4] != 0) SendKeepalive(session, false);
@@ -246,6 +273,8 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     const bool caught_up = st.sent >= flushed;
     if (!caught_up) {
       SendSome(session, reader, buf, st, flushed);
+      st.lags.Sent(st.sent, UnixMicrosNow());
+      st.last_send_ms = NowMs();
       hold.Move(st.sent);
       status.SetSent(st.sent);
     } else {
@@ -269,7 +298,8 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
       // With synchronous standbys configured, committers wait for this
       // standby's reply: look at the socket every millisecond rather than
       // only after the next flush.
-      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, access::SyncReplicationConfigured() ? 1 : kIdleWaitMs);
+      const bool fast = access::SyncReplicationConfigured() || ReplyExpected(st, NowMs());
+      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, fast ? 1 : kIdleWaitMs);
       continue;
     }
     char type = 0;

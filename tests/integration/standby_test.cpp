@@ -53,7 +53,9 @@ TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", 
   REQUIRE(primary.Psql({"-c", "insert into t select g, 'before' from generate_series(1, 100) g"}).exit_code == 0);
 
   const std::string copy = BackupForStandby(primary);
-  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  // Replies only when positions move: the lags measured stay visible (an
+  // idle standby's second reply would clear them, as in PostgreSQL).
+  TestServer standby(TestServer::ExistingDataDir{copy}, {{"wal_receiver_status_interval", "3600s"}});
   WaitForValue(standby, "select count(*) from t", "100");
   CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "t");
   CHECK(standby.PsqlValue("show in_hot_standby") == "on");
@@ -89,6 +91,10 @@ TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", 
                "select state, application_name, sent_lsn = replay_lsn, flush_lsn = sent_lsn from pg_stat_replication",
                "streaming|walreceiver|t|t");
   CHECK(standby.PsqlValue("select status from pg_stat_wal_receiver") == "streaming");
+  // Lags: from sending WAL to the standby's report of having written,
+  // flushed and replayed it.
+  CHECK(primary.PsqlValue("select write_lag >= interval '0', flush_lag >= interval '0', replay_lag >= interval '0', "
+                          "pg_typeof(replay_lag) from pg_stat_replication") == "t|t|t|interval");
 
   // Recovery information functions.
   CHECK(standby.PsqlValue("select pg_last_wal_receive_lsn() is not null") == "t");
@@ -230,8 +236,10 @@ TEST_CASE("standby: synchronous commit waits for the standby and loses nothing a
   // cancel then reaches the commit, never the INSERT).
   REQUIRE(Exec(waiter, "begin; insert into t values (1000, 'waited')"));
   REQUIRE(waiter.Send(QueryMsg("commit")));
-  WaitForValue(primary, "select state from pg_stat_activity where pid = " + std::to_string(waiter.backend_pid()),
-               "active");
+  WaitForValue(primary,
+               "select state, wait_event_type, wait_event from pg_stat_activity where pid = " +
+                   std::to_string(waiter.backend_pid()),
+               "active|IPC|SyncRep");
   CHECK(Count(primary, "id = 1000") == 0);
   {
     RawConn cancel(primary.port());  // the protocol's CancelRequest, as psql's ^C
