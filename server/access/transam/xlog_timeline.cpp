@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "access/transam/xlog_backup_label.h"
@@ -73,15 +74,15 @@ void Publish(const std::vector<TimelineHistoryEntry>& history) {
   sh->timeline_count.store(n, std::memory_order_release);
 }
 
-// Writes `text` as `path` durably: a temporary file, fsync, rename, fsync
-// of the directory.
-void WriteFileDurably(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string tmp = dir + "/" + name + ".tmp";
+// Writes `bytes` as `path` durably: a temporary file, fsync, rename (the
+// caller syncs the directory).
+void WriteFileDurably(const std::string& path, std::string_view bytes) {
+  const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) xi::ThrowErrno("create " + tmp);
   size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n <= 0) {
       ::close(fd);
       xi::ThrowErrno("write " + tmp);
@@ -93,15 +94,14 @@ void WriteFileDurably(const std::string& dir, const std::string& name, const std
     xi::ThrowErrno("fsync " + tmp);
   }
   ::close(fd);
-  if (::rename(tmp.c_str(), (dir + "/" + name).c_str()) != 0) xi::ThrowErrno("rename " + tmp);
-  xi::FsyncDir(dir);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) xi::ThrowErrno("rename " + tmp);
 }
 
 // The new timeline's copy of the switch segment: the old file's bytes up to
 // the switch point, zeroes after it (the old timeline's WAL past the switch
 // must never be read as the new timeline's).
 void CopySwitchSegment(const std::string& from, const std::string& to, uint64_t keep, uint64_t seg_size) {
-  std::vector<char> data(seg_size, 0);
+  std::string data(seg_size, '\0');
   const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
   if (in >= 0) {
     size_t got = 0;
@@ -112,24 +112,7 @@ void CopySwitchSegment(const std::string& from, const std::string& to, uint64_t 
     }
     ::close(in);
   }
-  const std::string tmp = to + ".tmp";
-  const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (out < 0) xi::ThrowErrno("create " + tmp);
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::pwrite(out, data.data() + done, data.size() - done, static_cast<off_t>(done));
-    if (n <= 0) {
-      ::close(out);
-      xi::ThrowErrno("write " + tmp);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(out) != 0) {
-    ::close(out);
-    xi::ThrowErrno("fsync " + tmp);
-  }
-  ::close(out);
-  if (::rename(tmp.c_str(), to.c_str()) != 0) xi::ThrowErrno("rename " + tmp);
+  WriteFileDurably(to, data);
 }
 
 // Removes segment files of timeline `tli` after segment `after` (pre-made or
@@ -222,7 +205,8 @@ uint32_t XLogStartNewTimeline(XLogRecPtr switch_point) {
   std::string text = ReadTimelineHistoryFile(wal_dir, old_tli).value_or("");
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += std::to_string(old_tli) + "\t" + FormatLsn(switch_point) + "\tno recovery target specified\n";
-  WriteFileDurably(wal_dir, TimelineHistoryFileName(new_tli), text);
+  WriteFileDurably(wal_dir + "/" + TimelineHistoryFileName(new_tli), text);
+  xi::FsyncDir(wal_dir);
 
   const uint64_t switch_seg = XLogSegNo(switch_point, seg_size);
   const std::string old_name = wal_dir + "/" + XLogSegmentFileName(switch_seg, seg_size, old_tli);
