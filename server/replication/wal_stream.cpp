@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "access/transam/syncrep.h"
@@ -91,22 +93,29 @@ int64_t NowMs() {
       .count();
 }
 
-void CheckStartPoint(const ReplCommand& cmd) {
+// Checks where a stream may start; returns where it must end: the switch
+// point when it asks for an earlier timeline of this server's history
+// (UINT64_MAX: the current timeline, no end).
+access::XLogRecPtr CheckStartPoint(const ReplCommand& cmd) {
   if (cmd.logical) throw DbError(sqlstate::kFeatureNotSupported, "logical replication is not supported");
   const uint32_t current = access::XLogCurrentTimeline();
+  access::XLogRecPtr end = UINT64_MAX;
   if (cmd.timeline != 0 && cmd.timeline != current) {
-    bool known = false;
-    for (const access::TimelineHistoryEntry& e : access::XLogTimelineHistory()) known = known || e.tli == cmd.timeline;
-    if (!known) {
+    const std::optional<access::XLogRecPtr> switch_point = access::XLogTimelineEnd(cmd.timeline);
+    if (!switch_point) {
       throw DbError(sqlstate::kInvalidParameterValue,
                     "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
     }
-    // PostgreSQL would stream the old timeline up to the switch and then
-    // name the next one; a standby that far behind needs a new base backup.
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  "streaming timeline " + std::to_string(cmd.timeline) + " of this server's history is not supported")
-        .WithHint("This server is on timeline " + std::to_string(current) +
-                  "; take a new base backup of it for the standby.");
+    // A standby that went past the switch on the old timeline has WAL this
+    // server never had (PostgreSQL's message; no SQLSTATE of its own).
+    if (cmd.lsn > *switch_point) {
+      throw DbError(sqlstate::kInternalError, "requested starting point " + access::FormatLsn(cmd.lsn) +
+                                                  " on timeline " + std::to_string(cmd.timeline) +
+                                                  " is not in this server's history")
+          .WithDetail("This server's history forked from timeline " + std::to_string(cmd.timeline) + " at " +
+                      access::FormatLsn(*switch_point) + ".");
+    }
+    end = *switch_point;
   }
   const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
   if (cmd.lsn > flushed) {
@@ -116,6 +125,19 @@ void CheckStartPoint(const ReplCommand& cmd) {
   }
   const uint64_t segno = access::XLogSegNo(cmd.lsn, access::XLogSegmentSize());
   if (::access(access::XLogSegmentPath(segno).c_str(), R_OK) != 0) WalFileReader::ThrowRemoved(segno);
+  return end;
+}
+
+// The end of a stream of a historic timeline: PostgreSQL's result set
+// naming the next timeline and where it starts.
+void SendNextTimeline(tcop::Session& session, const ReplCommand& cmd, access::XLogRecPtr switch_point) {
+  uint32_t next = 0;
+  const std::vector<access::TimelineHistoryEntry> history = access::XLogTimelineHistory();
+  for (size_t i = 0; i + 1 < history.size(); i++) {
+    if (history[i].tli == cmd.timeline) next = history[i + 1].tli;
+  }
+  SendRowDescription(session.sock, {{"next_tli", kInt8Oid, 8}, {"next_tli_startpos"}});
+  SendDataRow(session.sock, {std::to_string(next), access::FormatLsn(switch_point)});
 }
 
 // The stream's state between messages.
@@ -255,7 +277,9 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
   if (!cmd.name.empty()) access::AcquireReplicationSlot(cmd.name, session.backend_pid, cmd.lsn);
   SlotRelease release{cmd.name, session.backend_pid};
   access::WalHold hold(cmd.lsn);
-  CheckStartPoint(cmd);  // the segment may have gone before the hold was set
+  // (Again: the segment may have gone before the hold was set.)
+  const access::XLogRecPtr timeline_end = CheckStartPoint(cmd);
+  bool ended_timeline = false;  // sent CopyDone at the end of a historic timeline
   SendCopyStart(session.sock, 'W');
   session.sock.Flush();
 
@@ -269,8 +293,15 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
   std::string body;
   while (!st.done) {
     CheckForTermination();
-    const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
+    const access::XLogRecPtr flushed = std::min(access::XLogFlushedUpTo(), timeline_end);
     const bool caught_up = st.sent >= flushed;
+    if (st.sent >= timeline_end && !ended_timeline) {
+      // All of the old timeline is sent: end the copy; the client answers
+      // with its CopyDone and then reads which timeline follows.
+      SendCopyDone(session.sock);
+      session.sock.Flush();
+      ended_timeline = true;
+    }
     if (!caught_up) {
       SendSome(session, reader, buf, st, flushed);
       st.lags.Sent(st.sent, UnixMicrosNow());
@@ -287,14 +318,15 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
       throw DbError(sqlstate::kProtocolViolation, "terminating walsender process due to replication timeout",
                     Severity::kFatal);
     }
-    if (timeout_ms > 0 && !st.ping_sent && silent_ms > timeout_ms / 2) {
+    if (timeout_ms > 0 && !st.ping_sent && !ended_timeline && silent_ms > timeout_ms / 2) {
       SendKeepalive(session, true);
       st.ping_sent = true;
     }
     if (caught_up && !session.sock.Flush()) {
       throw DbError(sqlstate::kConnectionFailure, "could not send data to client", Severity::kFatal);
     }
-    if (!ClientReadable(session, 0)) {
+    if (!ClientReadable(session, ended_timeline ? kIdleWaitMs : 0)) {
+      if (ended_timeline) continue;  // nothing more to send: wait for the client's CopyDone
       // With synchronous standbys configured, committers wait for this
       // standby's reply: look at the socket every millisecond rather than
       // only after the next flush.
@@ -310,7 +342,11 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     }
     HandleClientMessage(session, cmd.name, type, body, st, status);
   }
-  SendCopyDone(session.sock);
+  if (ended_timeline) {
+    SendNextTimeline(session, cmd, timeline_end);
+  } else {
+    SendCopyDone(session.sock);
+  }
   SendCommandComplete(session.sock, "START_STREAMING");
   SendCommandComplete(session.sock, "START_REPLICATION");
 }

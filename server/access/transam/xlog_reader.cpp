@@ -44,11 +44,13 @@ bool XLogReader::LoadPage(XLogRecPtr page_lsn) {
   if (page_lsn == page_lsn_) return true;
   page_lsn_ = UINT64_MAX;
   const uint64_t segno = page_lsn / segment_size_;
-  if (fd_ < 0 || fd_segno_ != segno) {
+  const uint32_t tli = XLogTimelineOfSegment(segno, segment_size_);
+  if (fd_ < 0 || fd_segno_ != segno || fd_tli_ != tli) {
     if (fd_ >= 0) ::close(fd_);
-    const std::string name = XLogSegmentFileName(segno, segment_size_, XLogTimelineOfSegment(segno, segment_size_));
+    const std::string name = XLogSegmentFileName(segno, segment_size_, tli);
     fd_ = ::open((wal_dir_ + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
     fd_segno_ = segno;
+    fd_tli_ = tli;
     if (fd_ < 0) {
       end_reason_ = "segment " + name + " missing";
       return false;

@@ -190,22 +190,18 @@ uint32_t XLogTimelineOfSegment(uint64_t segno, uint64_t segment_size) {
   return 1;
 }
 
-uint32_t XLogStartNewTimeline(XLogRecPtr switch_point) {
+namespace {
+
+// Moves this server onto timeline `new_tli` from `switch_point`: writes its
+// history file `history` (the previous timelines, one line each), the new
+// timeline's copy of the switch segment, retires the old timeline's files
+// from there on, then publishes the history.
+void SwitchTimeline(uint32_t old_tli, uint32_t new_tli, XLogRecPtr switch_point, const std::string& history) {
   xi::XLogShared* sh = xi::Shared();
   const std::string& wal_dir = xi::WalDir();
   const uint64_t seg_size = sh->segment_size;
-  std::vector<TimelineHistoryEntry> history = XLogTimelineHistory();
-  const uint32_t old_tli = history.back().tli;
-  // A timeline id never used before, even by a history file this server's
-  // own history does not include (another standby's promotion).
-  uint32_t new_tli = old_tli + 1;
-  while (ReadTimelineHistoryFile(wal_dir, new_tli)) new_tli++;
-
   // The history file first: a crash after it leaves an unused timeline id.
-  std::string text = ReadTimelineHistoryFile(wal_dir, old_tli).value_or("");
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  text += std::to_string(old_tli) + "\t" + FormatLsn(switch_point) + "\tno recovery target specified\n";
-  WriteFileDurably(wal_dir + "/" + TimelineHistoryFileName(new_tli), text);
+  WriteFileDurably(wal_dir + "/" + TimelineHistoryFileName(new_tli), history);
   xi::FsyncDir(wal_dir);
 
   const uint64_t switch_seg = XLogSegNo(switch_point, seg_size);
@@ -216,11 +212,44 @@ uint32_t XLogStartNewTimeline(XLogRecPtr switch_point) {
   RemoveLaterSegments(wal_dir, old_tli, switch_seg, seg_size);
   xi::FsyncDir(wal_dir);
 
-  history.push_back({new_tli, switch_point});
-  Publish(history);
+  Publish(ParseHistory(history, new_tli));
   // Only the switch segment exists on the new timeline so far.
   sh->segments_ready_upto.store((switch_seg + 1) * seg_size, std::memory_order_release);
+}
+
+}  // namespace
+
+uint32_t XLogStartNewTimeline(XLogRecPtr switch_point) {
+  const std::string& wal_dir = xi::WalDir();
+  const uint32_t old_tli = XLogCurrentTimeline();
+  // A timeline id never used before, even by a history file this server's
+  // own history does not include (another standby's promotion).
+  uint32_t new_tli = old_tli + 1;
+  while (ReadTimelineHistoryFile(wal_dir, new_tli)) new_tli++;
+  std::string text = ReadTimelineHistoryFile(wal_dir, old_tli).value_or("");
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  text += std::to_string(old_tli) + "\t" + FormatLsn(switch_point) + "\tno recovery target specified\n";
+  SwitchTimeline(old_tli, new_tli, switch_point, text);
   return new_tli;
+}
+
+void XLogFollowTimeline(uint32_t tli, XLogRecPtr switch_point, const std::string& history) {
+  const std::vector<TimelineHistoryEntry> parsed = ParseHistory(history, tli);
+  const uint32_t old_tli = XLogCurrentTimeline();
+  // The history must continue ours: our timeline ends where the new one begins.
+  if (parsed.size() < 2 || parsed[parsed.size() - 2].tli != old_tli || parsed.back().begin != switch_point) {
+    throw std::runtime_error("the primary's timeline " + std::to_string(tli) + " did not branch off timeline " +
+                             std::to_string(old_tli) + " at " + FormatLsn(switch_point));
+  }
+  SwitchTimeline(old_tli, tli, switch_point, history);
+}
+
+std::optional<XLogRecPtr> XLogTimelineEnd(uint32_t tli) {
+  const std::vector<TimelineHistoryEntry> history = XLogTimelineHistory();
+  for (size_t i = 0; i + 1 < history.size(); i++) {
+    if (history[i].tli == tli) return history[i + 1].begin;
+  }
+  return std::nullopt;
 }
 
 }  // namespace hearth::access

@@ -46,6 +46,16 @@ std::vector<TimelineHistoryEntry> XLogTimelineHistory();
 // timeline's segment files after it. Returns the new timeline.
 uint32_t XLogStartNewTimeline(XLogRecPtr switch_point);
 
+// Standby: its primary moved to timeline `tli` at `switch_point`, with
+// history file contents `history`, which must continue this server's
+// timeline. Records the switch as XLogStartNewTimeline does, so WAL from the
+// switch point on goes into (and is read from) the new timeline's files.
+void XLogFollowTimeline(uint32_t tli, XLogRecPtr switch_point, const std::string& history);
+
+// Where timeline `tli` of the current history ended (the next one's
+// begin); nullopt for the current timeline or one not in the history.
+std::optional<XLogRecPtr> XLogTimelineEnd(uint32_t tli);
+
 // "0000000N.history".
 std::string TimelineHistoryFileName(uint32_t tli);
 // The contents of timeline `tli`'s history file, nullopt when there is none.
