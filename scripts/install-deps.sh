@@ -22,7 +22,29 @@ packages=(
   libpostgresql-jdbc-java
   default-jdk-headless
   nodejs
+  pgbouncer
+  pgpool2
 )
+
+# pgbouncer and pgpool-II are only run by tests (tests/integration
+# pooler_test.cpp), each on its own free port with its own config file; the
+# system services their packages would start hold ports 6432 and 5433.
+stop_pooler_services() {
+  local svc
+  for svc in pgbouncer pgpool2; do
+    if [ -d /run/systemd/system ]; then
+      $SUDO systemctl disable --now "$svc" >/dev/null 2>&1 || true
+    else
+      if command -v systemctl >/dev/null 2>&1; then
+        $SUDO systemctl disable "$svc" >/dev/null 2>&1 || true
+      fi
+      if [ -x "/etc/init.d/$svc" ]; then
+        $SUDO /etc/init.d/"$svc" stop >/dev/null 2>&1 || true
+        $SUDO update-rc.d "$svc" disable >/dev/null 2>&1 || true
+      fi
+    fi
+  done
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -47,14 +69,15 @@ if ! command -v npm >/dev/null 2>&1; then
   missing+=(npm)
 fi
 
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   install_node_modules
   exit 0
 fi
 
 echo "install-deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # The postgresql-15 package would otherwise create and start a default cluster
@@ -64,4 +87,5 @@ if [ ! -e /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main
   echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
 fi
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+stop_pooler_services
 install_node_modules

@@ -78,6 +78,10 @@ Oid ClaimTempNamespace() {
   return ns;
 }
 
+void DropTempRelations() {
+  if (g_claimed) DropAllIn(MyTempNamespaceOid());
+}
+
 void DropTempRelationsAtExit() {
   if (!g_claimed) return;
   try {

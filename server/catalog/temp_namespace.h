@@ -35,6 +35,9 @@ Oid ActiveTempNamespace();
 // Claims this backend's namespace for a new temporary relation (first
 // time: drops leftovers of a previous owner, in the current transaction).
 Oid ClaimTempNamespace();
+// DISCARD TEMP / ALL: drops this backend's temporary relations in the
+// current transaction.
+void DropTempRelations();
 // At backend exit, in a transaction of its own: drops this backend's
 // temporary relations. Never throws (logs what failed).
 void DropTempRelationsAtExit();

@@ -18,10 +18,12 @@ bool EndsWith(const std::string& s, const char* suffix) {
   return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
 
-// Top-level files never copied.
+// Top-level files never copied. pg_tblspc (a copy made by pg_basebackup has
+// one) is sent by the backup itself, before the files: a second entry would
+// make pg_basebackup fail with "could not create directory".
 bool ExcludedFile(const std::string& rel) {
   return rel == "postmaster.pid" || rel == "postmaster.opts" || rel == "backup_label" ||
-         rel == "backup_label.old" || rel == "backup_manifest";
+         rel == "backup_label.old" || rel == "backup_manifest" || rel == "pg_tblspc";
 }
 
 // Directories copied empty.

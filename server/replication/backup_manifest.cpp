@@ -9,6 +9,7 @@
 #include "access/transam/xlog_backup_label.h"
 #include "access/transam/xlog_format.h"
 #include "client/sha256.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -65,7 +66,7 @@ void BackupManifest::AddFile(const std::string& path, uint64_t size, int64_t mti
 
 std::string BackupManifest::Finish(uint64_t start_lsn, uint64_t end_lsn) {
   std::string out = text_;
-  out += "\n],\n\"WAL-Ranges\": [\n{ \"Timeline\": " + std::to_string(access::kXLogTimeline) +
+  out += "\n],\n\"WAL-Ranges\": [\n{ \"Timeline\": " + std::to_string(access::XLogCurrentTimeline()) +
          ", \"Start-LSN\": \"" + access::FormatLsn(start_lsn) + "\", \"End-LSN\": \"" + access::FormatLsn(end_lsn) +
          "\" }\n],\n";
   const client::Sha256Digest digest = client::Sha256(out);

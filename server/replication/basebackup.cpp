@@ -29,6 +29,7 @@
 #include "replication/repl_result.h"
 #include "replication/tar_format.h"
 #include "storage/ipc/interrupts.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -215,7 +216,7 @@ class ArchiveSender {
 
 void SendPositionResult(tcop::Session& session, access::XLogRecPtr lsn) {
   SendRowDescription(session.sock, {{"recptr", kTextOid, -1, 0}, {"tli", kInt8Oid, -1, 0}});
-  SendDataRow(session.sock, {access::FormatLsn(lsn), std::to_string(access::kXLogTimeline)});
+  SendDataRow(session.sock, {access::FormatLsn(lsn), std::to_string(access::XLogCurrentTimeline())});
   SendCommandComplete(session.sock, "SELECT");
 }
 
@@ -253,7 +254,8 @@ void SendWalSegments(ArchiveSender& ar, access::XLogRecPtr start, access::XLogRe
   const uint64_t seg_size = access::XLogSegmentSize();
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (uint64_t segno = access::XLogSegNo(start, seg_size); segno <= access::XLogSegNo(end - 1, seg_size); segno++) {
-    const std::string name = access::XLogSegmentFileName(segno, seg_size);
+    const std::string name =
+        access::XLogSegmentFileName(segno, seg_size, access::XLogTimelineOfSegment(segno, seg_size));
     uint64_t size = 0;
     uint32_t crc = 0;
     if (!ar.FileMember("pg_wal/" + name, access::XLogSegmentPath(segno), 0600, now, &size, &crc)) {

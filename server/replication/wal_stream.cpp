@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "access/transam/syncrep.h"
@@ -26,8 +28,10 @@
 #include "common/error/db_error.h"
 #include "common/log/log.h"
 #include "common/protocol/wire.h"
+#include "replication/lag_tracker.h"
 #include "replication/repl_result.h"
 #include "storage/ipc/interrupts.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -58,7 +62,9 @@ class WalFileReader {
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         throw DbError(sqlstate::kIoError, "could not read from WAL segment " +
-                                              access::XLogSegmentFileName(segno, seg_size) + ": " +
+                                              access::XLogSegmentFileName(
+                                                  segno, seg_size, access::XLogTimelineOfSegment(segno, seg_size)) +
+                                              ": " +
                                               (n == 0 ? std::string("unexpected end of file") : std::strerror(errno)));
       }
       done += static_cast<size_t>(n);
@@ -67,7 +73,9 @@ class WalFileReader {
 
   [[noreturn]] static void ThrowRemoved(uint64_t segno) {
     throw DbError(sqlstate::kUndefinedFile, "requested WAL segment " +
-                                                access::XLogSegmentFileName(segno, access::XLogSegmentSize()) +
+                                                access::XLogSegmentFileName(
+                                                    segno, access::XLogSegmentSize(),
+                                                    access::XLogTimelineOfSegment(segno, access::XLogSegmentSize())) +
                                                 " has already been removed");
   }
 
@@ -85,11 +93,29 @@ int64_t NowMs() {
       .count();
 }
 
-void CheckStartPoint(const ReplCommand& cmd) {
+// Checks where a stream may start; returns where it must end: the switch
+// point when it asks for an earlier timeline of this server's history
+// (UINT64_MAX: the current timeline, no end).
+access::XLogRecPtr CheckStartPoint(const ReplCommand& cmd) {
   if (cmd.logical) throw DbError(sqlstate::kFeatureNotSupported, "logical replication is not supported");
-  if (cmd.timeline != 0 && cmd.timeline != access::kXLogTimeline) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
+  const uint32_t current = access::XLogCurrentTimeline();
+  access::XLogRecPtr end = UINT64_MAX;
+  if (cmd.timeline != 0 && cmd.timeline != current) {
+    const std::optional<access::XLogRecPtr> switch_point = access::XLogTimelineEnd(cmd.timeline);
+    if (!switch_point) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "requested timeline " + std::to_string(cmd.timeline) + " is not in this server's history");
+    }
+    // A standby that went past the switch on the old timeline has WAL this
+    // server never had (PostgreSQL's message; no SQLSTATE of its own).
+    if (cmd.lsn > *switch_point) {
+      throw DbError(sqlstate::kInternalError, "requested starting point " + access::FormatLsn(cmd.lsn) +
+                                                  " on timeline " + std::to_string(cmd.timeline) +
+                                                  " is not in this server's history")
+          .WithDetail("This server's history forked from timeline " + std::to_string(cmd.timeline) + " at " +
+                      access::FormatLsn(*switch_point) + ".");
+    }
+    end = *switch_point;
   }
   const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
   if (cmd.lsn > flushed) {
@@ -99,6 +125,19 @@ void CheckStartPoint(const ReplCommand& cmd) {
   }
   const uint64_t segno = access::XLogSegNo(cmd.lsn, access::XLogSegmentSize());
   if (::access(access::XLogSegmentPath(segno).c_str(), R_OK) != 0) WalFileReader::ThrowRemoved(segno);
+  return end;
+}
+
+// The end of a stream of a historic timeline: PostgreSQL's result set
+// naming the next timeline and where it starts.
+void SendNextTimeline(tcop::Session& session, const ReplCommand& cmd, access::XLogRecPtr switch_point) {
+  uint32_t next = 0;
+  const std::vector<access::TimelineHistoryEntry> history = access::XLogTimelineHistory();
+  for (size_t i = 0; i + 1 < history.size(); i++) {
+    if (history[i].tli == cmd.timeline) next = history[i + 1].tli;
+  }
+  SendRowDescription(session.sock, {{"next_tli", kInt8Oid, 8}, {"next_tli_startpos"}});
+  SendDataRow(session.sock, {std::to_string(next), access::FormatLsn(switch_point)});
 }
 
 // The stream's state between messages.
@@ -107,7 +146,18 @@ struct StreamState {
   int64_t last_heard_ms = 0;  // last message from the client
   bool ping_sent = false;
   bool done = false;  // client sent CopyDone
+  LagTracker lags;
+  bool applied_all_last_time = false;  // the previous reply's replay position was `sent`
+  access::XLogRecPtr applied = 0;      // replay position the standby last reported
+  int64_t last_send_ms = 0;            // when WAL last went out
 };
+
+// A reply is due soon: the standby has not reported replaying what went out
+// in the last second. Its replies are then read at once (not after the idle
+// wait), so the lags measure the standby, not this loop.
+bool ReplyExpected(const StreamState& st, int64_t now_ms) {
+  return st.applied < st.sent && now_ms - st.last_send_ms < 1000;
+}
 
 void SendKeepalive(tcop::Session& session, bool reply_requested) {
   char payload[17];
@@ -155,7 +205,22 @@ void HandleClientMessage(tcop::Session& session, const std::string& slot, char t
   if (body[0] == 'r' && body.size() >= 1 + 8 * 4 + 1) {
     uint64_t be[4];  // write, flush, apply, send time (µs since 2000)
     std::memcpy(be, body.data() + 1, sizeof(be));
-    status.SetReply(__builtin_bswap64(be[0]), __builtin_bswap64(be[1]), __builtin_bswap64(be[2]), UnixMicrosNow());
+    const int64_t now = UnixMicrosNow();
+    const access::XLogRecPtr write = __builtin_bswap64(be[0]), flush = __builtin_bswap64(be[1]),
+                             apply = __builtin_bswap64(be[2]);
+    // As PostgreSQL: a standby that reported everything replayed in two
+    // replies running is idle, and stale lags would only mislead.
+    bool clear = false;
+    if (apply == st.sent) {
+      clear = st.applied_all_last_time;
+      st.applied_all_last_time = true;
+    } else {
+      st.applied_all_last_time = false;
+    }
+    status.SetLags(st.lags.Read(LagKind::kWrite, write, now), st.lags.Read(LagKind::kFlush, flush, now),
+                   st.lags.Read(LagKind::kApply, apply, now), clear);
+    status.SetReply(write, flush, apply, now);
+    st.applied = apply;
     uint64_t flush_be = be[1];
     if (!slot.empty()) access::AdvanceReplicationSlot(slot, __builtin_bswap64(flush_be));
     if (body[1 + 8 * 4] != 0) SendKeepalive(session, false);
@@ -212,7 +277,9 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
   if (!cmd.name.empty()) access::AcquireReplicationSlot(cmd.name, session.backend_pid, cmd.lsn);
   SlotRelease release{cmd.name, session.backend_pid};
   access::WalHold hold(cmd.lsn);
-  CheckStartPoint(cmd);  // the segment may have gone before the hold was set
+  // (Again: the segment may have gone before the hold was set.)
+  const access::XLogRecPtr timeline_end = CheckStartPoint(cmd);
+  bool ended_timeline = false;  // sent CopyDone at the end of a historic timeline
   SendCopyStart(session.sock, 'W');
   session.sock.Flush();
 
@@ -226,10 +293,19 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
   std::string body;
   while (!st.done) {
     CheckForTermination();
-    const access::XLogRecPtr flushed = access::XLogFlushedUpTo();
+    const access::XLogRecPtr flushed = std::min(access::XLogFlushedUpTo(), timeline_end);
     const bool caught_up = st.sent >= flushed;
+    if (st.sent >= timeline_end && !ended_timeline) {
+      // All of the old timeline is sent: end the copy; the client answers
+      // with its CopyDone and then reads which timeline follows.
+      SendCopyDone(session.sock);
+      session.sock.Flush();
+      ended_timeline = true;
+    }
     if (!caught_up) {
       SendSome(session, reader, buf, st, flushed);
+      st.lags.Sent(st.sent, UnixMicrosNow());
+      st.last_send_ms = NowMs();
       hold.Move(st.sent);
       status.SetSent(st.sent);
     } else {
@@ -242,18 +318,20 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
       throw DbError(sqlstate::kProtocolViolation, "terminating walsender process due to replication timeout",
                     Severity::kFatal);
     }
-    if (timeout_ms > 0 && !st.ping_sent && silent_ms > timeout_ms / 2) {
+    if (timeout_ms > 0 && !st.ping_sent && !ended_timeline && silent_ms > timeout_ms / 2) {
       SendKeepalive(session, true);
       st.ping_sent = true;
     }
     if (caught_up && !session.sock.Flush()) {
       throw DbError(sqlstate::kConnectionFailure, "could not send data to client", Severity::kFatal);
     }
-    if (!ClientReadable(session, 0)) {
+    if (!ClientReadable(session, ended_timeline ? kIdleWaitMs : 0)) {
+      if (ended_timeline) continue;  // nothing more to send: wait for the client's CopyDone
       // With synchronous standbys configured, committers wait for this
       // standby's reply: look at the socket every millisecond rather than
       // only after the next flush.
-      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, access::SyncReplicationConfigured() ? 1 : kIdleWaitMs);
+      const bool fast = access::SyncReplicationConfigured() || ReplyExpected(st, NowMs());
+      if (caught_up) access::XLogWaitForFlushBeyond(st.sent, fast ? 1 : kIdleWaitMs);
       continue;
     }
     char type = 0;
@@ -264,7 +342,11 @@ void StreamWal(tcop::Session& session, const ReplCommand& cmd) {
     }
     HandleClientMessage(session, cmd.name, type, body, st, status);
   }
-  SendCopyDone(session.sock);
+  if (ended_timeline) {
+    SendNextTimeline(session, cmd, timeline_end);
+  } else {
+    SendCopyDone(session.sock);
+  }
   SendCommandComplete(session.sock, "START_STREAMING");
   SendCommandComplete(session.sock, "START_REPLICATION");
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -28,6 +29,7 @@
 #include "access/transam/xlog_standby.h"
 #include "config/settings.h"
 #include "replication/repl_result.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -146,6 +148,7 @@ class ReceiverSession {
   void Connect();
   void IdentifySystem();
   void StartReplication();
+  bool FollowNextTimeline();
   bool Leaving() const { return should_stop_() || access::PromotionRequested() || !access::RecoveryInProgress(); }
   void HandleMessage(const char* msg, int len);
   void SendStatus(bool reply_requested);
@@ -188,6 +191,13 @@ void ReceiverSession::IdentifySystem() {
                              "primary's identifier is " + primary_id + ", the standby's identifier is " + own_id +
                              ")");
   }
+  // A primary on an older timeline than this standby's cannot feed it.
+  const uint32_t primary_tli = static_cast<uint32_t>(std::strtoul(PQgetvalue(r.get(), 0, 1), nullptr, 10));
+  if (primary_tli < access::XLogCurrentTimeline()) {
+    throw std::runtime_error("highest timeline " + std::to_string(primary_tli) +
+                             " of the primary is behind recovery timeline " +
+                             std::to_string(access::XLogCurrentTimeline()));
+  }
 }
 
 void ReceiverSession::StartReplication() {
@@ -197,14 +207,14 @@ void ReceiverSession::StartReplication() {
   std::string cmd = "START_REPLICATION";
   const std::string slot = settings_.GetString("primary_slot_name");
   if (!slot.empty()) cmd += " SLOT \"" + slot + "\"";
-  cmd += " PHYSICAL " + access::FormatLsn(start) + " TIMELINE " + std::to_string(access::kXLogTimeline);
+  cmd += " PHYSICAL " + access::FormatLsn(start) + " TIMELINE " + std::to_string(access::XLogCurrentTimeline());
   PgResultPtr r(PQexec(conn_.get(), cmd.c_str()));
   if (PQresultStatus(r.get()) != PGRES_COPY_BOTH) {
     throw std::runtime_error("could not start WAL streaming: " + ErrorText(conn_.get()));
   }
   writer_.StartAt(start);
   spdlog::info("started streaming WAL from primary at {} on timeline {}", access::FormatLsn(start),
-               access::kXLogTimeline);
+               access::XLogCurrentTimeline());
 }
 
 void ReceiverSession::HandleMessage(const char* msg, int len) {
@@ -266,7 +276,10 @@ void ReceiverSession::Run() {
       HandleMessage(buf, n);
       continue;
     }
-    if (n == -1) throw std::runtime_error("replication terminated by primary server");
+    if (n == -1) {
+      if (FollowNextTimeline()) return;  // reconnects on the new timeline
+      throw std::runtime_error("replication terminated by primary server");
+    }
     if (n == -2) throw std::runtime_error("could not receive data from WAL stream: " + ErrorText(conn_.get()));
     // Nothing buffered: make the batch durable, report, then wait.
     writer_.Flush();
@@ -280,6 +293,43 @@ void ReceiverSession::Run() {
     reload_();
   }
   writer_.Flush();
+}
+
+// The primary ended the stream. At the end of an earlier timeline of its
+// history (it was promoted) it names the next timeline and where it begins:
+// fetch that timeline's history and switch to it, as PostgreSQL's
+// walreceiver does. Returns false for any other end.
+bool ReceiverSession::FollowNextTimeline() {
+  PgResultPtr copy_in(PQgetResult(conn_.get()));
+  if (PQresultStatus(copy_in.get()) != PGRES_COPY_IN) return false;
+  if (PQputCopyEnd(conn_.get(), nullptr) != 1 || PQflush(conn_.get()) != 0) {
+    throw std::runtime_error("could not send end-of-streaming message to primary: " + ErrorText(conn_.get()));
+  }
+  uint32_t next = 0;
+  XLogRecPtr start = 0;
+  while (PgResultPtr r{PQgetResult(conn_.get())}) {
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st == PGRES_TUPLES_OK && PQntuples(r.get()) == 1 && PQnfields(r.get()) == 2) {
+      next = static_cast<uint32_t>(std::strtoul(PQgetvalue(r.get(), 0, 0), nullptr, 10));
+      if (!access::ParseLsn(PQgetvalue(r.get(), 0, 1), &start)) next = 0;
+    } else if (st != PGRES_COMMAND_OK) {
+      throw std::runtime_error("error reading result of streaming command: " + ErrorText(conn_.get()));
+    }
+  }
+  if (next == 0) return false;
+  writer_.Flush();
+  if (writer_.flushed() < start) {
+    throw std::runtime_error("the primary's timeline " + std::to_string(next) + " begins at " +
+                             access::FormatLsn(start) + ", after the WAL received");
+  }
+  PgResultPtr h(PQexec(conn_.get(), ("TIMELINE_HISTORY " + std::to_string(next)).c_str()));
+  if (PQresultStatus(h.get()) != PGRES_TUPLES_OK || PQntuples(h.get()) != 1 || PQnfields(h.get()) != 2) {
+    throw std::runtime_error("could not receive timeline history file from the primary server: " +
+                             ErrorText(conn_.get()));
+  }
+  access::XLogFollowTimeline(next, start, std::string(PQgetvalue(h.get(), 0, 1), PQgetlength(h.get(), 0, 1)));
+  spdlog::info("new target timeline is {} (from {})", next, access::FormatLsn(start));
+  return true;
 }
 
 // Sleeps `pause` in short steps, returning early when asked to stop.

@@ -23,6 +23,7 @@
 #include "storage/lmgr/proc_array.h"
 #include "tcop/dest.h"
 #include "tcop/query_protocol.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::replication {
 
@@ -31,7 +32,7 @@ namespace {
 void IdentifySystem(tcop::Session& session, bool database_mode) {
   const auto cf = access::ReadControlFile(session.datadir);
   SendRowDescription(session.sock, {{"systemid"}, {"timeline", kInt4Oid, 4}, {"xlogpos"}, {"dbname"}});
-  SendDataRow(session.sock, {std::to_string(cf ? cf->system_identifier : 0), std::to_string(access::kXLogTimeline),
+  SendDataRow(session.sock, {std::to_string(cf ? cf->system_identifier : 0), std::to_string(access::XLogCurrentTimeline()),
                              access::FormatLsn(access::XLogFlushedUpTo()),
                              database_mode ? std::optional<std::string>(session.database) : std::nullopt});
   SendCommandComplete(session.sock, "IDENTIFY_SYSTEM");
@@ -44,12 +45,18 @@ void Show(tcop::Session& session, const std::string& name) {
   SendCommandComplete(session.sock, "SHOW");
 }
 
-void TimelineHistory(uint32_t tli) {
-  // Timeline 1 (the only one: no promotion yet) has no history file.
-  char name[32];
-  std::snprintf(name, sizeof(name), "%08X.history", tli);
-  throw DbError(sqlstate::kUndefinedFile,
-                std::string("could not open file \"pg_wal/") + name + "\": No such file or directory");
+// The history file of timeline `tli` (58P01 when there is none, as for
+// timeline 1): the file name and its contents.
+void TimelineHistory(tcop::Session& session, uint32_t tli) {
+  const std::string name = access::TimelineHistoryFileName(tli);
+  const std::optional<std::string> text = access::ReadTimelineHistoryFile(session.datadir + "/pg_wal", tli);
+  if (!text) {
+    throw DbError(sqlstate::kUndefinedFile,
+                  "could not open file \"pg_wal/" + name + "\": No such file or directory");
+  }
+  SendRowDescription(session.sock, {{"filename"}, {"content"}});
+  SendDataRow(session.sock, {name, *text});
+  SendCommandComplete(session.sock, "TIMELINE_HISTORY");
 }
 
 void CreateSlot(tcop::Session& session, const ReplCommand& c) {
@@ -77,7 +84,7 @@ void ReadSlot(tcop::Session& session, const std::string& name) {
     SendDataRow(session.sock, {"physical", std::nullopt, std::nullopt});
   } else {
     SendDataRow(session.sock,
-                {"physical", access::FormatLsn(slot->restart_lsn), std::to_string(access::kXLogTimeline)});
+                {"physical", access::FormatLsn(slot->restart_lsn), std::to_string(access::XLogCurrentTimeline())});
   }
   SendCommandComplete(session.sock, "READ_REPLICATION_SLOT");
 }
@@ -101,7 +108,7 @@ bool ExecCommand(tcop::Session& session, bool database_mode, const std::string& 
                     "cannot execute SQL commands in WAL sender for physical replication");
     case ReplCommandKind::kIdentifySystem: IdentifySystem(session, database_mode); break;
     case ReplCommandKind::kShow: Show(session, c.name); break;
-    case ReplCommandKind::kTimelineHistory: TimelineHistory(c.timeline); break;
+    case ReplCommandKind::kTimelineHistory: TimelineHistory(session, c.timeline); break;
     case ReplCommandKind::kCreateSlot: CreateSlot(session, c); break;
     case ReplCommandKind::kDropSlot:
       access::DropReplicationSlot(c.name, session.backend_pid);

@@ -8,6 +8,7 @@
 #include "access/transam/xlog_standby.h"
 #include "catalog/catalog_defs.h"
 #include "tcop/session_views.h"
+#include "utils/adt/interval.h"
 
 namespace hearth::tcop {
 
@@ -17,6 +18,14 @@ using executor::Row;
 using types::Value;
 
 Value Lsn(uint64_t lsn) { return lsn == 0 ? Value::Null(types::kPgLsnOid) : Value::Int(types::kPgLsnOid, static_cast<int64_t>(lsn)); }
+// A lag in µs as an interval (NULL for -1: nothing measured).
+Value Lag(int64_t us) {
+  if (us < 0) return Value::Null(types::kIntervalOid);
+  types::Interval iv;
+  iv.time = us;
+  return Value::Bytes(types::kIntervalOid, types::EncodeInterval(iv));
+}
+
 Value TextOrNull(const std::string& s) { return s.empty() ? Value::Null(types::kTextOid) : Value::Text(s); }
 
 void AddPgStatReplication(catalog::SystemViewProvider& p) {
@@ -41,7 +50,7 @@ void AddPgStatReplication(catalog::SystemViewProvider& p) {
                      Value::Null(kTextOid), w.client_port != 0 ? Value::Int4(w.client_port) : Value::Int4(-1),
                      catalog::TimestampTzFromUnixMicros(w.backend_start_us), Value::Null(kInt8Oid),
                      Value::Text(access::WalSndStateName(w.state)), Lsn(w.sent), Lsn(w.write), Lsn(w.flush),
-                     Lsn(w.replay), Value::Null(kIntervalOid), Value::Null(kIntervalOid), Value::Null(kIntervalOid),
+                     Lsn(w.replay), Lag(w.write_lag_us), Lag(w.flush_lag_us), Lag(w.replay_lag_us),
                      Value::Int4(sync[i].priority), Value::Text(sync[i].state),
                      catalog::TimestampTzFromUnixMicros(w.reply_time_us)});
     }

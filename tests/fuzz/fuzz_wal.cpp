@@ -45,7 +45,7 @@ const std::string& WalDir() {
 
 void WriteSegments(const std::vector<uint8_t>& wal) {
   for (uint64_t seg = 0; seg * kSegSize < kMaxWal; seg++) {
-    const std::string path = WalDir() + "/" + XLogSegmentFileName(seg, kSegSize);
+    const std::string path = WalDir() + "/" + XLogSegmentFileName(seg, kSegSize, 1);
     if (seg * kSegSize >= wal.size()) {
       std::filesystem::remove(path);
       continue;

@@ -21,65 +21,13 @@
 #include "crash_util.h"
 #include "pg_tools.h"
 #include "raw_session.h"
+#include "standby_util.h"
 #include "test_server.h"
 
 using namespace hearth::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Polls `cond` every 50 ms for up to 60 s; true as soon as it holds.
-bool WaitFor(const std::function<bool()>& cond) {
-  for (int i = 0; i < 1200; i++) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return cond();
-}
-
-// The value `sql` returns on `server`, or "" when the query fails (e.g. the
-// standby does not accept connections yet).
-std::string TryValue(const TestServer& server, const std::string& sql) {
-  CommandResult r = server.Psql({"-A", "-t", "-q", "-c", sql});
-  if (r.exit_code != 0) return "";
-  std::string v = r.out;
-  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
-  return v;
-}
-
-// Waits until `sql` answers `want` on `server`.
-void WaitForValue(const TestServer& server, const std::string& sql, const std::string& want) {
-  std::string last;
-  const bool ok = WaitFor([&] {
-    last = TryValue(server, sql);
-    return last == want;
-  });
-  INFO(sql << " answered \"" << last << "\", expected \"" << want << "\"\nserver log:\n" << server.log());
-  REQUIRE(ok);
-}
-
-// pg_basebackup -R of `primary` into a fresh <tmp>/data; returns its path.
-std::string BackupForStandby(const TestServer& primary, const std::vector<std::string>& extra = {}) {
-  char tmpl[] = "/tmp/hearth-standby-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  const std::string copy = std::string(tmpl) + "/data";
-  std::vector<std::string> argv{PgBin("pg_basebackup"), "-h", "127.0.0.1", "-p", std::to_string(primary.port()),
-                                "-U", "hearth", "-D", copy, "-X", "stream", "-c", "fast", "-R"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  CommandResult r = RunCommand(argv);
-  INFO(r.out << r.err << "\nprimary log:\n" << primary.log());
-  REQUIRE(r.exit_code == 0);
-  REQUIRE(fs::exists(copy + "/standby.signal"));
-  REQUIRE(Contains(ReadFile(copy + "/postgresql.auto.conf"), "primary_conninfo"));
-  return copy;
-}
 
 // The error line psql prints with VERBOSITY verbose (it carries the SQLSTATE).
 std::string VerboseError(const TestServer& server, const std::string& sql) {
@@ -105,7 +53,9 @@ TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", 
   REQUIRE(primary.Psql({"-c", "insert into t select g, 'before' from generate_series(1, 100) g"}).exit_code == 0);
 
   const std::string copy = BackupForStandby(primary);
-  TestServer standby(TestServer::ExistingDataDir{copy}, {});
+  // Replies only when positions move: the lags measured stay visible (an
+  // idle standby's second reply would clear them, as in PostgreSQL).
+  TestServer standby(TestServer::ExistingDataDir{copy}, {{"wal_receiver_status_interval", "3600s"}});
   WaitForValue(standby, "select count(*) from t", "100");
   CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "t");
   CHECK(standby.PsqlValue("show in_hot_standby") == "on");
@@ -141,6 +91,10 @@ TEST_CASE("standby: a pg_basebackup -R copy streams, replays and serves reads", 
                "select state, application_name, sent_lsn = replay_lsn, flush_lsn = sent_lsn from pg_stat_replication",
                "streaming|walreceiver|t|t");
   CHECK(standby.PsqlValue("select status from pg_stat_wal_receiver") == "streaming");
+  // Lags: from sending WAL to the standby's report of having written,
+  // flushed and replayed it.
+  CHECK(primary.PsqlValue("select write_lag >= interval '0', flush_lag >= interval '0', replay_lag >= interval '0', "
+                          "pg_typeof(replay_lag) from pg_stat_replication") == "t|t|t|interval");
 
   // Recovery information functions.
   CHECK(standby.PsqlValue("select pg_last_wal_receive_lsn() is not null") == "t");
@@ -283,6 +237,42 @@ TEST_CASE("standby: survives kill -9 and its primary's restart, then is promoted
   CHECK(standby.PsqlValue("select pg_is_in_recovery()") == "f");
   // The old primary is untouched.
   CHECK(Count(primary) == 150);
+
+  // Promotion started timeline 2 where the replayed WAL ended: a history
+  // file naming the switch point, segment files of timeline 2 (the old
+  // timeline's switch segment kept as .partial), and the replication
+  // protocol reporting it.
+  const std::string history = ReadWholeFile(copy + "/pg_wal/00000002.history");
+  INFO(history);
+  CHECK(history.rfind("1\t0/", 0) == 0);
+  CHECK(Contains(history, "\tno recovery target specified\n"));
+  bool tli2_segment = false, partial = false;
+  for (const auto& e : fs::directory_iterator(copy + "/pg_wal")) {
+    const std::string name = e.path().filename().string();
+    tli2_segment = tli2_segment || (name.size() == 24 && name.rfind("00000002", 0) == 0);
+    partial = partial || (name.rfind("00000001", 0) == 0 && Contains(name, ".partial"));
+  }
+  CHECK(tli2_segment);
+  CHECK(partial);
+  const std::string repl = "host=127.0.0.1 port=" + std::to_string(standby.port()) + " user=hearth replication=true";
+  CommandResult ident = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "IDENTIFY_SYSTEM"});
+  INFO(ident.out << ident.err);
+  CHECK(Contains(ident.out, "|2|"));
+  CommandResult hist = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "TIMELINE_HISTORY 2"});
+  CHECK(Contains(hist.out, "00000002.history|" + history.substr(0, history.find('\n'))));
+  CommandResult none = RunCommand({"psql", "-X", "-A", "-t", repl, "-c", "TIMELINE_HISTORY 1"});
+  CHECK(Contains(none.err, "could not open file \"pg_wal/00000001.history\""));
+
+  // A standby of the promoted server (pg_basebackup of it) follows it on
+  // timeline 2.
+  const std::string copy2 = BackupForStandby(standby);
+  CHECK(Contains(ReadWholeFile(copy2 + "/backup_label"), "START TIMELINE: 2"));
+  TestServer follower(TestServer::ExistingDataDir{copy2}, {});
+  WaitForValue(follower, "select count(*) from t", "151");
+  REQUIRE(standby.Psql({"-c", "insert into t values (1001, 'on timeline 2')"}).exit_code == 0);
+  WaitForValue(follower, "select v from t where id = 1001", "on timeline 2");
+  WaitForValue(standby, "select state, sent_lsn = replay_lsn from pg_stat_replication", "streaming|t");
+  CHECK(follower.PsqlValue("select pg_is_in_recovery()") == "t");
 }
 
 TEST_CASE("standby: synchronous commit waits for the standby and loses nothing at failover", "[standby_test]") {
@@ -322,8 +312,10 @@ TEST_CASE("standby: synchronous commit waits for the standby and loses nothing a
   // cancel then reaches the commit, never the INSERT).
   REQUIRE(Exec(waiter, "begin; insert into t values (1000, 'waited')"));
   REQUIRE(waiter.Send(QueryMsg("commit")));
-  WaitForValue(primary, "select state from pg_stat_activity where pid = " + std::to_string(waiter.backend_pid()),
-               "active");
+  WaitForValue(primary,
+               "select state, wait_event_type, wait_event from pg_stat_activity where pid = " +
+                   std::to_string(waiter.backend_pid()),
+               "active|IPC|SyncRep");
   CHECK(Count(primary, "id = 1000") == 0);
   {
     RawConn cancel(primary.port());  // the protocol's CancelRequest, as psql's ^C

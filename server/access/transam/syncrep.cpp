@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 #include "access/transam/transam_shared.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/lwlock.h"
 
 namespace hearth::access {
@@ -266,6 +268,7 @@ void SyncRepWaitForLsn(XLogRecPtr lsn, SyncWaitMode mode) {
   if (!SyncReplicationConfigured()) return;
   SyncRepShared& sh = Shared();
   WaiterCount counted;
+  std::optional<storage::WaitEventScope> shown;  // pg_stat_activity: IPC / SyncRep once it waits
   for (;;) {
     const uint32_t seq = sh.wake_seq.load(std::memory_order_acquire);
     const SyncStandbyConfig c = ReadShared();
@@ -283,6 +286,7 @@ void SyncRepWaitForLsn(XLogRecPtr lsn, SyncWaitMode mode) {
       g_warning = SyncRepWarning{"57014", "canceling wait for synchronous replication due to user request", kCommittedLocally};
       return;
     }
+    if (!shown) shown.emplace(storage::WaitEvent::kSyncRep);
     storage::FutexWait(&sh.wake_seq, seq, 100);
     // Without a postmaster nobody guards shared memory: leave (as every waiter).
     storage::CheckPostmasterAlive();

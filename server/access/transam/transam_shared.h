@@ -118,6 +118,7 @@ struct WalSndStatusSlot {
   std::atomic<uint8_t> state;
   std::atomic<uint64_t> sent, write, flush, replay;
   std::atomic<int64_t> reply_time_us;
+  std::atomic<int64_t> write_lag_us, flush_lag_us, replay_lag_us;  // -1: none measured
 };
 
 // synchronous_standby_names as the postmaster last published it (a seqlock:

@@ -53,6 +53,7 @@ WalSndStatusEntry::WalSndStatusEntry(const WalSndInfo& who) {
     s.flush.store(0, std::memory_order_relaxed);
     s.replay.store(0, std::memory_order_relaxed);
     s.reply_time_us.store(0, std::memory_order_relaxed);
+    for (auto* lag : {&s.write_lag_us, &s.flush_lag_us, &s.replay_lag_us}) lag->store(-1, std::memory_order_relaxed);
     s.ready.store(true, std::memory_order_release);
     slot_ = i;
     return;
@@ -85,6 +86,16 @@ void WalSndStatusEntry::SetReply(XLogRecPtr write, XLogRecPtr flush, XLogRecPtr 
   SyncRepWakeWaiters();
 }
 
+void WalSndStatusEntry::SetLags(int64_t write_us, int64_t flush_us, int64_t replay_us, bool clear) {
+  if (slot_ < 0) return;
+  WalSndStatusSlot& s = Slots()[slot_];
+  const std::pair<std::atomic<int64_t>*, int64_t> lags[] = {
+      {&s.write_lag_us, write_us}, {&s.flush_lag_us, flush_us}, {&s.replay_lag_us, replay_us}};
+  for (const auto& [lag, value] : lags) {
+    if (value >= 0 || clear) lag->store(value, std::memory_order_relaxed);
+  }
+}
+
 std::vector<WalSndInfo> GetWalSndInfos() {
   std::vector<WalSndInfo> out;
   WalSndStatusSlot* slots = Slots();
@@ -105,6 +116,9 @@ std::vector<WalSndInfo> GetWalSndInfos() {
     w.flush = s.flush.load(std::memory_order_relaxed);
     w.replay = s.replay.load(std::memory_order_relaxed);
     w.reply_time_us = s.reply_time_us.load(std::memory_order_relaxed);
+    w.write_lag_us = s.write_lag_us.load(std::memory_order_relaxed);
+    w.flush_lag_us = s.flush_lag_us.load(std::memory_order_relaxed);
+    w.replay_lag_us = s.replay_lag_us.load(std::memory_order_relaxed);
     out.push_back(std::move(w));
   }
   return out;

@@ -26,6 +26,8 @@ struct WalSndInfo {
   WalSndState state = WalSndState::kStartup;
   XLogRecPtr sent = 0, write = 0, flush = 0, replay = 0;
   int64_t reply_time_us = 0;  // Unix µs of the last standby status update (0: none)
+  // pg_stat_replication's *_lag in µs (replication/lag_tracker.h); -1: NULL.
+  int64_t write_lag_us = -1, flush_lag_us = -1, replay_lag_us = -1;
 };
 
 // A walsender's entry while it streams (RAII: freed by the destructor, also
@@ -40,6 +42,9 @@ class WalSndStatusEntry {
   void SetState(WalSndState s);
   void SetSent(XLogRecPtr sent);
   void SetReply(XLogRecPtr write, XLogRecPtr flush, XLogRecPtr replay, int64_t reply_time_us);
+  // Lags in µs; -1 leaves a lag as it was, `clear` makes all three NULL
+  // first (the standby has replayed everything sent, twice in a row).
+  void SetLags(int64_t write_us, int64_t flush_us, int64_t replay_us, bool clear);
 
  private:
   int slot_ = -1;

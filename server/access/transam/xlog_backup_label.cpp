@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "access/transam/xlog_control.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::access {
 
@@ -50,13 +51,15 @@ std::string FormatBackupLabel(const BackupLabel& label, uint64_t segment_size, i
   std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm_utc);
   std::ostringstream out;
   out << "START WAL LOCATION: " << FormatLsn(label.start_lsn) << " (file "
-      << XLogSegmentFileName(XLogSegNo(label.start_lsn, segment_size), segment_size) << ")\n"
+      << XLogSegmentFileName(XLogSegNo(label.start_lsn, segment_size), segment_size,
+                             XLogTimelineOfSegment(XLogSegNo(label.start_lsn, segment_size), segment_size))
+      << ")\n"
       << "CHECKPOINT LOCATION: " << FormatLsn(label.checkpoint_lsn) << "\n"
       << "BACKUP METHOD: streamed\n"
       << "BACKUP FROM: primary\n"
       << "START TIME: " << when << "\n"
       << "LABEL: " << label.label << "\n"
-      << "START TIMELINE: " << kXLogTimeline << "\n";
+      << "START TIMELINE: " << XLogCurrentTimeline() << "\n";
   return out.str();
 }
 

@@ -79,7 +79,7 @@ void SyncSegment(uint64_t segno) {
   const bool timing = sh->track_io_timing.load(std::memory_order_relaxed);
   const int64_t t0 = timing ? xi::MonotonicNanos() : 0;
   const int rc = m == WalSyncMethod::kFsync ? ::fsync(fd) : ::fdatasync(fd);
-  if (rc != 0) ThrowErrno("sync segment " + XLogSegmentFileName(segno, xi::Shared()->segment_size));
+  if (rc != 0) ThrowErrno("sync segment " + XLogSegmentPath(segno));
   if (timing) sh->stats.wal_sync_time_ns.fetch_add(xi::MonotonicNanos() - t0, std::memory_order_relaxed);
   sh->stats.wal_sync.fetch_add(1, std::memory_order_relaxed);
 }
@@ -93,7 +93,7 @@ void WriteRun(uint64_t segno, uint64_t offset, const uint8_t* data, size_t len) 
   while (done < len) {
     ssize_t n = ::pwrite(fd, data + done, len - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ThrowErrno("write segment " + XLogSegmentFileName(segno, xi::Shared()->segment_size));
+    if (n <= 0) ThrowErrno("write segment " + XLogSegmentPath(segno));
     done += static_cast<size_t>(n);
   }
   if (timing) sh->stats.wal_write_time_ns.fetch_add(xi::MonotonicNanos() - t0, std::memory_order_relaxed);

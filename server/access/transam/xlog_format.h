@@ -101,20 +101,20 @@ inline constexpr XLogRecPtr XLogPageStart(XLogRecPtr lsn) { return lsn - lsn % k
 
 // Segment file names are PostgreSQL's (so pg_basebackup and pg_receivewal
 // write files recovery can read): 24 upper-case hex digits, the timeline
-// (always 1: there is no timeline switch yet), then the segment number split
+// (xlog_timeline.h), then the segment number split
 // into "log id" (the LSN's upper 32 bits) and the segment within it. The files
 // live in <datadir>/pg_wal.
-inline constexpr uint32_t kXLogTimeline = 1;
 inline constexpr uint64_t XLogSegmentsPerXLogId(uint64_t seg_size) { return 0x100000000ull / seg_size; }
-inline std::string XLogSegmentFileName(uint64_t segno, uint64_t seg_size, uint32_t tli = kXLogTimeline) {
+inline std::string XLogSegmentFileName(uint64_t segno, uint64_t seg_size, uint32_t tli) {
   char buf[25];
   const uint64_t per_id = XLogSegmentsPerXLogId(seg_size);
   std::snprintf(buf, sizeof(buf), "%08X%08X%08X", tli, static_cast<unsigned>(segno / per_id),
                 static_cast<unsigned>(segno % per_id));
   return buf;
 }
-// Parses a segment file name of timeline 1; false if `name` is not one.
-inline bool XLogParseSegmentFileName(const std::string& name, uint64_t seg_size, uint64_t* segno) {
+// Parses a segment file name into its segment number and timeline; false if
+// `name` is not one.
+inline bool XLogParseSegmentFileName(const std::string& name, uint64_t seg_size, uint64_t* segno, uint32_t* tli) {
   if (name.size() != 24) return false;
   uint64_t parts[3] = {0, 0, 0};
   for (size_t i = 0; i < 24; i++) {
@@ -129,8 +129,9 @@ inline bool XLogParseSegmentFileName(const std::string& name, uint64_t seg_size,
     parts[i / 8] = parts[i / 8] << 4 | static_cast<uint64_t>(d);
   }
   const uint64_t per_id = XLogSegmentsPerXLogId(seg_size);
-  if (parts[0] != kXLogTimeline || parts[2] >= per_id) return false;
+  if (parts[0] == 0 || parts[2] >= per_id) return false;
   *segno = parts[1] * per_id + parts[2];
+  *tli = static_cast<uint32_t>(parts[0]);
   return true;
 }
 

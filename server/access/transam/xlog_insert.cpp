@@ -22,6 +22,7 @@
 #include "access/transam/xlog_reader.h"
 #include "access/transam/xlog_segment.h"
 #include "access/transam/xlog_standby.h"
+#include "access/transam/xlog_timeline.h"
 #include "storage/file/disk_full.h"
 #include "storage/lmgr/proc_array.h"
 
@@ -172,7 +173,7 @@ void PositionInsertAt(XLogRecPtr end_of_wal, XLogRecPtr last_record) {
   const XLogRecPtr page_lsn = XLogPageStart(end_lsn);
   const int idx = BufferIndex(page_lsn);
   uint8_t* page = g_pages + static_cast<size_t>(idx) * kXLogPageSize;
-  const std::string path = g_wal_dir + "/" + XLogSegmentFileName(XLogSegNo(page_lsn, sh->segment_size), sh->segment_size);
+  const std::string path = XLogSegmentPath(XLogSegNo(page_lsn, sh->segment_size));
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error("WAL: cannot reopen " + path + ": " + std::strerror(errno));
   ssize_t n = ::pread(fd, page, kXLogPageSize, static_cast<off_t>(page_lsn % sh->segment_size));
@@ -289,6 +290,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   sh->stats.stats_reset_us.store(xi::NowMicrosUnix());
   sh->slot_lock.Init();
   sh->max_replication_slots = std::clamp(opts.max_replication_slots, 0, xi::kMaxReplSlots);
+  sh->timeline_count.store(0);
 
   g_xlblocks = new (base + xi::kXlblocksOffset) std::atomic<uint64_t>[static_cast<size_t>(wal_buffers)];
   for (int i = 0; i < wal_buffers; i++) g_xlblocks[i].store(0);
@@ -298,6 +300,7 @@ XLogStartupInfo XLogStartupInArea(void* area, size_t area_bytes, int wal_buffers
   g_wal_dir = opts.datadir + "/pg_wal";
   std::filesystem::create_directories(g_wal_dir);
   std::filesystem::create_directories(opts.datadir + "/global");
+  XLogLoadTimelines(g_wal_dir);
 
   XLogStartupInfo info = LocateEndOfWal(opts);
   try {
@@ -323,7 +326,8 @@ void XLogDetach() {
 uint64_t XLogSegmentSize() { return xi::Shared()->segment_size; }
 std::string XLogWalDir() { return g_wal_dir; }
 std::string XLogSegmentPath(uint64_t segno) {
-  return g_wal_dir + "/" + XLogSegmentFileName(segno, xi::Shared()->segment_size);
+  const uint64_t seg_size = xi::Shared()->segment_size;
+  return g_wal_dir + "/" + XLogSegmentFileName(segno, seg_size, XLogTimelineOfSegment(segno, seg_size));
 }
 
 namespace {

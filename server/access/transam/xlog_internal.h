@@ -82,6 +82,14 @@ struct ReplSlotShared {
   std::atomic<uint64_t> restart_lsn;     // oldest WAL it needs (0: none reserved)
 };
 
+// One timeline of the current history (xlog_timeline.h): WAL from `begin`
+// on belongs to timeline `tli` (until the next entry's begin).
+struct TimelineShared {
+  uint32_t tli;
+  uint64_t begin;
+};
+inline constexpr int kMaxTimelines = 64;  // history entries kept (the newest)
+
 struct XLogShared {
   // Standby mode (xlog_standby.h RecoveryInProgress): nothing may insert.
   // Here rather than in transam's area so the check needs only the WAL.
@@ -140,6 +148,12 @@ struct XLogShared {
   std::atomic<uint64_t> wal_keep_bytes;  // wal_keep_size
   ReplSlotShared repl_slots[kMaxReplSlots];
   std::atomic<uint64_t> backup_holds[kMaxBackupHolds];  // 0: free
+
+  // Timeline history, oldest first. Entries are only appended (by the
+  // startup process at promotion, while nothing else writes WAL) and
+  // published by storing timeline_count after them.
+  TimelineShared timelines[kMaxTimelines];
+  std::atomic<int32_t> timeline_count;
 };
 
 // Layout of the area: XLogShared at 0, xlblocks at kXlblocksOffset (one
@@ -169,6 +183,12 @@ void WriteLocked(XLogRecPtr upto, bool flush);
 void ReleaseWriteLock();
 // Closes this process's cached WAL file descriptor.
 void CloseWalFile();
+
+// File helpers of xlog_segment.cpp: errno as a storage::FileError ("WAL:
+// what: reason"; ENOSPC is 53100), existence, fsync of a directory.
+[[noreturn]] void ThrowErrno(const std::string& what);
+bool FileExists(const std::string& path);
+void FsyncDir(const std::string& dir);
 
 // Segment files (xlog_segment.cpp). Creates segment `segno` zero-filled and
 // synced unless it exists; returns true when it created one.

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "access/transam/crc32c.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::access {
 
@@ -43,12 +44,15 @@ bool XLogReader::LoadPage(XLogRecPtr page_lsn) {
   if (page_lsn == page_lsn_) return true;
   page_lsn_ = UINT64_MAX;
   const uint64_t segno = page_lsn / segment_size_;
-  if (fd_ < 0 || fd_segno_ != segno) {
+  const uint32_t tli = XLogTimelineOfSegment(segno, segment_size_);
+  if (fd_ < 0 || fd_segno_ != segno || fd_tli_ != tli) {
     if (fd_ >= 0) ::close(fd_);
-    fd_ = ::open((wal_dir_ + "/" + XLogSegmentFileName(segno, segment_size_)).c_str(), O_RDONLY | O_CLOEXEC);
+    const std::string name = XLogSegmentFileName(segno, segment_size_, tli);
+    fd_ = ::open((wal_dir_ + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
     fd_segno_ = segno;
+    fd_tli_ = tli;
     if (fd_ < 0) {
-      end_reason_ = "segment " + XLogSegmentFileName(segno, segment_size_) + " missing";
+      end_reason_ = "segment " + name + " missing";
       return false;
     }
   }
@@ -58,7 +62,7 @@ bool XLogReader::LoadPage(XLogRecPtr page_lsn) {
         ::pread(fd_, page_.data() + got, kXLogPageSize - got, static_cast<off_t>(page_lsn % segment_size_ + got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      end_reason_ = "segment " + XLogSegmentFileName(segno, segment_size_) + " ends before the page";
+      end_reason_ = "segment " + std::to_string(segno) + " ends before the page";
       return false;
     }
     got += static_cast<size_t>(n);

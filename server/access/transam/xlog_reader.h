@@ -65,6 +65,7 @@ class XLogReader {
   uint64_t segment_size_;
   int fd_ = -1;
   uint64_t fd_segno_ = 0;
+  uint32_t fd_tli_ = 0;  // the timeline of the file open (a standby may switch timelines)
   XLogRecPtr page_lsn_ = UINT64_MAX;  // page in page_
   std::vector<uint8_t> page_;
   std::vector<uint8_t> payload_;

@@ -19,12 +19,13 @@
 #include "access/transam/xlog_internal.h"
 #include "storage/file/disk_full.h"
 #include "access/transam/xlog_keep.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::access {
 
 namespace xi = xlog_internal;
 
-namespace {
+namespace xlog_internal {
 
 // Out of space is ERROR 53100 (a DbError, which is a std::runtime_error).
 [[noreturn]] void ThrowErrno(const std::string& what) {
@@ -49,15 +50,27 @@ void FsyncDir(const std::string& dir) {
   ::close(fd);
 }
 
+}  // namespace xlog_internal
 
-// Segment numbers of all segment files present.
+namespace {
+
+using xi::FileExists;
+using xi::FsyncDir;
+using xi::ThrowErrno;
+
+// Segment numbers of all segment files present (of the timeline each
+// segment number belongs to: older timelines' copies are not counted).
 std::vector<uint64_t> ListSegments() {
   std::vector<uint64_t> out;
   DIR* d = ::opendir(xi::WalDir().c_str());
   if (d == nullptr) ThrowErrno("open " + xi::WalDir());
   while (dirent* e = ::readdir(d)) {
     uint64_t segno;
-    if (XLogParseSegmentFileName(e->d_name, xi::Shared()->segment_size, &segno)) out.push_back(segno);
+    uint32_t tli;
+    const uint64_t seg_size = xi::Shared()->segment_size;
+    if (XLogParseSegmentFileName(e->d_name, seg_size, &segno, &tli) && tli == XLogTimelineOfSegment(segno, seg_size)) {
+      out.push_back(segno);
+    }
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());

@@ -22,6 +22,7 @@
 #include "access/transam/xlog_rmgr.h"
 #include "access/transam/xlog_standby.h"
 #include "access/transam/xlog_xact_records.h"
+#include "access/transam/xlog_timeline.h"
 
 namespace hearth::access {
 
@@ -177,6 +178,10 @@ void StandbyReplayer::MaybeConsistent() {
 void StandbyReplayer::Promote() {
   spdlog::info("received promote request; redo done at {:X}/{:X} ({} records replayed)", last_start_ >> 32,
                last_start_ & 0xFFFFFFFF, records_);
+  // A new timeline from the end of the replayed WAL: its history file and
+  // its copy of the switch segment exist before anything is written on it.
+  const uint32_t tli = XLogStartNewTimeline(next_);
+  spdlog::info("selected new timeline ID: {}", tli);
   // Nothing inserts while in recovery, so the insert position may move.
   XLogResetInsertPosition(next_, last_start_);
   // From here on every page's first change carries a full image.

@@ -40,6 +40,7 @@ const char* WaitEventTypeName(WaitEvent e) {
   switch (e) {
     case WaitEvent::kNone: return nullptr;
     case WaitEvent::kPgSleep: return "Timeout";
+    case WaitEvent::kSyncRep: return "IPC";
     default: return "Lock";
   }
 }
@@ -52,6 +53,7 @@ const char* WaitEventName(WaitEvent e) {
     case WaitEvent::kLockTuple: return "tuple";
     case WaitEvent::kLockObject: return "object";
     case WaitEvent::kPgSleep: return "PgSleep";
+    case WaitEvent::kSyncRep: return "SyncRep";
   }
   return nullptr;
 }

@@ -33,6 +33,7 @@ enum class WaitEvent : uint8_t {
   kLockTuple,          // Lock / tuple
   kLockObject,         // Lock / object
   kPgSleep,            // Timeout / PgSleep
+  kSyncRep,            // IPC / SyncRep (a commit waiting for synchronous standbys)
 };
 const char* WaitEventTypeName(WaitEvent e);  // nullptr for kNone
 const char* WaitEventName(WaitEvent e);      // nullptr for kNone

@@ -161,6 +161,22 @@ Value EncodingToChar(const Value* a, int, FuncCallContext&) {
   }
 }
 
+// to_regclass(name): the relation's oid, or NULL where a regclass cast would
+// fail for want of the relation or its schema (a malformed name still fails;
+// digits are a name here).
+Value ToRegclass(const Value* a, int, FuncCallContext&) {
+  const std::vector<std::string> parts = SplitQualifiedName(a[0].str);
+  const RelationNameHooks& hooks = CurrentRelationNameHooks();
+  if (parts.size() > 2 || hooks.lookup == nullptr) return Value::Null(kRegclassOid);
+  std::optional<Oid> oid;
+  try {
+    oid = hooks.lookup(parts.size() == 2 ? parts[0] : std::string(), parts.back());
+  } catch (const DbError& e) {
+    if (e.sqlstate() != sqlstate::kInvalidSchemaName) throw;
+  }
+  return oid ? Value::Int(kRegclassOid, *oid) : Value::Null(kRegclassOid);
+}
+
 Value TablespaceLocation(const Value*, int, FuncCallContext&) { return Value::Text(""); }
 
 // array_to_string(array, sep) over an array's text form: the elements of
@@ -218,6 +234,7 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("col_description", {kOidOid, kInt4Oid}, kTextOid, Description<true>);
   cat("shobj_description", {kOidOid, kNameOid}, kTextOid, Description<false>);
   cat("pg_relation_is_publishable", {kRegclassOid}, kBoolOid, NotPublishable);
+  cat("to_regclass", {kTextOid}, kRegclassOid, ToRegclass);
   cat("has_table_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<0>);
   cat("has_sequence_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<0>);
   cat("has_any_column_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<-1>);

@@ -90,13 +90,20 @@ TEST_CASE("xlog: LSN/byte-position arithmetic", "[xlog]") {
   CHECK(RecPtrToBytePos(BytePosToRecPtr(123456)) == 123456);
   // PostgreSQL's names: timeline, LSN upper 32 bits, segment within them.
   const uint64_t mb16 = 16ull << 20;
-  CHECK(XLogSegmentFileName(0x1A, mb16) == "00000001000000000000001A");
-  CHECK(XLogSegmentFileName(0x102, mb16) == "000000010000000100000002");
+  CHECK(XLogSegmentFileName(0x1A, mb16, 1) == "00000001000000000000001A");
+  CHECK(XLogSegmentFileName(0x102, mb16, 1) == "000000010000000100000002");
+  CHECK(XLogSegmentFileName(0x102, mb16, 3) == "000000030000000100000002");
   uint64_t segno = 0;
-  CHECK(XLogParseSegmentFileName("0000000100000001000000FF", mb16, &segno));
+  uint32_t tli = 0;
+  CHECK(XLogParseSegmentFileName("0000000100000001000000FF", mb16, &segno, &tli));
   CHECK(segno == 0x1FF);
-  CHECK_FALSE(XLogParseSegmentFileName("000000010000000100000100", mb16, &segno));  // 256 segments per id
-  CHECK_FALSE(XLogParseSegmentFileName("xlogtemp.123", mb16, &segno));
+  CHECK(tli == 1);
+  CHECK(XLogParseSegmentFileName("0000000A0000000000000003", mb16, &segno, &tli));
+  CHECK(segno == 3);
+  CHECK(tli == 10);
+  CHECK_FALSE(XLogParseSegmentFileName("000000010000000100000100", mb16, &segno, &tli));  // 256 segments per id
+  CHECK_FALSE(XLogParseSegmentFileName("000000000000000000000001", mb16, &segno, &tli));  // no timeline 0
+  CHECK_FALSE(XLogParseSegmentFileName("xlogtemp.123", mb16, &segno, &tli));
 }
 
 TEST_CASE("xlog: many random records round-trip across pages and segments", "[xlog]") {
@@ -149,7 +156,7 @@ TEST_CASE("xlog: a torn or corrupt tail ends WAL at the previous record", "[xlog
       last.xid = 9;
       last.end = InsertBytes(last.payload, kRmgrTest, last.info, last.xid, &last.start);
       XLogShutdown();
-      const std::string seg = c.WalDir() + "/" + XLogSegmentFileName(XLogSegNo(last.start, c.opts.segment_size), c.opts.segment_size);
+      const std::string seg = c.WalDir() + "/" + XLogSegmentFileName(XLogSegNo(last.start, c.opts.segment_size), c.opts.segment_size, 1);
       REQUIRE(XLogSegNo(last.end, c.opts.segment_size) == XLogSegNo(last.start, c.opts.segment_size));
       const off_t start_off = static_cast<off_t>(last.start % c.opts.segment_size);
       if (mode == 0) FlipByte(seg, start_off + 40 + 10000);  // payload byte: CRC fails

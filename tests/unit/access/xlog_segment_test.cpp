@@ -26,7 +26,8 @@ std::set<uint64_t> SegmentsOnDisk(const std::string& wal_dir) {
   std::set<uint64_t> out;
   for (auto& e : std::filesystem::directory_iterator(wal_dir)) {
     uint64_t segno;
-    if (XLogParseSegmentFileName(e.path().filename().string(), 64 * 1024, &segno)) {
+    uint32_t tli;
+    if (XLogParseSegmentFileName(e.path().filename().string(), 64 * 1024, &segno, &tli)) {
       out.insert(segno);
       CHECK(std::filesystem::file_size(e.path()) == 64 * 1024);
     }
