@@ -131,7 +131,7 @@ TEST_CASE("standby: CREATE and DROP DATABASE on the primary reach the standby", 
     CommandResult r = standby.Psql({"-d", "d2", "-A", "-t", "-q", "-c", d2_count});
     last = r.out + r.err;
     return r.exit_code == 0 && r.out == "50\n";
-  });
+  }, 60000);
   INFO("standby answered: " << last << "\nstandby log:\n" << standby.log());
   REQUIRE(arrived);
   const std::string oid = primary.PsqlValue("select oid from pg_database where datname = 'd2'");
@@ -140,7 +140,7 @@ TEST_CASE("standby: CREATE and DROP DATABASE on the primary reach the standby", 
   // DROP DATABASE: the standby's copy goes once the drop commits.
   REQUIRE(primary.Psql({"-c", "drop database d2"}).exit_code == 0);
   WaitForValue(standby, "select count(*) from pg_database where datname = 'd2'", "0");
-  CHECK(WaitFor([&] { return !fs::exists(copy + "/base/" + oid); }));
+  CHECK(WaitFor([&] { return !fs::exists(copy + "/base/" + oid); }, 60000));
   CHECK(standby.Psql({"-d", "d2", "-c", "select 1"}).exit_code != 0);
   // Replay goes on afterwards.
   REQUIRE(primary.Psql({"-c", "create table after_drop (a int); insert into after_drop values (1)"}).exit_code == 0);
