@@ -613,10 +613,8 @@ BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
     case Op::kSessionUser: fn = "session_user"; break;
     case Op::kCurrentCatalog: fn = "current_database"; break;
     case Op::kCurrentSchema: fn = "current_schema"; break;
-    case Op::kCurrentTime:
-    case Op::kLocalTime:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "time types are not supported yet"),
-              s.location);
+    case Op::kCurrentTime: fn = "current_time"; break;
+    case Op::kLocalTime: fn = "localtime"; break;
   }
   types::ResolvedFunc r = types::ResolveFunction(fn, {});
   auto e = Node(BoundKind::kFuncCall, r.result_type, s.location);
