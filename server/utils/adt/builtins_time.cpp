@@ -129,6 +129,15 @@ void AddTimeBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("+", kOp, {TTZ, D}, kTimestampTzOid,
                    [](const Value* a, int, FuncCallContext&) { return DatePlusTimeTz(a[1], a[0]); }));
   t->push_back(Row("make_time", kFn, {I4, I4, F8}, TM, MakeTime));
+  // timestamp(date, time), timestamptz(date, time|timetz): the same sums,
+  // the plain time read in the session zone.
+  t->push_back(Row("timestamp", kFn, {D, TM}, kTimestampOid,
+                   [](const Value* a, int, FuncCallContext&) { return DatePlusTime(a[0], a[1]); }));
+  t->push_back(Row("timestamptz", kFn, {D, TTZ}, kTimestampTzOid,
+                   [](const Value* a, int, FuncCallContext&) { return DatePlusTimeTz(a[0], a[1]); }));
+  t->push_back(Row("timestamptz", kFn, {D, TM}, kTimestampTzOid, [](const Value* a, int, FuncCallContext&) {
+    return Value::Int(kTimestampTzOid, TimestampToTimestampTz(DatePlusTime(a[0], a[1]).i));
+  }));
 }
 
 }  // namespace hearth::types::internal

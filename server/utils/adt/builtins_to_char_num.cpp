@@ -164,7 +164,12 @@ Value ToNumber(const Value* a, int, FuncCallContext&) {
   int precision = f.pre + f.multi + read_post;
   Numeric n = Numeric::Parse(text);
   if (precision >= 1 && precision <= 1000) n = n.ApplyTypmod(NumericTypmod(precision, read_post));
-  if (f.multi_flag) n = n.DivScale(Numeric::Parse("1" + std::string(static_cast<size_t>(f.multi), '0')), read_post + f.multi);
+  if (f.multi_flag) {
+    // × power(10::numeric, -V), which PostgreSQL computes to 16 decimals.
+    std::string shift = "0." + std::string(16, '0');
+    if (f.multi >= 1 && f.multi <= 16) shift[1 + static_cast<size_t>(f.multi)] = '1';
+    n = n.Mul(Numeric::Parse(shift));
+  }
   return Value::Bytes(kNumericOid, n.ToString());
 }
 

@@ -364,11 +364,11 @@ class Reader {
       case NumKey::kZero:
       case NumKey::kDec:
       case NumKey::kD: NumPart(k); return true;
-      case NumKey::kComma: return num_in_ || !n_.fillmode;
-      case NumKey::kG:
+      case NumKey::kComma:
+      case NumKey::kG:  // skipped only where the input has one
         if (!num_in_ && n_.fillmode) return false;
         return At(p_) == ',';
-      case NumKey::kL: return At(p_) == ' ';
+      case NumKey::kL: return true;  // the currency symbol's place, whatever it holds
       case NumKey::kTh:
       case NumKey::kThLower:
         if (n_.decimal) return false;

@@ -76,3 +76,6 @@ SELECT timetz '12:00-08' AT TIME ZONE interval '1 day';
 SELECT ARRAY[time '04:05', '23:59:59.5'], '{12:00-08,04:05+05:30}'::timetz[], pg_typeof('{04:05}'::time[]);
 SELECT (ARRAY[time '04:05', '01:00'])[2], array_agg(t ORDER BY t) FROM tt WHERE id < 4;
 DROP TABLE tt;
+SET TimeZone = 'America/Los_Angeles';
+SELECT "timestamp"(date '1994-01-01', time '11:00'), timestamptz(date '1994-01-01', time '11:00'),
+       timestamptz(date '1994-07-01', time '11:00'), timestamptz(date '1994-01-01', timetz '11:00-05');
