@@ -79,3 +79,6 @@ DROP TABLE tt;
 SET TimeZone = 'America/Los_Angeles';
 SELECT "timestamp"(date '1994-01-01', time '11:00'), timestamptz(date '1994-01-01', time '11:00'),
        timestamptz(date '1994-07-01', time '11:00'), timestamptz(date '1994-01-01', timetz '11:00-05');
+SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30') AS t1,
+       (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 hour') AS f1,
+       (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 hour') AS wrapped;
