@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "utils/adt/big_endian.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/datetime_parse.h"
 #include "utils/adt/datetime_session.h"
@@ -15,16 +16,6 @@
 
 namespace hearth::types {
 namespace {
-
-void PutBE(uint64_t v, int bytes, std::string* out) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-uint64_t GetBE(std::string_view s, size_t at, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(s[at + i]);
-  return v;
-}
 
 // The time of day of parsed fields; `now` and the words time input takes.
 int64_t TimeOfFields(const DateTimeFields& f, std::string_view text, Oid type) {
@@ -62,15 +53,15 @@ int32_t NamedZoneOffset(const DateTimeFields& f, int64_t time, std::string_view 
 std::string EncodeTimeTz(const TimeTz& t) {
   std::string out;
   out.reserve(kTimeTzLen);
-  PutBE(static_cast<uint64_t>(t.time), 8, &out);
-  PutBE(static_cast<uint32_t>(t.zone), 4, &out);
+  PutBigEndianBytes(static_cast<uint64_t>(t.time), 8, &out);
+  PutBigEndianBytes(static_cast<uint32_t>(t.zone), 4, &out);
   return out;
 }
 
 TimeTz DecodeTimeTz(std::string_view bytes) {
   TimeTz t;
-  t.time = static_cast<int64_t>(GetBE(bytes, 0, 8));
-  t.zone = static_cast<int32_t>(static_cast<uint32_t>(GetBE(bytes, 8, 4)));
+  t.time = static_cast<int64_t>(GetBigEndianBytes(bytes, 0, 8));
+  t.zone = static_cast<int32_t>(static_cast<uint32_t>(GetBigEndianBytes(bytes, 8, 4)));
   return t;
 }
 

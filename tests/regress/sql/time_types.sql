@@ -82,3 +82,11 @@ SELECT "timestamp"(date '1994-01-01', time '11:00'), timestamptz(date '1994-01-0
 SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30') AS t1,
        (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 hour') AS f1,
        (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 hour') AS wrapped;
+-- to_char of a time (through interval) and of an interval
+SELECT to_char(time '13:05:06.789', 'HH24:MI:SS.MS'), to_char(time '13:05:06.789', 'HH12 AM'),
+       to_char(time '13:05:06.789', 'FMHH:MI pm'), to_char(time '13:05:06.789', 'HH HH12 HH24 MI SS US FF3 SSSS'),
+       to_char(time '01:05', 'HH24th'), to_char(time '00:00', 'HH12 A.M.');
+SELECT to_char(interval '1 year 2 mons 3 days 25:04:05', 'YYYY MM DD DDD HH24 HH12 AM SSSS'),
+       to_char(interval '-2 hours', 'HH24:MI:SS HH12 AM FMHH24th'), to_char(interval '-00:00:01.5', 'HH24:MI:SS.MS');
+SELECT to_char(time '13:05', 'Day');
+SELECT to_char(interval '1 mon', 'Month');
