@@ -8,6 +8,7 @@
 // the bound tree.
 #include "executor/expr/binder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -619,6 +620,11 @@ BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
   types::ResolvedFunc r = types::ResolveFunction(fn, {});
   auto e = Node(BoundKind::kFuncCall, r.result_type, s.location);
   e->func = r.sig;
+  // current_time(p) / localtime(p): the value rounded to p digits.
+  bool is_time = s.op == Op::kCurrentTime || s.op == Op::kLocalTime;
+  if (is_time && s.typmod >= 0) {
+    return Coerce(std::move(e), r.result_type, std::min(s.typmod, 6), types::CoercionContext::kExplicit, ctx_);
+  }
   return e;
 }
 

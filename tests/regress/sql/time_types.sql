@@ -90,3 +90,5 @@ SELECT to_char(interval '1 year 2 mons 3 days 25:04:05', 'YYYY MM DD DDD HH24 HH
        to_char(interval '-2 hours', 'HH24:MI:SS HH12 AM FMHH24th'), to_char(interval '-00:00:01.5', 'HH24:MI:SS.MS');
 SELECT to_char(time '13:05', 'Day');
 SELECT to_char(interval '1 mon', 'Month');
+SELECT pg_typeof(current_time(2)), pg_typeof(localtime(0)), extract(microsecond FROM localtime(0)) % 1000000 AS whole_seconds,
+       length(current_time(0)::text) AS no_fraction;
