@@ -92,3 +92,5 @@ SELECT to_char(time '13:05', 'Day');
 SELECT to_char(interval '1 mon', 'Month');
 SELECT pg_typeof(current_time(2)), pg_typeof(localtime(0)), extract(microsecond FROM localtime(0)) % 1000000 AS whole_seconds,
        length(current_time(0)::text) AS no_fraction;
+SELECT oid, typname, typlen, typbyval, typalign, typcategory, typarray, typelem FROM pg_type
+ WHERE oid IN (1083, 1266, 1183, 1270) ORDER BY oid;
