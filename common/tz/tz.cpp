@@ -423,6 +423,17 @@ std::shared_ptr<const Zone> LoadZone(std::string_view name) {
   return z;
 }
 
+bool Zone::FixedOffset(int32_t* utoff) const {
+  if (types_.empty()) return false;
+  int32_t first = types_[0].utoff;
+  for (const LocalTimeType& t : types_) {
+    if (t.utoff != first) return false;
+  }
+  if (has_footer_ && (footer_.has_dst || footer_.std_type.utoff != first)) return false;
+  *utoff = first;
+  return true;
+}
+
 std::shared_ptr<const Zone> FixedZone(int32_t utoff) {
   int32_t abs = utoff < 0 ? -utoff : utoff;
   char hms[32];

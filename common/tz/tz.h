@@ -59,6 +59,11 @@ class Zone {
   // after it (PostgreSQL's DetermineTimeZoneOffset).
   int32_t OffsetForLocal(int64_t local) const;
 
+  // True, with the offset, when the zone has one offset at every instant
+  // (PostgreSQL's pg_get_timezone_offset): such a zone needs no date to
+  // place a time of day (timetz input).
+  bool FixedOffset(int32_t* utoff) const;
+
   // The first change of offset or DST flag strictly after `utc`: its instant
   // and the type from then on. False when there is none.
   bool NextTransition(int64_t utc, int64_t* when, const LocalTimeType** after) const;

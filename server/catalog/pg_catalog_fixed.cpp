@@ -45,7 +45,8 @@ void AddPgType(SystemViewProvider& p) {
       const bool pseudo = t.category == TypeCategory::kPseudo || t.oid == kUnknownOid;
       // An array is aligned as its element (_int8 'd'), at least 'i'.
       const int16_t align_len = t.elem != 0 ? TypeLength(t.elem) : t.typlen;
-      const char align = align_len == 8 ? 'd' : t.elem != 0 ? 'i' : align_len == 2 ? 's' : (align_len == 1 || align_len == 64 || align_len == -2) ? 'c' : 'i';
+      // timetz (12 bytes: an int64 and an int32) is 'd' as in PostgreSQL.
+      const char align = align_len == 8 || align_len == 12 ? 'd' : t.elem != 0 ? 'i' : align_len == 2 ? 's' : (align_len == 1 || align_len == 64 || align_len == -2) ? 'c' : 'i';
       const char storage = t.oid == kNumericOid ? 'm' : t.typlen == -1 ? 'x' : 'p';
       out.push_back({OidValue(t.oid), NameValue(t.name), OidValue(kPgCatalogNamespace), OidValue(kBootstrapSuperuserOid),
                      Int2Value(t.typlen), Value::Bool(byval), CharValue(pseudo ? 'p' : 'b'),

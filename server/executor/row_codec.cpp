@@ -135,6 +135,10 @@ int HashClassOf(types::Oid t) {
       return 20;
     case types::kJsonbOid:
       return 21;
+    case types::kTimeOid:
+      return 22;
+    case types::kTimeTzOid:  // equal values have equal bytes (time_adt.h)
+      return 23;
     default:
       if (t == types::kTimestampTzOid) return 9;
       // Each array type is its own class (its elements' keys inside).

@@ -75,6 +75,7 @@ ColumnDesc ColumnDesc::ForType(types::Oid type, int32_t typmod) {
     case types::kRegprocOid:
     case types::kRegnamespaceOid: fixed(4, 4, AttrKind::kInt4); break;
     case types::kInt8Oid:
+    case types::kTimeOid:
     case types::kTimestampOid:
     case types::kTimestampTzOid: fixed(8, 8, AttrKind::kInt8); break;
     case types::kFloat4Oid: fixed(4, 4, AttrKind::kFloat4); break;

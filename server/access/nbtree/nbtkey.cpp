@@ -13,6 +13,7 @@
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/time_adt.h"
 #include "utils/adt/json.h"
 #include "utils/adt/sort_key.h"
 #include "utils/adt/array.h"
@@ -26,7 +27,8 @@ using types::Value;
 
 // kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
 // kJsonb: the jsonb sort key (json.h) written as a string.
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb };
+// kTimeTz: the instant, then the zone (timetz_cmp), 12 bytes.
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb, kTimeTz };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -40,6 +42,7 @@ Family FamilyOf(types::Oid t) {
     case types::kRegprocOid:
     case types::kRegnamespaceOid:
     case types::kDateOid:
+    case types::kTimeOid:
     case types::kTimestampOid:
     case types::kTimestampTzOid: return Family::kInt;
     case types::kFloat4Oid:
@@ -53,6 +56,7 @@ Family FamilyOf(types::Oid t) {
     case types::kByteaOid: return Family::kString;  // uuid: 16 bytes, memcmp order
     case types::kBpcharOid: return Family::kBpchar;
     case types::kIntervalOid: return Family::kInterval;
+    case types::kTimeTzOid: return Family::kTimeTz;
     case types::kJsonbOid: return Family::kJsonb;
     default:
       if (types::IsArrayType(t)) return Family::kArray;
@@ -134,6 +138,13 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
       span ^= static_cast<unsigned __int128>(1) << 127;
       PutBigEndian(static_cast<uint64_t>(span >> 64), 8, out);
       PutBigEndian(static_cast<uint64_t>(span), 8, out);
+      break;
+    }
+    case Family::kTimeTz: {
+      if (vf != Family::kTimeTz) throw std::invalid_argument("nbtree: value does not fit a timetz key column");
+      types::TimeTz t = types::DecodeTimeTz(v.str);
+      PutBigEndian(static_cast<uint64_t>(t.time + t.zone * types::kUsecsPerSec) ^ 0x8000000000000000ull, 8, out);
+      PutBigEndian(static_cast<uint32_t>(t.zone) ^ 0x80000000u, 4, out);
       break;
     }
     case Family::kString:
@@ -244,6 +255,8 @@ std::string FormatValue(const Value& v) {
       types::AppendInterval(types::DecodeInterval(v.str), &r);
       return r;
     }
+    case types::kTimeOid:
+    case types::kTimeTzOid: return types::OutputValue(v);
     default: break;
   }
   if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
@@ -281,6 +294,7 @@ size_t SkipPayload(types::Oid type, const At& at, size_t n, size_t pos) {
     case Family::kInt:
     case Family::kFloat: pos += 8; break;
     case Family::kInterval: pos += 16; break;
+    case Family::kTimeTz: pos += 12; break;
     case Family::kNumeric: {
       unsigned char cls = at(pos++);
       if (cls == 0 || cls == 2) {

@@ -8,6 +8,7 @@
 // the bound tree.
 #include "executor/expr/binder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -613,14 +614,17 @@ BoundExprPtr Binder::BindSqlValue(const parser::SqlValueFunctionExpr& s) {
     case Op::kSessionUser: fn = "session_user"; break;
     case Op::kCurrentCatalog: fn = "current_database"; break;
     case Op::kCurrentSchema: fn = "current_schema"; break;
-    case Op::kCurrentTime:
-    case Op::kLocalTime:
-      ThrowAt(DbError(sqlstate::kFeatureNotSupported, "time types are not supported yet"),
-              s.location);
+    case Op::kCurrentTime: fn = "current_time"; break;
+    case Op::kLocalTime: fn = "localtime"; break;
   }
   types::ResolvedFunc r = types::ResolveFunction(fn, {});
   auto e = Node(BoundKind::kFuncCall, r.result_type, s.location);
   e->func = r.sig;
+  // current_time(p) / localtime(p): the value rounded to p digits.
+  bool is_time = s.op == Op::kCurrentTime || s.op == Op::kLocalTime;
+  if (is_time && s.typmod >= 0) {
+    return Coerce(std::move(e), r.result_type, std::min(s.typmod, 6), types::CoercionContext::kExplicit, ctx_);
+  }
   return e;
 }
 

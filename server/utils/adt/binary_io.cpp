@@ -13,6 +13,7 @@
 #include "utils/adt/text_io.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
+#include "utils/adt/time_adt.h"
 #include "utils/adt/type_catalog.h"
 
 namespace hearth::types {
@@ -132,6 +133,7 @@ void AppendBinary(const Value& v, std::string* out) {
       return;
     case kInt8Oid:
     case kPgLsnOid:
+    case kTimeOid:
     case kTimestampOid:
     case kTimestampTzOid:
       PutBE(static_cast<uint64_t>(v.i), 8, out);
@@ -159,6 +161,7 @@ void AppendBinary(const Value& v, std::string* out) {
     case kUnknownOid:
     case kUuidOid:
     case kIntervalOid:
+    case kTimeTzOid:
     case kByteaOid:
     case kJsonOid:
       out->append(v.str);
@@ -236,6 +239,22 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
     case kIntervalOid:
       ExpectSize(b, 16);
       return Value::Bytes(oid, std::string(b));
+    case kTimeOid: {  // time_recv: 22008 outside 00:00..24:00
+      ExpectSize(b, 8);
+      auto t = static_cast<int64_t>(GetBE(b, 0, 8));
+      if (t < 0 || t > kUsecsPerDay) throw DbError(sqlstate::kDatetimeFieldOverflow, "time out of range");
+      return Value::Int(oid, RoundTimePrecision(t, typmod));
+    }
+    case kTimeTzOid: {  // timetz_recv
+      ExpectSize(b, 12);
+      TimeTz t = DecodeTimeTz(b);
+      if (t.time < 0 || t.time > kUsecsPerDay) throw DbError(sqlstate::kDatetimeFieldOverflow, "time out of range");
+      if (t.zone <= -16 * 3600 || t.zone >= 16 * 3600) {  // PostgreSQL's TZDISP_LIMIT
+        throw DbError("22009", "time zone displacement out of range");
+      }
+      t.time = RoundTimePrecision(t.time, typmod);
+      return TimeTzValue(t);
+    }
     case kVarcharOid:
     case kBpcharOid:
       return Value::Bytes(oid, ApplyCharTypmod(std::string(b), oid, typmod, false));

@@ -50,6 +50,17 @@ int IsoDow(int64_t days);
 void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week);
 // make_timestamp(y, m, d, h, mi, s) (22008 for invalid fields).
 Value MakeTimestampValue(const Value* args, int nargs, FuncCallContext& ctx);
+// µs since midnight of make_time/make_timestamp's fields; 22008 `time
+// field value out of range: 25:00:00` outside 00:00:00 ..= 24:00:00.
+int64_t TimeOfDayUsecs(int64_t hour, int64_t minute, double sec);
+// extract/date_part helpers: PostgreSQL's unit name for an alias
+// ("secs" → "second"), whether it is a unit of any date/time type, and a
+// value scaled by 10^scale as numeric text ("25.575401").
+std::string CanonicalDateUnit(std::string_view raw);
+bool IsKnownDateUnit(const std::string& unit);
+std::string ScaledDecimalText(int64_t value, int scale);
+void AddTimeBuiltins(std::vector<FuncSignature>* table);
+void AddToCharNumberBuiltins(std::vector<FuncSignature>* table);
 void AddSessionBuiltins(std::vector<FuncSignature>* table);
 void AddAdminBuiltins(std::vector<FuncSignature>* table);
 void AddSequenceBuiltins(std::vector<FuncSignature>* table);

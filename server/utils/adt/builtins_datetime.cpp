@@ -108,15 +108,7 @@ Scaled FieldOf(const std::string& unit, int64_t usecs, Oid type, int32_t utoff =
   UnitError(unit, type, IsKnownUnit(unit));
 }
 
-std::string ScaledText(Scaled s) {
-  bool neg = s.value < 0;
-  std::string digits = std::to_string(neg ? -s.value : s.value);
-  if (s.scale > 0) {
-    if (digits.size() <= static_cast<size_t>(s.scale)) digits.insert(0, s.scale - digits.size() + 1, '0');
-    digits.insert(digits.size() - s.scale, ".");
-  }
-  return (neg ? "-" : "") + digits;
-}
+std::string ScaledText(Scaled s) { return ScaledDecimalText(s.value, s.scale); }
 
 // Monotonic fields of an infinite timestamp are ±Infinity, the others NULL.
 bool InfiniteResult(const std::string& unit, int64_t usecs, Oid type, int* sign) {
@@ -282,10 +274,20 @@ Value IsFiniteTs(const Value* a, int, FuncCallContext&) {
 
 }  // namespace
 
-Value MakeTimestampValue(const Value* a, int, FuncCallContext&) {
-  int64_t days = MakeDays(a[0].i, a[1].i, a[2].i);
-  int64_t h = a[3].i, mi = a[4].i;
-  double sec = a[5].f;
+std::string ScaledDecimalText(int64_t value, int scale) {
+  bool neg = value < 0;
+  std::string digits = std::to_string(neg ? -value : value);
+  if (scale > 0) {
+    if (digits.size() <= static_cast<size_t>(scale)) digits.insert(0, scale - digits.size() + 1, '0');
+    digits.insert(digits.size() - scale, ".");
+  }
+  return (neg ? "-" : "") + digits;
+}
+
+std::string CanonicalDateUnit(std::string_view raw) { return Canonical(raw); }
+bool IsKnownDateUnit(const std::string& unit) { return IsKnownUnit(unit); }
+
+int64_t TimeOfDayUsecs(int64_t h, int64_t mi, double sec) {
   if (h < 0 || h > 24 || mi < 0 || mi > 59 || !(sec >= 0) || sec > 60 ||
       (h == 24 && (mi > 0 || sec > 0))) {
     char buf[96];
@@ -294,7 +296,12 @@ Value MakeTimestampValue(const Value* a, int, FuncCallContext&) {
     throw DbError(sqlstate::kDatetimeFieldOverflow, buf);
   }
   int64_t usec = static_cast<int64_t>(std::llround(sec * kUsecsPerSec));
-  return Value::Int(TS, days * kUsecsPerDay + (h * 3600 + mi * 60) * kUsecsPerSec + usec);
+  return (h * 3600 + mi * 60) * kUsecsPerSec + usec;
+}
+
+Value MakeTimestampValue(const Value* a, int, FuncCallContext&) {
+  int64_t days = MakeDays(a[0].i, a[1].i, a[2].i);
+  return Value::Int(TS, days * kUsecsPerDay + TimeOfDayUsecs(a[3].i, a[4].i, a[5].f));
 }
 
 CalendarFields SplitTimestamp(int64_t usecs) {

@@ -228,7 +228,7 @@ void AddMathBuiltins(std::vector<FuncSignature>* t) {
   // Comparison operators for every ordered type.
   for (Oid T : {kBoolOid, kInt2Oid, kInt4Oid, kInt8Oid, kFloat4Oid, kFloat8Oid, kNumericOid,
                 kTextOid, kBpcharOid, kNameOid, kOidOid, kDateOid, kTimestampOid,
-                kTimestampTzOid, kPgLsnOid, kUuidOid, kByteaOid, kIntervalOid, kJsonbOid,
+                kTimestampTzOid, kPgLsnOid, kUuidOid, kByteaOid, kIntervalOid, kJsonbOid, kTimeOid, kTimeTzOid,
                 kAnyArrayOid /* arrays: CompareValues orders them as btarraycmp */}) {
     t->push_back(Row("=", kOp, {T, T}, kBoolOid, Cmp<0>));
     t->push_back(Row("<>", kOp, {T, T}, kBoolOid, Cmp<1>));
@@ -259,7 +259,7 @@ void AddMathBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("avg", kAgg, {F4}, F8, nullptr));
   t->push_back(Row("avg", kAgg, {F8}, F8, nullptr));
   for (Oid T : {I2, I4, I8, F4, F8, NUM, kTextOid, kBpcharOid, kDateOid, kTimestampOid,
-                kTimestampTzOid, kOidOid, kIntervalOid}) {
+                kTimestampTzOid, kOidOid, kIntervalOid, kTimeOid, kTimeTzOid}) {
     t->push_back(Row("min", kAgg, {T}, T, nullptr));
     t->push_back(Row("max", kAgg, {T}, T, nullptr));
   }

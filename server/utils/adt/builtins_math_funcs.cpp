@@ -218,7 +218,7 @@ Value IntGcd(const Value* a, int, FuncCallContext&) {
   if (x > 0) x = -x;
   if (y > 0) y = -y;
   while (y != 0) {
-    int64_t r = x % y;
+    int64_t r = y == -1 ? 0 : x % y;  // INT64_MIN % -1 traps in C++
     x = y;
     y = r;
   }

@@ -1,8 +1,8 @@
 // server/utils/adt/builtins_overlaps.cpp
 //
 // (start1, end1) OVERLAPS (start2, end2), the SQL operator the parser turns
-// into overlaps(a, b, c, d): for timestamp and timestamptz (dates coerce to
-// timestamp), each end given as an instant or as a length (interval).
+// into overlaps(a, b, c, d): for timestamp, timestamptz (dates coerce to
+// timestamp) and time (a length wraps at midnight, as time + interval), each end given as an instant or as a length (interval).
 // PostgreSQL's NULL rules: an unknown endpoint makes the answer NULL only
 // when it matters.
 #include <utility>
@@ -10,6 +10,7 @@
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/time_adt.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -30,6 +31,7 @@ Instant EndOf(const Value& start, const Value& end) {
   if (end.type != kIntervalOid) return Known(end.i);
   if (start.is_null) return {};
   Interval iv = DecodeInterval(end.str);
+  if (start.type == kTimeOid) return Known(WrapTimeOfDay(start.i + iv.time % kUsecsPerDay));
   bool with_tz = start.type == kTimestampTzOid;
   return Known(with_tz ? TimestampTzPlusInterval(start.i, iv) : TimestampPlusInterval(start.i, iv));
 }
@@ -62,7 +64,7 @@ Value Overlaps(const Value* a, int, FuncCallContext&) {
 }  // namespace
 
 void AddOverlapsBuiltins(std::vector<FuncSignature>* t) {
-  for (Oid x : {kTimestampOid, kTimestampTzOid}) {
+  for (Oid x : {kTimestampOid, kTimestampTzOid, kTimeOid}) {
     for (Oid end1 : {x, kIntervalOid}) {
       for (Oid end2 : {x, kIntervalOid}) {
         t->push_back(Row("overlaps", FuncKind::kFunction, {x, end1, x, end2}, kBoolOid, Overlaps, /*strict=*/false));

@@ -8,6 +8,7 @@
 #include "common/error/db_error.h"
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
+#include "utils/adt/time_adt.h"
 #include "utils/adt/uuid.h"
 
 namespace hearth::types::internal {
@@ -42,6 +43,11 @@ Value ClockTs(const Value*, int, FuncCallContext&) {
 // localtimestamp and current_date read the clock in the session time zone.
 Value LocalTs(const Value*, int, FuncCallContext& c) {
   return Value::Int(kTimestampOid, TimestampTzToTimestamp(TxnTs(c)));
+}
+// current_time: the transaction's start in the session zone, with its offset.
+Value CurrentTime(const Value*, int, FuncCallContext& c) { return TimeTzValue(TimestampTzToTimeTz(TxnTs(c))); }
+Value LocalTime(const Value*, int, FuncCallContext& c) {
+  return Value::Int(kTimeOid, TimestampToTime(TimestampTzToTimestamp(TxnTs(c))));
 }
 Value CurrentDate(const Value*, int, FuncCallContext& c) {
   return Value::Int(kDateOid, TimestampToDate(TimestampTzToTimestamp(TxnTs(c))));
@@ -189,6 +195,8 @@ void AddSessionBuiltins(std::vector<FuncSignature>* t) {
   vol("clock_timestamp", {}, kTimestampTzOid, ClockTs);
   vol("localtimestamp", {}, kTimestampOid, LocalTs);
   vol("current_date", {}, kDateOid, CurrentDate);
+  vol("current_time", {}, kTimeTzOid, CurrentTime);
+  vol("localtime", {}, kTimeOid, LocalTime);
   vol("version", {}, kTextOid, Version);
   vol("current_database", {}, kNameOid, CurrentDatabase);
   vol("current_catalog", {}, kNameOid, CurrentDatabase);

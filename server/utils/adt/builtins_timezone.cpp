@@ -11,6 +11,7 @@
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/datetime_session.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/time_adt.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -59,6 +60,26 @@ Value TsAtIntervalZone(const Value* a, int, FuncCallContext&) {
   return Value::Int(TSZ, a[1].i - IntervalOffsetUsecs(a[0]));
 }
 
+// timetz AT TIME ZONE: the same instant's wall clock at offset `utoff`
+// (east), wrapped to a day (timetz_zone / timetz_izone).
+Value TimeTzAtOffset(const Value& v, int64_t utoff) {
+  TimeTz t = DecodeTimeTz(v.str);
+  t.time = WrapTimeOfDay(t.time + (t.zone + utoff) * kUsecsPerSec);
+  t.zone = static_cast<int32_t>(-utoff);
+  return TimeTzValue(t);
+}
+
+// A named zone's offset is the one in effect at the transaction's start.
+Value TimeTzAtTextZone(const Value* a, int, FuncCallContext&) {
+  int32_t utoff = 0;
+  TimestampTzToLocal(TransactionClockUsecs(), *LookupZoneArgument(a[0].str), &utoff);
+  return TimeTzAtOffset(a[1], utoff);
+}
+
+Value TimeTzAtIntervalZone(const Value* a, int, FuncCallContext&) {
+  return TimeTzAtOffset(a[1], IntervalOffsetUsecs(a[0]) / kUsecsPerSec);
+}
+
 // make_timestamptz(y, m, d, h, mi, s [, zone]): make_timestamp's wall
 // clock read in `zone` (default: the session zone).
 Value MakeTimestampTz(const Value* a, int nargs, FuncCallContext& c) {
@@ -74,6 +95,8 @@ void AddTimezoneBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("timezone", kFn, {T, TS}, TSZ, TsAtTextZone));
   t->push_back(Row("timezone", kFn, {IV, TSZ}, TS, TzAtIntervalZone));
   t->push_back(Row("timezone", kFn, {IV, TS}, TSZ, TsAtIntervalZone));
+  t->push_back(Row("timezone", kFn, {T, kTimeTzOid}, kTimeTzOid, TimeTzAtTextZone));
+  t->push_back(Row("timezone", kFn, {IV, kTimeTzOid}, kTimeTzOid, TimeTzAtIntervalZone));
   t->push_back(Row("make_timestamptz", kFn, {I4, I4, I4, I4, I4, kFloat8Oid}, TSZ, MakeTimestampTz));
   t->push_back(Row("make_timestamptz", kFn, {I4, I4, I4, I4, I4, kFloat8Oid, T}, TSZ, MakeTimestampTz));
 }

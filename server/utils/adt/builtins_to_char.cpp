@@ -7,6 +7,8 @@
 // suffix, "quoted text" and \-escaped characters. Anything else is copied.
 // timestamptz is formatted in the session time zone: TZ is its
 // abbreviation, OF/TZH/TZM its offset; for timestamp TZ prints nothing.
+// to_char(interval, format) (what to_char of a time resolves to) formats
+// the interval's own fields: hours past 24 and negative fields as they are.
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "utils/adt/builtins.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/datetime_session.h"
+#include "utils/adt/interval.h"
 
 namespace hearth::types::internal {
 namespace {
@@ -32,7 +35,38 @@ struct Moment {
   bool with_tz;
   int32_t utoff;       // east of UTC (0 for timestamp)
   std::string abbrev;  // zone abbreviation (timestamptz)
+  // An interval's fields (interval2itm): years, months, days, hours past
+  // 24 and negative values as they are; f.days holds the day count.
+  bool is_interval = false;
 };
+
+Moment IntervalMoment(const Interval& iv) {
+  Moment m{};
+  m.is_interval = true;
+  m.f.year = iv.month / 12;
+  m.f.month = iv.month % 12;
+  m.f.day = iv.day;
+  m.f.days = (m.f.year * 12 + m.f.month) * 30 + m.f.day;  // tm_yday
+  m.hour = static_cast<int>(iv.time / (3600 * kUsecsPerSec));
+  m.minute = static_cast<int>(iv.time / (60 * kUsecsPerSec) % 60);
+  m.second = static_cast<int>(iv.time / kUsecsPerSec % 60);
+  m.usec = iv.time % kUsecsPerSec;
+  return m;
+}
+
+// Patterns an interval cannot answer: PostgreSQL's INVALID_FOR_INTERVAL
+// ones, and the calendar ones Hearth does not compute for intervals.
+void CheckIntervalPattern(const std::string& up) {
+  for (const char* k : {"MONTH", "MON", "DAY", "DY", "D", "ID", "AD", "BC", "A.D.", "B.C.", "TZ", "TZH", "TZM", "OF"}) {
+    if (up == k) {
+      throw DbError(sqlstate::kInvalidDatetimeFormat, "invalid format specification for an interval value")
+          .WithHint("Intervals are not tied to specific calendar dates.");
+    }
+  }
+  for (const char* k : {"IYYY", "IYY", "IY", "I", "IW", "IDDD", "WW", "W", "Q", "CC", "J", "RM"}) {
+    if (up == k) throw DbError(sqlstate::kFeatureNotSupported, "to_char pattern \"" + up + "\" is not supported for interval");
+  }
+}
 
 Moment Split(int64_t usecs, bool with_tz) {
   Moment m{};
@@ -49,6 +83,9 @@ Moment Split(int64_t usecs, bool with_tz) {
   m.with_tz = with_tz;
   return m;
 }
+// Render's `number` when the pattern prints no number (TH does not apply).
+constexpr int64_t kNotANumber = INT64_MIN;
+
 int Dow(int64_t days) { return IsoDow(days) % 7; }  // 0 = Sunday
 int64_t DayOfYear(const Moment& m) { return m.f.days - DaysFromCivil(m.f.year, 1, 1) + 1; }
 
@@ -60,9 +97,11 @@ std::string Ordinal(int64_t n, bool upper) {
   return r;
 }
 
+// Zero-padded to `width` digits (a negative interval field takes one more
+// place for its sign, as PostgreSQL pads it).
 std::string Number(int64_t v, int width, bool fill_mode) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%0*lld", fill_mode ? 0 : width, static_cast<long long>(v));
+  std::snprintf(buf, sizeof buf, "%0*lld", fill_mode ? 0 : width + (v < 0 ? 1 : 0), static_cast<long long>(v));
   return buf;
 }
 
@@ -102,8 +141,9 @@ std::string_view MatchPattern(std::string_view f, size_t i) {
 std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number) {
   std::string up(p);
   for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  int64_t sql_year = m.f.year > 0 ? m.f.year : 1 - m.f.year;
-  *number = -1;
+  if (m.is_interval) CheckIntervalPattern(up);
+  int64_t sql_year = m.is_interval ? m.f.year : m.f.year > 0 ? m.f.year : 1 - m.f.year;
+  *number = kNotANumber;
   auto num = [&](int64_t v, int width) {
     *number = v;
     return Number(v, width, fm);
@@ -144,7 +184,7 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   if (up == "CC") {
     int64_t y = m.f.year > 0 ? m.f.year : m.f.year - 1;  // SQL year, no year 0
     int64_t cc = y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
-    return num(cc, cc >= 0 ? 2 : 3);  // the sign takes a place of its own
+    return num(cc, 2);  // Number gives a negative century its sign place
   }
   if (up == "J") return num(m.f.days + 2451545, 1);
   if (up == "W") return num((m.f.day - 1) / 7 + 1, 1);
@@ -177,13 +217,13 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   if (up == "US") return num(m.usec, 6);
   if (up == "DAY") return Name(kDays[Dow(m.f.days)], p, 9, fm);
   if (up == "DY") return Name(std::string_view(kDays[Dow(m.f.days)]).substr(0, 3), p, 3, fm);
-  if (up == "DDD") return num(DayOfYear(m), 3);
+  if (up == "DDD") return num(m.is_interval ? m.f.days : DayOfYear(m), 3);
   if (up == "DD") return num(m.f.day, 2);
   if (up == "D") return num(Dow(m.f.days) + 1, 1);
   if (up == "ID") return num(Dow(m.f.days) == 0 ? 7 : Dow(m.f.days), 1);
   if (up == "WW") return num((DayOfYear(m) - 1) / 7 + 1, 2);
   if (up == "Q") return num((m.f.month - 1) / 3 + 1, 1);
-  bool pm = m.hour >= 12;
+  bool pm = m.hour % 24 >= 12;
   bool lower = p[0] >= 'a';
   if (up == "AM" || up == "PM") return lower ? (pm ? "pm" : "am") : (pm ? "PM" : "AM");
   if (up == "A.M." || up == "P.M.") return lower ? (pm ? "p.m." : "a.m.") : (pm ? "P.M." : "A.M.");
@@ -208,8 +248,7 @@ std::string Render(std::string_view p, const Moment& m, bool fm, int64_t* number
   return std::string(p);
 }
 
-std::string Format(int64_t usecs, bool with_tz, std::string_view f) {
-  Moment m = Split(usecs, with_tz);
+std::string Format(const Moment& m, std::string_view f) {
   std::string out;
   for (size_t i = 0; i < f.size();) {
     if (f[i] == '"') {  // quoted literal; \" inside is a quote
@@ -239,7 +278,7 @@ std::string Format(int64_t usecs, bool with_tz, std::string_view f) {
     int64_t number;
     out += Render(p, m, fm, &number);
     j += p.size();
-    if (number >= 0 && (StartsWith(f, j, "TH") || StartsWith(f, j, "th"))) {
+    if (number != kNotANumber && (StartsWith(f, j, "TH") || StartsWith(f, j, "th"))) {
       out += Ordinal(number, f[j] == 'T');
       j += 2;
     }
@@ -250,7 +289,12 @@ std::string Format(int64_t usecs, bool with_tz, std::string_view f) {
 
 Value ToChar(const Value* a, int, FuncCallContext&) {
   if (a[0].i == kTimestampNoBegin || a[0].i == kTimestampNoEnd) return Value::Null(kTextOid);
-  return Value::Text(Format(a[0].i, a[0].type == kTimestampTzOid, a[1].str));
+  return Value::Text(Format(Split(a[0].i, a[0].type == kTimestampTzOid), a[1].str));
+}
+
+// to_char(interval) — also what to_char of a time calls (time → interval).
+Value ToCharInterval(const Value* a, int, FuncCallContext&) {
+  return Value::Text(Format(IntervalMoment(DecodeInterval(a[0].str)), a[1].str));
 }
 
 }  // namespace
@@ -259,6 +303,7 @@ void AddToCharBuiltins(std::vector<FuncSignature>* t) {
   for (Oid x : {kTimestampOid, kTimestampTzOid}) {
     t->push_back(Row("to_char", FuncKind::kFunction, {x, kTextOid}, kTextOid, ToChar));
   }
+  t->push_back(Row("to_char", FuncKind::kFunction, {kIntervalOid, kTextOid}, kTextOid, ToCharInterval));
 }
 
 }  // namespace hearth::types::internal

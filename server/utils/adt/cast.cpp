@@ -17,6 +17,7 @@
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
 #include "utils/adt/json.h"
+#include "utils/adt/time_adt.h"
 
 namespace hearth::types {
 namespace {
@@ -52,7 +53,7 @@ constexpr std::array<CastRow, 53> kCasts = {{
     {kDateOid, kTimestampTzOid, I}, {kTimestampOid, kTimestampTzOid, I},
 }};
 
-constexpr std::array<CastRow, 23> kMoreCasts = {{
+constexpr std::array<CastRow, 30> kMoreCasts = {{
     {kTextOid, kRegclassOid, I},  // regclass input: the name's relation (text_io.h)
     // regtype, regproc, regnamespace as PostgreSQL: binary-coercible with
     // oid, integers cast implicitly, text through their input function.
@@ -66,6 +67,10 @@ constexpr std::array<CastRow, 23> kMoreCasts = {{
     {kTimestampTzOid, kDateOid, A},
     {kTimestampTzOid, kTimestampOid, A},
     {kBpcharOid, kNameOid, A},
+    // time and timetz (pg_cast): time widens to interval and timetz.
+    {kTimeOid, kIntervalOid, I}, {kTimeOid, kTimeTzOid, I}, {kTimeTzOid, kTimeOid, A},
+    {kTimestampOid, kTimeOid, A}, {kTimestampTzOid, kTimeOid, A}, {kTimestampTzOid, kTimeTzOid, A},
+    {kIntervalOid, kTimeOid, A},
 }};
 
 bool IsStringType(Oid t) {
@@ -125,6 +130,7 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
     r.i = RoundTimestampPrecision(r.i, typmod);
     return r;
   }
+  if ((to == kTimeOid || to == kTimeTzOid) && typmod >= 0) return RoundTimeValue(CastValue(v, to, kNoTypmod, ctx), typmod);
   if (IsArrayType(to) && IsArrayType(from)) {
     if (from == to && typmod < 0) return v;
     return CastArray(v, to, typmod, ctx);
@@ -209,6 +215,7 @@ Value CastValue(const Value& v, Oid to, int32_t typmod, CoercionContext ctx) {
   if (from == kTimestampTzOid && to == kDateOid) return Value::Int(to, TimestampToDate(TimestampTzToTimestamp(v.i)));
   if (from == kTimestampOid && to == kTimestampTzOid) return Value::Int(to, TimestampToTimestampTz(v.i));
   if (from == kTimestampTzOid && to == kTimestampOid) return Value::Int(to, TimestampTzToTimestamp(v.i));
+  if (from == kTimeOid || to == kTimeOid || to == kTimeTzOid) return CastTimeValue(v, to);
   throw DbError(sqlstate::kCannotCoerce,
                 "cannot cast type " + FormatType(from) + " to " + FormatType(to));
 }

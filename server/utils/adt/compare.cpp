@@ -9,6 +9,7 @@
 #include "utils/adt/array.h"
 #include "utils/adt/json.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/time_adt.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
 
@@ -33,6 +34,7 @@ int CompareValues(const Value& a, const Value& b) {
       break;
   }
   if (a.type == kIntervalOid) return CompareIntervals(DecodeInterval(a.str), DecodeInterval(b.str));
+  if (a.type == kTimeTzOid) return CompareTimeTz(DecodeTimeTz(a.str), DecodeTimeTz(b.str));
   if (IsArrayType(a.type)) return CompareArrays(a, b);
   if (a.type == kJsonbOid) return CompareJsonbValues(a, b);
   if (a.type == kNumericOid) return Numeric::Compare(Numeric::Parse(a.str), Numeric::Parse(b.str));

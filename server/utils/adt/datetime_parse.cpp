@@ -144,15 +144,24 @@ constexpr unsigned kDateMask = kYear | kMonth | kDay;
 // far and the DateStyle order), then ValidateDate.
 class Decoder {
  public:
-  Decoder(Oid type, DateTimeFields* out) : type_(type), r_(*out) {}
+  Decoder(Oid type, DateTimeFields* out)
+      : type_(type), time_only_(type == kTimeOid || type == kTimeTzOid), r_(*out) {}
 
   void Run(const std::vector<Field>& fields) {
-    for (const Field& f : fields) One(f);
+    for (const Field& f : fields) {
+      One(f);
+      first_field_ = false;
+    }
     Finish();
   }
 
  private:
   Oid type_;
+  // time/timetz input (PostgreSQL's DecodeTimeOnly): bare numbers are
+  // times, a word with separators after the first field is a zone name,
+  // and the whole time must not pass 24:00:00.
+  bool time_only_;
+  bool first_field_ = true;
   DateTimeFields& r_;
   unsigned fmask_ = 0;
   bool have_text_month_ = false, two_digit_year_ = false, bc_ = false, julian_ = false, special_ = false;
@@ -213,6 +222,10 @@ class Decoder {
       if (sign == std::string::npos || sign == 0) Fail(Err::kSyntax);
       NumberField(text.substr(0, sign));
       Offset(text.substr(sign));
+      return;
+    }
+    if (time_only_ && !first_field_ && pending_ == Pending::kNone && IsAlpha(text[0])) {
+      Zone(text);
       return;
     }
     if (pending_ != Pending::kNone || (fmask_ & (kMonth | kDay)) == (kMonth | kDay)) {
@@ -324,7 +337,7 @@ class Decoder {
   // DecodeNumberField).
   void NumberAsTime(const std::string& digits, const std::string& frac) {
     size_t len = digits.size();
-    if (frac.empty() && (fmask_ & kDateMask) != kDateMask && len >= 6) {
+    if (frac.empty() && !time_only_ && (fmask_ & kDateMask) != kDateMask && len >= 6) {
       Claim(kDateMask);
       day_ = ToInt(digits.substr(len - 2));
       month_ = ToInt(digits.substr(len - 4, 2));
@@ -368,6 +381,11 @@ class Decoder {
       return;
     }
     if (!digits.empty() && !AllDigits(digits)) Fail(Err::kSyntax);
+    if (time_only_) {  // hhmmss[.frac] or hhmm; "12.5" and "7" are no times
+      if (dot != std::string::npos && digits.size() <= 2) Fail(Err::kSyntax);
+      NumberAsTime(digits, frac);
+      return;
+    }
     if (dot != std::string::npos && !(fmask_ & kDateMask)) {
       DecodeDate(text);
     } else if (dot != std::string::npos && digits.size() > 2) {
@@ -532,6 +550,7 @@ class Decoder {
       if (ampm_ == 1 && hour == 12) r_.time_usecs -= 12 * 3600 * kUsecsPerSec;
       if (ampm_ == 2 && hour != 12) r_.time_usecs += 12 * 3600 * kUsecsPerSec;
     }
+    if (time_only_ && r_.time_usecs > kUsecsPerDay) Fail(Err::kRange);  // time_overflows
     if (r_.relative_day) {
       r_.has_date = true;
       return;
@@ -582,6 +601,10 @@ class Decoder {
 
 const char* DateTimeTypeName(Oid type) {
   switch (type) {
+    case kTimeOid:
+      return "time";
+    case kTimeTzOid:
+      return "time with time zone";
     case kTimestampOid:
       return "timestamp";
     case kTimestampTzOid:

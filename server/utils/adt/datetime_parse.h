@@ -9,6 +9,9 @@
 // 'J2451187' (Julian day), AM/PM, BC/AD, zone offsets, abbreviations
 // ('PST') and zone names ('America/New_York'), and the special words epoch,
 // infinity, -infinity, now, today, tomorrow, yesterday, allballs.
+// For time and timetz the rules are DecodeTimeOnly's: bare numbers are
+// times (040506, 0405), a word after the first field is a zone name, and
+// the time may not pass 24:00:00.
 // Errors carry PostgreSQL's SQLSTATEs and messages (22007, 22008 with the
 // datestyle HINT, 22009, 22023).
 #pragma once

@@ -45,6 +45,8 @@ const Registry& GetRegistry() {
     internal::AddByteaBuiltins(&r->table);
     internal::AddDatetimeBuiltins(&r->table);
     internal::AddIntervalBuiltins(&r->table);
+    internal::AddTimeBuiltins(&r->table);
+    internal::AddToCharNumberBuiltins(&r->table);
     internal::AddToCharBuiltins(&r->table);
     internal::AddTimezoneBuiltins(&r->table);
     internal::AddToTimestampBuiltins(&r->table);

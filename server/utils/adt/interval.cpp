@@ -13,6 +13,7 @@
 
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "utils/adt/big_endian.h"
 #include "utils/adt/datetime_adt.h"
 #include "utils/adt/datetime_session.h"
 #include "utils/adt/value.h"
@@ -25,16 +26,6 @@ constexpr int64_t kUsecsPerHour = 3600LL * kUsecsPerSec;
 constexpr int64_t kUsecsPerMinute = 60LL * kUsecsPerSec;
 constexpr int kDaysPerMonth = 30;
 constexpr int kMonthsPerYear = 12;
-
-void PutBE(uint64_t v, int bytes, std::string* out) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-uint64_t GetBE(std::string_view s, size_t at, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(s[at + static_cast<size_t>(i)]);
-  return v;
-}
 
 [[noreturn]] void OutOfRange() { throw DbError(sqlstate::kDatetimeFieldOverflow, "interval out of range"); }
 
@@ -372,17 +363,17 @@ int DaysInMonth(int64_t year, int mon) {
 std::string EncodeInterval(const Interval& iv) {
   std::string s;
   s.reserve(kIntervalLen);
-  PutBE(static_cast<uint64_t>(iv.time), 8, &s);
-  PutBE(static_cast<uint32_t>(iv.day), 4, &s);
-  PutBE(static_cast<uint32_t>(iv.month), 4, &s);
+  PutBigEndianBytes(static_cast<uint64_t>(iv.time), 8, &s);
+  PutBigEndianBytes(static_cast<uint32_t>(iv.day), 4, &s);
+  PutBigEndianBytes(static_cast<uint32_t>(iv.month), 4, &s);
   return s;
 }
 
 Interval DecodeInterval(std::string_view b) {
   Interval iv;
-  iv.time = static_cast<int64_t>(GetBE(b, 0, 8));
-  iv.day = static_cast<int32_t>(static_cast<uint32_t>(GetBE(b, 8, 4)));
-  iv.month = static_cast<int32_t>(static_cast<uint32_t>(GetBE(b, 12, 4)));
+  iv.time = static_cast<int64_t>(GetBigEndianBytes(b, 0, 8));
+  iv.day = static_cast<int32_t>(static_cast<uint32_t>(GetBigEndianBytes(b, 8, 4)));
+  iv.month = static_cast<int32_t>(static_cast<uint32_t>(GetBigEndianBytes(b, 12, 4)));
   return iv;
 }
 

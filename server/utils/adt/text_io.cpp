@@ -18,6 +18,7 @@
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
 #include "utils/adt/interval.h"
+#include "utils/adt/time_adt.h"
 #include "utils/adt/json.h"
 #include "utils/adt/jsonpath.h"
 #include "utils/adt/uuid.h"
@@ -62,6 +63,10 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Bytes(oid, ParseUuid(text));
     case kIntervalOid:
       return Value::Bytes(oid, EncodeInterval(ParseInterval(text)));
+    case kTimeOid:
+      return Value::Int(oid, ParseTime(text, typmod));
+    case kTimeTzOid:
+      return TimeTzValue(ParseTimeTz(text, typmod));
     case kByteaOid:
       return Value::Bytes(oid, ParseBytea(text));
     case kJsonOid:
@@ -183,6 +188,12 @@ void AppendOutput(const Value& v, std::string* out) {
       return;
     case kIntervalOid:
       AppendInterval(DecodeInterval(v.str), out);
+      return;
+    case kTimeOid:
+      AppendTimeOfDay(v.i, out);
+      return;
+    case kTimeTzOid:
+      AppendTimeTz(DecodeTimeTz(v.str), out);
       return;
     case kByteaOid:
       AppendByteaHex(v.str, out);

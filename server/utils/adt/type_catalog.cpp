@@ -33,6 +33,8 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     {kTimestampTzOid, "timestamptz", "timestamp with time zone", 8, TypeCategory::kDateTime, true,
      Storage::kInt},
     {kNumericOid, "numeric", "numeric", -1, TypeCategory::kNumeric, false, Storage::kBytes},
+    {kTimeOid, "time", "time without time zone", 8, TypeCategory::kDateTime, false, Storage::kInt},
+    {kTimeTzOid, "timetz", "time with time zone", 12, TypeCategory::kDateTime, false, Storage::kBytes},
     {kRegclassOid, "regclass", "regclass", 4, TypeCategory::kNumeric, false, Storage::kInt},
     {kRegtypeOid, "regtype", "regtype", 4, TypeCategory::kNumeric, false, Storage::kInt},
     {kRegprocOid, "regproc", "regproc", 4, TypeCategory::kNumeric, false, Storage::kInt},
@@ -68,6 +70,8 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     HEARTH_ARRAY_TYPE(1115, "_timestamp", "timestamp without time zone[]", kTimestampOid),
     HEARTH_ARRAY_TYPE(1185, "_timestamptz", "timestamp with time zone[]", kTimestampTzOid),
     HEARTH_ARRAY_TYPE(1231, "_numeric", "numeric[]", kNumericOid),
+    HEARTH_ARRAY_TYPE(1183, "_time", "time without time zone[]", kTimeOid),
+    HEARTH_ARRAY_TYPE(1270, "_timetz", "time with time zone[]", kTimeTzOid),
     HEARTH_ARRAY_TYPE(2210, "_regclass", "regclass[]", kRegclassOid),
     HEARTH_ARRAY_TYPE(2211, "_regtype", "regtype[]", kRegtypeOid),
     HEARTH_ARRAY_TYPE(1008, "_regproc", "regproc[]", kRegprocOid),
@@ -90,7 +94,7 @@ struct Alias {
 // "char" reaches this table (the parser turns bare CHAR/CHARACTER into
 // bpchar): PostgreSQL's 1-byte type, which is text here as the catalogs'
 // "char" columns are (pg_dump writes 's'::"char").
-constexpr std::array<Alias, 19> kAliases = {{
+constexpr std::array<Alias, 21> kAliases = {{
     {"char", kTextOid},
     {"boolean", kBoolOid},
     {"smallint", kInt2Oid},
@@ -107,6 +111,8 @@ constexpr std::array<Alias, 19> kAliases = {{
     {"character", kBpcharOid},
     {"timestamp without time zone", kTimestampOid},
     {"timestamp with time zone", kTimestampTzOid},
+    {"time without time zone", kTimeOid},
+    {"time with time zone", kTimeTzOid},
     {"serial", kInt4Oid},
     {"bigserial", kInt8Oid},
     {"smallserial", kInt2Oid},
@@ -144,6 +150,8 @@ Oid ElementTypeOf(Oid t) {
     case 1115: return kTimestampOid;
     case 1185: return kTimestampTzOid;
     case 1231: return kNumericOid;
+    case 1183: return kTimeOid;
+    case 1270: return kTimeTzOid;
     case 2210: return kRegclassOid;
     case 2211: return kRegtypeOid;
     case 1008: return kRegprocOid;
@@ -209,6 +217,9 @@ std::string FormatType(Oid oid, int32_t typmod) {
   if ((oid == kTimestampOid || oid == kTimestampTzOid) && typmod >= 0) {
     out.insert(std::string("timestamp").size(), "(" + std::to_string(typmod) + ")");
   }
+  if ((oid == kTimeOid || oid == kTimeTzOid) && typmod >= 0) {
+    out.insert(std::string("time").size(), "(" + std::to_string(typmod) + ")");
+  }
   return out;
 }
 
@@ -266,13 +277,14 @@ int32_t TypmodFromModifiers(Oid oid, const int32_t* mods, int nmods) {
     return NumericTypmod(precision, scale);
   }
   if (Oid elem = ElementTypeOf(oid); elem != kInvalidOid) return TypmodFromModifiers(elem, mods, nmods);
-  if (oid == kTimestampOid || oid == kTimestampTzOid) {
+  if (oid == kTimestampOid || oid == kTimestampTzOid || oid == kTimeOid || oid == kTimeTzOid) {
     // Fractional-second precision: values are rounded to it (at most 6).
-    const char* suffix = oid == kTimestampTzOid ? " WITH TIME ZONE" : "";
+    const char* suffix = oid == kTimestampTzOid || oid == kTimeTzOid ? " WITH TIME ZONE" : "";
+    const char* name = oid == kTimeOid || oid == kTimeTzOid ? "TIME(" : "TIMESTAMP(";
     if (nmods != 1) throw DbError(sqlstate::kSyntaxError, "invalid type modifier");
     if (mods[0] < 0) {
       throw DbError(sqlstate::kInvalidParameterValue,
-                    "TIMESTAMP(" + std::to_string(mods[0]) + ")" + suffix + " precision must not be negative");
+                    name + std::to_string(mods[0]) + ")" + suffix + " precision must not be negative");
     }
     return mods[0] > 6 ? 6 : static_cast<int32_t>(mods[0]);
   }

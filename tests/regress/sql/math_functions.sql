@@ -41,3 +41,5 @@ select power(0::float8, -1);
 select power(-8::float8, 0.5);
 select mod(1, 0);
 select div(1, 0);
+select gcd((-9223372036854775808)::int8, 1::int8), gcd((-9223372036854775808)::int8, -1::int8), gcd((-2147483648)::int4, -1);
+select lcm((-9223372036854775808)::int8, -1::int8);
