@@ -101,9 +101,9 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
     if (!con) return std::nullopt;
     return FormatConstraintDefinition(ParseConstraintRow(con->row), pretty);
   }
-  if (!ix->primary) return std::nullopt;
+  if (!ix->primary && !ix->constraint) return std::nullopt;
   const std::vector<std::string> names = ColumnNames(ix->indrelid);
-  std::string out = "PRIMARY KEY (";
+  std::string out = ix->primary ? "PRIMARY KEY (" : "UNIQUE (";
   for (size_t i = 0; i < ix->attnums.size(); ++i) out += (i > 0 ? ", " : "") + ColumnName(names, ix->attnums[i]);
   return out + ")";
 }
