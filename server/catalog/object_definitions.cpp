@@ -14,6 +14,7 @@
 #include "catalog/relcache.h"
 #include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
+#include "catalog/proc_privileges.h"
 #include "catalog/relation_inspect.h"
 #include "catalog/role_ddl.h"
 #include "catalog/temp_namespace.h"
@@ -115,6 +116,11 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.function_def = [](uint32_t oid, int what) {
     if (what == kTriggerDefinition || what == kTriggerDefinitionPretty) {
       return TriggerDefinition(oid, what == kTriggerDefinitionPretty);
+    }
+    if (what == kFunctionExecutePrivilege) {  // has_function_privilege
+      std::optional<ProcInfo> p = FindFunctionByOid(oid);
+      if (!p) return std::optional<std::string>();
+      return std::optional<std::string>(MayExecuteFunction(*p) ? "t" : "f");
     }
     return FunctionDefinition(oid, what);
   };

@@ -461,7 +461,10 @@ void AddPgSequence(SystemViewProvider& p) {
 }
 
 // pg_depend: the dependencies Hearth acts on — a sequence owned by a
-// column ('a' auto, 'i' internal for identity columns).
+// column ('a' auto, 'i' internal for identity columns) and a view on the
+// relations its query reads ('n'; PostgreSQL records those of the view's
+// _RETURN rule, Hearth has no rules: pg_dump orders views after their
+// tables either way).
 void AddPgDepend(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgDependOid, "pg_depend",
@@ -474,6 +477,14 @@ void AddPgDepend(SystemViewProvider& p) {
       const bool identity = !s[kSeqIdentity].is_null && !s[kSeqIdentity].str.empty();
       out.push_back({OidValue(kPgClassOid), s[kSeqRelid], Value::Int4(0), OidValue(kPgClassOid), s[kSeqOwnerRel],
                      Value::Int4(static_cast<int32_t>(s[kSeqOwnerCol].i)), CharValue(identity ? 'i' : 'a')});
+    }
+    for (const Row& c : ScanCatalog(p.wrapped(), kHearthClassName)) {
+      if (c[kClassRelkind].str != "v" || c.size() <= kClassRelviewdeps || c[kClassRelviewdeps].is_null) continue;
+      const Oid view = static_cast<Oid>(c[kClassOid].i);
+      for (Oid dep : ParseOidList(c[kClassRelviewdeps].str)) {
+        out.push_back({OidValue(kPgClassOid), OidValue(view), Value::Int4(0), OidValue(kPgClassOid), OidValue(dep),
+                       Value::Int4(0), CharValue('n')});
+      }
     }
     return out;
   });
