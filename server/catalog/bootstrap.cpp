@@ -59,6 +59,7 @@ const std::vector<ColumnSpec> kIndexColumns = {
     {"indexrelid", types::kOidOid},    {"indrelid", types::kOidOid},   {"indname", types::kNameOid},
     {"indnamespace", types::kOidOid},  {"indrelfilenode", types::kOidOid}, {"indisunique", types::kBoolOid},
     {"indisprimary", types::kBoolOid}, {"indkey", types::kTextOid},    {"indoption", types::kTextOid},
+    {"indisconstraint", types::kBoolOid},
 };
 
 const std::vector<ColumnSpec> kSequenceColumns = {

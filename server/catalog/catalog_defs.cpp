@@ -65,6 +65,7 @@ const TupleDesc& IndexTupleDesc() {
       ColumnDesc::ForType(types::kBoolOid),  // indisprimary
       ColumnDesc::ForType(types::kTextOid),  // indkey
       ColumnDesc::ForType(types::kTextOid),  // indoption
+      ColumnDesc::ForType(types::kBoolOid),  // indisconstraint
   });
   return desc;
 }

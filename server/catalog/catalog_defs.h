@@ -127,6 +127,7 @@ enum IndexCol : int {
   kIndIsprimary,       // bool
   kIndKey,             // text: space-separated 1-based attnums ("1 3")
   kIndOption,          // text: space-separated per-column flags (1 = DESC, 2 = NULLS FIRST)
+  kIndIsconstraint,    // bool: made by a UNIQUE constraint (pg_constraint shows it as contype 'u')
   kIndNatts
 };
 

@@ -226,6 +226,7 @@ heap::Row MakeIndexRow(const IndexFields& f) {
   r[kIndIsprimary] = Value::Bool(f.primary);
   r[kIndKey] = Value::Text(JoinInts(f.attnums));
   r[kIndOption] = Value::Text(JoinInts(f.options));
+  r[kIndIsconstraint] = Value::Bool(f.constraint);
   return r;
 }
 
@@ -240,6 +241,7 @@ IndexFields ParseIndexRow(const heap::Row& r) {
   f.primary = r[kIndIsprimary].b;
   f.attnums = SplitInts(r[kIndKey].str);
   f.options = SplitInts(r[kIndOption].str);
+  f.constraint = IndexIsConstraint(r);
   f.options.resize(f.attnums.size(), 0);
   return f;
 }

@@ -86,10 +86,15 @@ struct IndexFields {
   Oid relfilenode = 0;
   bool unique = false;
   bool primary = false;
+  bool constraint = false;   // a UNIQUE constraint's index (not a primary key's)
   std::vector<int> attnums;  // 1-based
   std::vector<int> options;  // per column: 1 = DESC, 2 = NULLS FIRST
 };
 heap::Row MakeIndexRow(const IndexFields& f);
+// kIndIsconstraint (false in rows written before the column existed).
+inline bool IndexIsConstraint(const heap::Row& r) {
+  return r.size() > kIndIsconstraint && !r[kIndIsconstraint].is_null && r[kIndIsconstraint].b;
+}
 // Parses kIndKey / kIndOption back.
 IndexFields ParseIndexRow(const heap::Row& r);
 

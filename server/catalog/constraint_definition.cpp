@@ -51,10 +51,39 @@ std::vector<std::string_view> SplitTop(std::string_view s, std::string_view sep)
   return parts;
 }
 
+bool IsCastOperandChar(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+         ch == '.' || ch == '"';
+}
+
+// "(0)::numeric" → "0::numeric", "(v)::text" → "v::text": pretty mode
+// leaves a single name or number being cast unparenthesized.
+std::string UnwrapCastOperands(std::string_view s) {
+  std::string out;
+  bool quoted = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '\'') quoted = !quoted;
+    if (!quoted && ch == '(') {
+      size_t j = i + 1;
+      while (j < s.size() && IsCastOperandChar(s[j])) ++j;
+      if (j > i + 1 && s.substr(j, 3) == ")::") {
+        out.append(s.substr(i + 1, j - i - 1));
+        i = j;  // the ')' is skipped; "::" follows
+        continue;
+      }
+    }
+    out += ch;
+  }
+  return out;
+}
+
 // PostgreSQL's pretty form of the stored (fully parenthesized) condition:
 // no outer parentheses, and none around the operands of a top-level AND /
-// OR list that are plain comparisons.
-std::string PrettyCondition(std::string_view s) {
+// OR list that are plain comparisons, nor around a cast name or number.
+std::string PrettyCondition(std::string_view stored) {
+  const std::string unwrapped = UnwrapCastOperands(stored);
+  std::string_view s = unwrapped;
   if (Wrapped(s)) s = s.substr(1, s.size() - 2);
   for (std::string_view sep : {std::string_view(" AND "), std::string_view(" OR ")}) {
     std::vector<std::string_view> parts = SplitTop(s, sep);

@@ -7,6 +7,7 @@
 // comment on schema public.
 #include "catalog/description_catalog.h"
 #include "catalog/pg_catalog_views.h"
+#include "catalog/proc_catalog.h"
 
 namespace hearth::catalog::internal {
 
@@ -20,11 +21,17 @@ void AddDescriptionViews(SystemViewProvider& p) {
                         {"objsubid", types::kInt4Oid},
                         {"description", types::kTextOid}}),
             [&p] {
+              std::vector<Row> out;
               if (!DescriptionCatalogsExist()) {
-                return std::vector<Row>{{OidValue(kPublicNamespace), OidValue(kPgNamespaceClassOid), Value::Int4(0),
-                                         Value::Text(kPublicSchemaComment)}};
+                out.push_back({OidValue(kPublicNamespace), OidValue(kPgNamespaceClassOid), Value::Int4(0),
+                               Value::Text(kPublicSchemaComment)});
+              } else {
+                out = ScanCatalog(p.wrapped(), kHearthDescriptionName);
               }
-              return ScanCatalog(p.wrapped(), kHearthDescriptionName);
+              // The built-in plpgsql extension's comment (pg_extension's only row).
+              out.push_back({OidValue(kPlpgsqlExtensionOid), OidValue(kPgExtensionOid), Value::Int4(0),
+                             Value::Text(kPlpgsqlExtensionComment)});
+              return out;
             });
   p.AddView(PgViewInfo(kPgShdescriptionOid, "pg_shdescription",
                        {{"objoid", types::kOidOid}, {"classoid", types::kOidOid}, {"description", types::kTextOid}}),

@@ -99,6 +99,7 @@ struct IndexSpec {
   std::vector<int> options;  // 1 = DESC, 2 = NULLS FIRST
   bool unique = false;
   bool primary = false;
+  bool constraint = false;  // UNIQUE constraint (pg_constraint contype 'u')
   bool if_not_exists = false;
 };
 
@@ -273,6 +274,7 @@ DdlResult DefineIndex(const RelationEntry& e, const IndexSpec& spec) {
   f.relfilenode = oid;
   f.unique = spec.unique || spec.primary;
   f.primary = spec.primary;
+  f.constraint = spec.constraint && !spec.primary;
   for (int c : cols) f.attnums.push_back(c + 1);
   f.options = spec.options;
   MarkCatalogChanged(e.oid);
@@ -310,6 +312,7 @@ IndexSpec ConstraintSpec(const parser::Constraint& c, const std::vector<std::str
   spec.options.assign(columns.size(), 0);
   spec.primary = c.kind == ConstraintKind::kPrimaryKey;
   spec.unique = true;
+  spec.constraint = true;
   spec.suffix = spec.primary ? "pkey" : "key";
   return spec;
 }
@@ -473,7 +476,7 @@ DdlResult DropIndexes(const std::vector<parser::RangeVar>& names, bool if_exists
     if (internal::RowOid(row->row, kIndNamespace) == kPgCatalogNamespace) {
       throw DbError("42501", "permission denied: \"" + name + "\" is a system catalog");
     }
-    if (row->row[kIndIsprimary].b) {
+    if (row->row[kIndIsprimary].b || internal::IndexIsConstraint(row->row)) {
       RelationRef table = LookupRelationByOid(internal::RowOid(row->row, kIndIndrelid));
       const std::string tname = table ? table->info.name : "?";
       throw DbError("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + tname +

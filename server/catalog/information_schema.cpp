@@ -8,9 +8,8 @@
 // are PostgreSQL's domains' base types: sql_identifier = name,
 // cardinal_number = integer, character_data / yes_or_no = character varying.
 //
-// Deviations (Hearth's catalogs): a unique index is listed as a UNIQUE
-// constraint (Hearth does not tell them apart); views' is_updatable /
-// is_insertable_into are NO; collation columns are NULL.
+// Deviations (Hearth's catalogs): views' is_updatable / is_insertable_into
+// are NO; collation columns are NULL.
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,8 +121,8 @@ const QueryView kColumns = {
     "AND NOT pg_catalog.pg_is_other_temp_schema(nc.oid) AND (pg_catalog.pg_has_role(c.relowner, 'USAGE') OR "
     "pg_catalog.has_column_privilege(c.oid, a.attnum, 'SELECT, INSERT, UPDATE, REFERENCES'))"};
 
-// PRIMARY KEY, FOREIGN KEY and CHECK from pg_constraint, UNIQUE from the
-// unique indexes that are not primary keys, and the NOT NULL columns as
+// PRIMARY KEY, UNIQUE, FOREIGN KEY and CHECK from pg_constraint (a unique
+// index made by CREATE UNIQUE INDEX is no constraint), and the NOT NULL columns as
 // CHECK constraints named nspoid_reloid_attnum_not_null (as PostgreSQL 15).
 const QueryView kTableConstraints = {
     "table_constraints",
@@ -138,13 +137,6 @@ const QueryView kTableConstraints = {
     "FROM pg_catalog.pg_constraint c JOIN pg_catalog.pg_namespace nc ON nc.oid = c.connamespace "
     "JOIN pg_catalog.pg_class r ON c.conrelid = r.oid JOIN pg_catalog.pg_namespace nr ON nr.oid = r.relnamespace "
     "WHERE c.contype IN ('c', 'f', 'p', 'u') AND r.relkind IN ('r', 'p') "
-    "AND NOT pg_catalog.pg_is_other_temp_schema(nr.oid) AND " IS_REL_MODIFIABLE("r") " "
-    "UNION ALL "
-    "SELECT current_database()::name, nr.nspname::name, ic.relname::name, current_database()::name, nr.nspname::name, "
-    "r.relname::name, 'UNIQUE'::varchar, 'NO'::varchar, 'NO'::varchar, 'YES'::varchar, 'YES'::varchar "
-    "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid "
-    "JOIN pg_catalog.pg_class r ON r.oid = i.indrelid JOIN pg_catalog.pg_namespace nr ON nr.oid = r.relnamespace "
-    "WHERE i.indisunique AND NOT i.indisprimary AND r.relkind IN ('r', 'p') "
     "AND NOT pg_catalog.pg_is_other_temp_schema(nr.oid) AND " IS_REL_MODIFIABLE("r") " "
     "UNION ALL "
     "SELECT current_database()::name, nr.nspname::name, "
@@ -174,7 +166,7 @@ const QueryView kCheckConstraints = {
     "WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attnotnull AND r.relkind IN ('r', 'p') "
     "AND pg_catalog.pg_has_role(r.relowner, 'USAGE')"};
 
-// Key columns of PRIMARY KEY / FOREIGN KEY constraints and unique indexes.
+// Key columns of PRIMARY KEY / UNIQUE / FOREIGN KEY constraints.
 const QueryView kKeyColumnUsage = {
     "key_column_usage",
     {{"constraint_catalog", kName}, {"constraint_schema", kName}, {"constraint_name", kName}, {"table_catalog", kName},
@@ -190,15 +182,6 @@ const QueryView kKeyColumnUsage = {
     "CROSS JOIN LATERAL " KEY_ATTNUMS("c.conkey") " WITH ORDINALITY AS k(att, n) "
     "JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum = k.att::int2 "
     "WHERE c.contype IN ('p', 'u', 'f') AND r.relkind IN ('r', 'p') "
-    "AND NOT pg_catalog.pg_is_other_temp_schema(nr.oid) AND " IS_REL_VISIBLE("r") " "
-    "UNION ALL "
-    "SELECT current_database()::name, nr.nspname::name, ic.relname::name, current_database()::name, nr.nspname::name, "
-    "r.relname::name, a.attname::name, k.n::int4, NULL::int4 "
-    "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid "
-    "JOIN pg_catalog.pg_class r ON r.oid = i.indrelid JOIN pg_catalog.pg_namespace nr ON nr.oid = r.relnamespace "
-    "CROSS JOIN LATERAL unnest(string_to_array(i.indkey::text, ' ')) WITH ORDINALITY AS k(att, n) "
-    "JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum = k.att::int2 "
-    "WHERE i.indisunique AND NOT i.indisprimary AND r.relkind IN ('r', 'p') "
     "AND NOT pg_catalog.pg_is_other_temp_schema(nr.oid) AND " IS_REL_VISIBLE("r")};
 
 #define RULE(col)                                                                                              \
@@ -236,16 +219,7 @@ const QueryView kConstraintColumnUsage = {
     "CROSS JOIN LATERAL " KEY_ATTNUMS("CASE WHEN c.contype = 'f' THEN c.confkey ELSE c.conkey END") " AS k(att) "
     "JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.att::int2 "
     "WHERE c.contype IN ('c', 'f', 'p', 'u') AND t.relkind IN ('r', 'p') "
-    "AND pg_catalog.pg_has_role(t.relowner, 'USAGE') "
-    "UNION ALL "
-    "SELECT current_database()::name, nr.nspname::name, r.relname::name, a.attname::name, current_database()::name, "
-    "nr.nspname::name, ic.relname::name "
-    "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid "
-    "JOIN pg_catalog.pg_class r ON r.oid = i.indrelid JOIN pg_catalog.pg_namespace nr ON nr.oid = r.relnamespace "
-    "CROSS JOIN LATERAL unnest(string_to_array(i.indkey::text, ' ')) AS k(att) "
-    "JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum = k.att::int2 "
-    "WHERE i.indisunique AND NOT i.indisprimary AND r.relkind IN ('r', 'p') "
-    "AND pg_catalog.pg_has_role(r.relowner, 'USAGE')"};
+    "AND pg_catalog.pg_has_role(t.relowner, 'USAGE')"};
 
 const QueryView kViews = {
     "views",

@@ -14,6 +14,7 @@
 #include "catalog/relcache.h"
 #include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
+#include "catalog/proc_privileges.h"
 #include "catalog/relation_inspect.h"
 #include "catalog/role_ddl.h"
 #include "catalog/temp_namespace.h"
@@ -101,9 +102,9 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
     if (!con) return std::nullopt;
     return FormatConstraintDefinition(ParseConstraintRow(con->row), pretty);
   }
-  if (!ix->primary) return std::nullopt;
+  if (!ix->primary && !ix->constraint) return std::nullopt;
   const std::vector<std::string> names = ColumnNames(ix->indrelid);
-  std::string out = "PRIMARY KEY (";
+  std::string out = ix->primary ? "PRIMARY KEY (" : "UNIQUE (";
   for (size_t i = 0; i < ix->attnums.size(); ++i) out += (i > 0 ? ", " : "") + ColumnName(names, ix->attnums[i]);
   return out + ")";
 }
@@ -115,6 +116,11 @@ void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::stri
   callbacks.catalog.function_def = [](uint32_t oid, int what) {
     if (what == kTriggerDefinition || what == kTriggerDefinitionPretty) {
       return TriggerDefinition(oid, what == kTriggerDefinitionPretty);
+    }
+    if (what == kFunctionExecutePrivilege) {  // has_function_privilege
+      std::optional<ProcInfo> p = FindFunctionByOid(oid);
+      if (!p) return std::optional<std::string>();
+      return std::optional<std::string>(MayExecuteFunction(*p) ? "t" : "f");
     }
     return FunctionDefinition(oid, what);
   };

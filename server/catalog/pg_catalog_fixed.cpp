@@ -12,6 +12,7 @@
 #include "catalog/cluster_catalog.h"
 #include "catalog/database_privileges.h"
 #include "catalog/pg_catalog_views.h"
+#include "catalog/proc_catalog.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
 
@@ -132,6 +133,22 @@ void AddEmpty(SystemViewProvider& p, Oid oid, const char* name, ViewColumns colu
   p.AddView(PgViewInfo(oid, name, columns), [] { return std::vector<Row>{}; });
 }
 
+// pg_extension: plpgsql, as initdb installs it (PostgreSQL 15's oid, so
+// pg_dump sees a built-in extension and leaves it out of dumps). Its
+// comment is pg_description's (description_views.cpp).
+void AddPgExtension(SystemViewProvider& p) {
+  p.AddView(PgViewInfo(kPgExtensionOid, "pg_extension",
+                       {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
+                        {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},
+                        {"extcondition", kTextOid}}),
+            [] {
+              return std::vector<Row>{{OidValue(kPlpgsqlExtensionOid), NameValue("plpgsql"),
+                                       OidValue(kBootstrapSuperuserOid), OidValue(kPgCatalogNamespace),
+                                       Value::Bool(false), Value::Text("1.0"), Value::Null(kTextOid),
+                                       Value::Null(kTextOid)}};
+            });
+}
+
 void AddEmptyCatalogs(SystemViewProvider& p) {
   AddPgInherits(p);  // inherit_views.cpp
   AddTriggerView(p);  // pg_trigger (trigger_views.cpp)
@@ -158,10 +175,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
   AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
   AddPgPartitionedTable(p);  // inherit_views.cpp
-  AddEmpty(p, kPgExtensionOid, "pg_extension",
-           {{"oid", kOidOid}, {"extname", kNameOid}, {"extowner", kOidOid}, {"extnamespace", kOidOid},
-            {"extrelocatable", kBoolOid}, {"extversion", kTextOid}, {"extconfig", kTextOid},
-            {"extcondition", kTextOid}});
+  AddPgExtension(p);
 }
 
 }  // namespace

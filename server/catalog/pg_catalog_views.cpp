@@ -8,6 +8,7 @@
 
 #include "catalog/inherit_catalog.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -300,8 +301,11 @@ void AddPgAttribute(SystemViewProvider& p) {
       const auto& cols = by_rel[static_cast<Oid>(i[kIndIndrelid].i)];
       int n = 0;
       for (int attnum : KeyAttnums(i)) {
-        if (attnum < 1 || attnum > static_cast<int>(cols.size())) continue;
-        AttributeFields f = cols[static_cast<size_t>(attnum - 1)];
+        // By attnum: an updated attribute row (an identity column's, a
+        // renamed one) is no longer in attnum order in the scan.
+        auto col = std::find_if(cols.begin(), cols.end(), [&](const AttributeFields& c) { return c.attnum == attnum; });
+        if (col == cols.end()) continue;
+        AttributeFields f = *col;
         f.relid = static_cast<Oid>(i[kIndIndexrelid].i);
         f.attnum = ++n;
         f.notnull = false;
@@ -404,11 +408,11 @@ Row ConstraintViewRow(const Row& con) {
           fk ? Value::Null(kTextOid) : Value::Text(con[kConBin].str)};
 }
 
-// A primary key is a constraint row whose oid is its index's oid
-// (pg_get_constraintdef relies on this). A UNIQUE constraint is
-// indistinguishable from a unique index in hearth_index, so it is listed as
-// the index only. CHECK and FOREIGN KEY constraints are hearth_constraint
-// rows (ConstraintViewRow).
+// A primary key or UNIQUE constraint is a constraint row whose oid is its
+// index's oid (pg_get_constraintdef relies on this); hearth_index marks the
+// indexes UNIQUE constraints made (indisconstraint), so a plain unique index
+// is not listed, as in PostgreSQL. CHECK and FOREIGN KEY constraints are
+// hearth_constraint rows (ConstraintViewRow).
 void AddPgConstraint(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgConstraintOid, "pg_constraint",
@@ -422,13 +426,14 @@ void AddPgConstraint(SystemViewProvider& p) {
   p.AddView(std::move(info), [&p] {
     std::vector<Row> out;
     for (const Row& i : ScanCatalog(p.wrapped(), kHearthIndexName)) {
-      if (!i[kIndIsprimary].b) continue;
+      const bool primary = i[kIndIsprimary].b;
+      if (!primary && !IndexIsConstraint(i)) continue;
       std::string key = "{";
       for (int a : KeyAttnums(i)) key += (key.size() > 1 ? "," : "") + std::to_string(a);
       key += "}";
       const Oid idx = static_cast<Oid>(i[kIndIndexrelid].i);
       out.push_back({OidValue(idx), NameValue(i[kIndName].str), OidValue(static_cast<Oid>(i[kIndNamespace].i)),
-                     CharValue('p'), Value::Bool(false), Value::Bool(false), Value::Bool(true),
+                     CharValue(primary ? 'p' : 'u'), Value::Bool(false), Value::Bool(false), Value::Bool(true),
                      OidValue(static_cast<Oid>(i[kIndIndrelid].i)), OidValue(0), OidValue(idx), OidValue(0),
                      OidValue(0), CharValue(' '), CharValue(' '), CharValue(' '), Value::Bool(true), Value::Int4(0),
                      Value::Bool(true), Value::Text(key), Value::Null(kTextOid), Value::Null(kTextOid),
@@ -456,7 +461,10 @@ void AddPgSequence(SystemViewProvider& p) {
 }
 
 // pg_depend: the dependencies Hearth acts on — a sequence owned by a
-// column ('a' auto, 'i' internal for identity columns).
+// column ('a' auto, 'i' internal for identity columns) and a view on the
+// relations its query reads ('n'; PostgreSQL records those of the view's
+// _RETURN rule, Hearth has no rules: pg_dump orders views after their
+// tables either way).
 void AddPgDepend(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgDependOid, "pg_depend",
@@ -469,6 +477,14 @@ void AddPgDepend(SystemViewProvider& p) {
       const bool identity = !s[kSeqIdentity].is_null && !s[kSeqIdentity].str.empty();
       out.push_back({OidValue(kPgClassOid), s[kSeqRelid], Value::Int4(0), OidValue(kPgClassOid), s[kSeqOwnerRel],
                      Value::Int4(static_cast<int32_t>(s[kSeqOwnerCol].i)), CharValue(identity ? 'i' : 'a')});
+    }
+    for (const Row& c : ScanCatalog(p.wrapped(), kHearthClassName)) {
+      if (c[kClassRelkind].str != "v" || c.size() <= kClassRelviewdeps || c[kClassRelviewdeps].is_null) continue;
+      const Oid view = static_cast<Oid>(c[kClassOid].i);
+      for (Oid dep : ParseOidList(c[kClassRelviewdeps].str)) {
+        out.push_back({OidValue(kPgClassOid), OidValue(view), Value::Int4(0), OidValue(kPgClassOid), OidValue(dep),
+                       Value::Int4(0), CharValue('n')});
+      }
     }
     return out;
   });

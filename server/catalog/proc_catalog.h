@@ -38,6 +38,17 @@ inline constexpr Oid kSqlLanguageOid = 14;
 // Block: PL/pgSQL and triggers (9300-9399). PostgreSQL gives plpgsql no
 // fixed oid (CREATE EXTENSION assigns one); Hearth's is built in.
 inline constexpr Oid kPlpgsqlLanguageOid = 9300;
+// The plpgsql extension initdb installs: PostgreSQL 15's oid and comment
+// (pg_extension and pg_description show it; pg_dump skips it as built in).
+inline constexpr Oid kPlpgsqlExtensionOid = 13559;
+inline constexpr char kPlpgsqlExtensionComment[] = "PL/pgSQL procedural language";
+
+// CatalogCallbacks::function_def's `what` beyond types::kFunction*
+// (builtins_catalog.cpp asks with the same numbers, as with triggers'
+// 100/101): pg_get_function_arg_default(f, n) is kFunctionArgDefault + n;
+// has_function_privilege(f, 'EXECUTE') is kFunctionExecutePrivilege ("t"/"f").
+inline constexpr int kFunctionArgDefault = 1000;
+inline constexpr int kFunctionExecutePrivilege = 2000;
 // The pseudo-type of RETURNS trigger (PostgreSQL's oid).
 inline constexpr Oid kTriggerTypeOid = 2279;
 

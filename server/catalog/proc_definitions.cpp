@@ -48,6 +48,26 @@ std::string Arguments(const ProcInfo& p, bool identity, bool table) {
   return out;
 }
 
+// pg_get_function_arg_default: the default of the 1-based argument
+// `position` (counting every argument, OUT ones too), nullopt when it is
+// not an input argument with a default.
+std::optional<std::string> ArgDefault(const ProcInfo& p, int position) {
+  const size_t n = p.argmodes.empty() ? p.argtypes.size() : p.argmodes.size();
+  if (position < 1 || static_cast<size_t>(position) > n) return std::nullopt;
+  const size_t first_default = p.argtypes.size() - p.argdefaults.size();
+  size_t input = 0;
+  for (size_t i = 0; i < static_cast<size_t>(position); ++i) {
+    const char mode = p.argmodes.empty() ? 'i' : p.argmodes[i];
+    const bool is_input = mode == 'i' || mode == 'b' || mode == 'v';
+    if (i + 1 == static_cast<size_t>(position)) {
+      if (!is_input || input < first_default) return std::nullopt;
+      return p.argdefaults[input - first_default];
+    }
+    if (is_input) ++input;
+  }
+  return std::nullopt;
+}
+
 std::string Result(const ProcInfo& p) {
   if (p.argmodes.find('t') != std::string::npos) return "TABLE(" + Arguments(p, true, true) + ")";
   return std::string(p.retset ? "SETOF " : "") + types::FormatType(p.rettype);
@@ -75,6 +95,7 @@ std::string Definition(const ProcInfo& p) {
 std::optional<std::string> FunctionDefinition(Oid oid, int what) {
   std::optional<ProcInfo> p = FindFunctionByOid(oid);
   if (!p) return std::nullopt;
+  if (what > kFunctionArgDefault && what < kFunctionExecutePrivilege) return ArgDefault(*p, what - kFunctionArgDefault);
   switch (what) {
     case types::kFunctionDef: return Definition(*p);
     case types::kFunctionArguments: return Arguments(*p, false, false);

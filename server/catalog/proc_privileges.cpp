@@ -29,10 +29,14 @@ Acl FunctionAcl(const ProcInfo& p) {
 
 std::string FunctionAclText(const ProcInfo& p) { return FormatAcl(FunctionAcl(p), AclRoleName); }
 
-void CheckFunctionExecute(const ProcInfo& p) {
+bool MayExecuteFunction(const ProcInfo& p) {
   const Oid role = GetCurrentUserId();
-  if (role == 0 || CurrentUserIsSuperuser()) return;
-  if ((AclMask(FunctionAcl(p), role, internal::CachedHasPrivsOf) & kAclExecute) != 0) return;
+  if (role == 0 || CurrentUserIsSuperuser()) return true;
+  return (AclMask(FunctionAcl(p), role, internal::CachedHasPrivsOf) & kAclExecute) != 0;
+}
+
+void CheckFunctionExecute(const ProcInfo& p) {
+  if (MayExecuteFunction(p)) return;
   throw DbError(sqlstate::kInsufficientPrivilege, std::string("permission denied for ") + KindName(p) + " " + p.name);
 }
 

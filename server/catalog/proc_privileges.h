@@ -19,6 +19,8 @@ namespace hearth::catalog {
 Acl FunctionAcl(const ProcInfo& p);
 // The ACL as pg_proc.proacl prints it.
 std::string FunctionAclText(const ProcInfo& p);
+// Whether the acting role may execute `p` (has_function_privilege).
+bool MayExecuteFunction(const ProcInfo& p);
 // Throws 42501 unless the acting role may execute `p`.
 void CheckFunctionExecute(const ProcInfo& p);
 // Updates p.acl and its catalog row. Only the owner (or a member of its

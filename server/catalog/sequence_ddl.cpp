@@ -437,7 +437,9 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
     ApplyOptions(Collect(identity ? identity->seq_options : std::vector<SeqOption>{}), true, plan.params, &restart);
     plan.params.type = a.atttypid;  // AS in an identity's options must not differ: the column type wins
     plan.params.identity = identity ? identity->identity : 0;
-    plan.name = ChooseSequenceName(relname, a.attname, ns, plans);
+    plan.name = identity != nullptr && !identity->ref_table.name.empty()  // SEQUENCE NAME
+                    ? internal::DdlTruncateName(identity->ref_table.name)
+                    : ChooseSequenceName(relname, a.attname, ns, plans);
     a.attdefault = "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
     a.attnotnull = true;
     plans.push_back(std::move(plan));
@@ -455,6 +457,22 @@ void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid tab
     if (NameTaken(ns, plan.name)) throw DbError("42P07", "relation \"" + plan.name + "\" already exists");
     CreateSequenceRelation(plan.name, ns, p);
   }
+}
+
+std::string CreateIdentitySequence(const RelationEntry& table, int attnum, const parser::Constraint& identity) {
+  const executor::ColumnInfo& c = table.info.columns[static_cast<size_t>(attnum - 1)];
+  ColumnSequencePlan plan;
+  plan.attnum = attnum;
+  plan.params.type = c.type;
+  std::optional<int64_t> restart;
+  ApplyOptions(Collect(identity.seq_options), true, plan.params, &restart);
+  plan.params.type = c.type;
+  plan.params.identity = identity.identity;
+  plan.name = identity.ref_table.name.empty()  // SEQUENCE NAME
+                  ? ChooseSequenceName(table.info.name, c.name, table.namespace_oid, {})
+                  : internal::DdlTruncateName(identity.ref_table.name);
+  CreateColumnSequences({plan}, table.oid, table.namespace_oid);
+  return "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
 }
 
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid) {

@@ -54,6 +54,11 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
                                                     std::string_view query_text = {});
 // Creates the planned sequences, owned by `table_oid`.
 void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid table_oid, Oid ns);
+// ALTER TABLE ... ADD GENERATED ... AS IDENTITY on 1-based column `attnum`
+// of `table` (checked by AlterColumnAddIdentity): creates its sequence
+// (SEQUENCE NAME's or <table>_<column>_seq made unique), owned by the
+// column; returns the column's new default, nextval('<name>'::regclass).
+std::string CreateIdentitySequence(const RelationEntry& table, int attnum, const parser::Constraint& identity);
 // DROP TABLE: drops the sequences the table owns (same transaction).
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid);
 // Replaces a hearth_sequence row (`row` as found) with `p` (ALTER TABLE:

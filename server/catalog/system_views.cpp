@@ -373,6 +373,7 @@ std::unique_ptr<SystemViewProvider> MakeSystemViewProvider(executor::TableProvid
   AddRoleViews(*p);
   AddDumpCatalogViews(*p);
   AddInformationSchemaViews(*p);
+  AddInformationSchemaRoutineViews(*p);
   g_process_views = p.get();
   return p;
 }

@@ -220,6 +220,11 @@ inline constexpr types::Oid kPgSeclabelsOid = 12550;  // view over pg_seclabel/p
 inline constexpr types::Oid kInformationSchemaNamespaceOid = 9500;
 inline constexpr types::Oid kInformationSchemaFirstViewOid = 9501;
 
+// Block: information_schema's views of functions (9750-9799;
+// information_schema_routines.cpp).
+inline constexpr types::Oid kInformationSchemaRoutinesOid = 9750;
+inline constexpr types::Oid kInformationSchemaParametersOid = 9751;
+
 // pg_stat_progress_copy and pg_buffercache (monitoring_views.cpp).
 void AddMonitoringViews(SystemViewProvider& p);
 // pg_roles and pg_user (role_views.cpp).
@@ -233,6 +238,8 @@ void AddDumpCatalogViews(SystemViewProvider& p);
 
 // information_schema's views (information_schema.cpp).
 void AddInformationSchemaViews(SystemViewProvider& p);
+// information_schema.routines and .parameters (information_schema_routines.cpp).
+void AddInformationSchemaRoutineViews(SystemViewProvider& p);
 
 // The oid of system view `name` / the name of view `oid`, among the views of
 // this process's provider (nullopt before one is made). For regclass I/O.

@@ -488,6 +488,13 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
       c.type = ParseTypeName();
       if (AcceptKw("collate")) ParseAnyName();
       if (AcceptKw("using")) c.expr = ParseExpr();
+    } else if (IsKw("add") && PeekKw(1, "generated")) {
+      // ADD GENERATED ... AS IDENTITY: an identity "constraint" on column c.
+      Advance();  // ADD
+      c.kind = AlterTableCmdKind::kAddConstraint;
+      c.constraint = std::make_unique<Constraint>();
+      c.constraint->location = Loc();
+      ParseIdentityConstraint(*c.constraint);
     } else if (AcceptKw("set")) {
       if (AcceptKw("default")) {
         c.kind = AlterTableCmdKind::kSetDefault;

@@ -120,7 +120,20 @@ void Parser::ParseIdentityConstraint(Constraint& c) {
   if (IsOp("(")) ErrorAt(sqlstate::kFeatureNotSupported, "generated columns are not supported yet", Loc());
   ExpectKw("identity");
   if (AcceptOp("(")) {
-    c.seq_options = ParseSeqOptions(/*allow_restart=*/false, /*in_parens=*/true);
+    for (;;) {
+      if (IsKw("sequence") && PeekKw(1, "name")) {
+        // SEQUENCE NAME [schema.]name (pg_dump writes it): kept in
+        // ref_table, which an identity constraint has no other use for.
+        Advance();
+        Advance();
+        std::vector<std::string> name = ParseAnyName();
+        c.ref_table.name = name.back();
+        if (name.size() > 1) c.ref_table.schema = name[name.size() - 2];
+        continue;
+      }
+      if (!ParseSeqOption(c.seq_options, /*allow_restart=*/false)) break;
+    }
+    if (!IsOp(")")) SyntaxError();
     ExpectOp(")");
   }
 }

@@ -41,8 +41,26 @@ std::string Join(const std::vector<parser::ExprPtr>& v, const ColumnNamer& n) {
 
 }  // namespace
 
+namespace {
+// The override of the Deparse call under way on this thread, if any.
+thread_local const NodeOverride* g_override = nullptr;
+}  // namespace
+
+std::string Deparse(const parser::Expr& e, const ColumnNamer& namer, const NodeOverride& override_node) {
+  const NodeOverride* outer = g_override;
+  g_override = &override_node;
+  struct Restore {
+    const NodeOverride* outer;
+    ~Restore() { g_override = outer; }
+  } restore{outer};
+  return Deparse(e, namer);
+}
+
 std::string Deparse(const parser::Expr& e, const ColumnNamer& namer) {
   CheckStackDepth();
+  if (g_override != nullptr && *g_override) {
+    if (std::optional<std::string> text = (*g_override)(e)) return *text;
+  }
   switch (e.kind) {
     case ExprKind::kConst: {
       const auto& c = e.As<parser::ConstExpr>();

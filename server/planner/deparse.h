@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "parser/ast.h"
@@ -20,5 +21,11 @@ using ColumnNamer = std::function<std::string(const parser::ColumnRefExpr&)>;
 
 // Without a namer, column references print as written ("t.x", "x").
 std::string Deparse(const parser::Expr& e, const ColumnNamer& namer = nullptr);
+
+// Text to print for a node instead of its usual form (nullopt: the usual
+// form). Lets a caller that knows the operands' types print the implicit
+// casts PostgreSQL shows (check_constraint_text.cpp).
+using NodeOverride = std::function<std::optional<std::string>(const parser::Expr&)>;
+std::string Deparse(const parser::Expr& e, const ColumnNamer& namer, const NodeOverride& override_node);
 
 }  // namespace hearth::planner

@@ -269,6 +269,9 @@ class AlterTableRunner {
         return;
       }
       case K::kAddConstraint:
+        if (cmd.constraint && cmd.constraint->kind == parser::ConstraintKind::kIdentity) {
+          return catalog::AlterColumnAddIdentity(*e_, cmd.name, *cmd.constraint);  // ALTER COLUMN c ADD GENERATED
+        }
         if (cmd.constraint) SendNotices(s_, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
         return;
       case K::kDropConstraint:

@@ -6,7 +6,7 @@
 #include "catalog/constraint_ddl.h"
 #include "executor/check_constraints.h"
 #include "executor/foreign_keys.h"
-#include "planner/deparse.h"
+#include "planner/check_deparse.h"
 #include "tcop/plan.h"
 #include "tcop/session.h"
 #include "utils/adt/regclass.h"
@@ -15,10 +15,7 @@ namespace hearth::tcop {
 
 std::string CheckConstraintText(const parser::Expr& e, const executor::TableInfo& table, std::vector<int>* columns) {
   executor::BindCheckCondition(e, table, columns);
-  // Columns print bare (the table is implied), quoted where needed.
-  return planner::Deparse(e, [](const parser::ColumnRefExpr& ref) {
-    return ref.fields.empty() ? std::string() : types::QuoteIdentifier(ref.fields.back());
-  });
+  return planner::DeparseCheckCondition(e, table);
 }
 
 bool IsConstraintCommand(const parser::AlterTableCmd& cmd) {

@@ -11,9 +11,11 @@
 #include "executor/spill_file.h"
 #include "parser/parser.h"
 #include "storage/ipc/interrupts.h"
+#include "storage/lmgr/backend_activity.h"
 #include "storage/lmgr/lock.h"
 #include "tcop/frontend_messages.h"
 #include "utils/adt/binary_io.h"
+#include "utils/adt/datetime_adt.h"
 #include "utils/adt/text_io.h"
 
 namespace hearth::tcop {
@@ -386,6 +388,9 @@ void QueryProtocol::Execute(std::string_view body) {
     PutCommandComplete(s_.sock.out(), portal.tag.rfind("SELECT ", 0) == 0 ? "SELECT 0" : portal.tag);
     return;
   }
+  // As PostgreSQL's exec_execute_message: other sessions see the prepared
+  // statement's text in pg_stat_activity while the portal runs.
+  storage::ReportQuery(portal.source->query, types::CurrentTimestampUsecs());
   StatementScope scope(s_, portal.source->stmt.get());
   CheckNotFailed(*plan);
   if (s_.block == BlockState::kIdle) in_implicit_txn_ = true;

@@ -132,9 +132,22 @@ class Session {
   void DropPortals();
 
   // Sends a NOTICE/WARNING now (queued with the statement's output).
+  // Sent unless client_min_messages is above its level (INFO always goes,
+  // as in PostgreSQL).
   void Notice(Severity severity, const std::string& sqlstate, const std::string& message,
               const std::string& detail = {}) {
+    if (BelowClientMinMessages(severity)) return;
     PutNotice(sock.out(), severity, sqlstate, message, detail);
+  }
+  bool BelowClientMinMessages(Severity severity) const {
+    const config::MessageLevel min = settings.hot().client_min_messages;
+    switch (severity) {
+      case Severity::kDebug: return min > config::MessageLevel::kDebug1;
+      case Severity::kLog: return min > config::MessageLevel::kLog;
+      case Severity::kNotice: return min > config::MessageLevel::kNotice;
+      case Severity::kWarning: return min > config::MessageLevel::kWarning;
+      default: return false;
+    }
   }
 
   // Sends ParameterStatus for every reported setting changed since last time.

@@ -128,3 +128,29 @@ TEST_CASE("pg_stat_activity: other roles' queries and signalling them need their
   REQUIRE(First(superuser, 'E') != nullptr);
   CHECK(ErrorOf(*First(superuser, 'E')).message == "must be a superuser to terminate superuser process");
 }
+
+TEST_CASE("pg_stat_activity: a statement run through Parse/Bind/Execute shows its text and wait",
+          "[backend_activity_test]") {
+  TestServer s;
+  auto victim = StartedSession(s);
+  auto admin = StartedSession(s);
+  const std::string pid = SingleValue(*victim, "select pg_backend_pid()", kTimeout);
+  // As JDBC and node-postgres send a parameterized query.
+  const std::string sleep = "select pg_sleep($1)";
+  REQUIRE(victim->Send(ParseMsg("", sleep, {701}) + BindMsg("", "", {0}, {std::string("600")}, {}) +
+                       ExecuteMsg("") + SyncMsg()));
+  AwaitActivity(*admin, pid, sleep + "|Timeout|PgSleep|active");
+  CHECK(SingleValue(*admin, "select pg_terminate_backend(" + pid + ")", kTimeout) == "t");
+  auto terminated = victim->ReadUntilReady(kTimeout);
+  REQUIRE(First(terminated, 'E') != nullptr);
+  CHECK(ErrorOf(*First(terminated, 'E')).sqlstate == "57P01");
+
+  // A named statement executed twice: the text stays after it finished.
+  auto other = StartedSession(s);
+  const std::string other_pid = SingleValue(*other, "select pg_backend_pid()", kTimeout);
+  const std::string q = "select $1::int + 1";
+  REQUIRE(other->Send(ParseMsg("s1", q) + BindMsg("", "s1", {}, {std::string("1")}, {}) + ExecuteMsg("") +
+                      SyncMsg()));
+  CHECK(First(other->ReadUntilReady(kTimeout), 'E') == nullptr);
+  AwaitActivity(*admin, other_pid, q + "|-|-|idle");
+}

@@ -10,6 +10,7 @@
 // (so every relation and type is visible), one tablespace without a location,
 // and array values are their text form ('{a,b}').
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "common/error/db_error.h"
@@ -65,7 +66,19 @@ Value ConstraintDef(const Value* a, int n, FuncCallContext& c) {
   const auto* cat = Catalog(c);
   if (cat == nullptr || !cat->constraint_def) return Value::Null(kTextOid);
   auto def = cat->constraint_def(static_cast<uint32_t>(a[0].i), n > 1 && !a[1].is_null && a[1].b);
-  return def ? Value::Text(*def) : Value::Null(kTextOid);
+  if (!def) return Value::Null(kTextOid);
+  // A foreign key's table in public is named bare; qualified, as
+  // PostgreSQL does, when public is not on search_path (pg_dump sets '').
+  const std::string references = ") REFERENCES ";
+  const size_t at = def->find(references);
+  if (at != std::string::npos && def->rfind("FOREIGN KEY", 0) == 0) {
+    const size_t name = at + references.size();
+    const size_t paren = def->find('(', name);
+    const std::vector<std::string> path = SearchPathSchemas(c);
+    const bool public_visible = std::find(path.begin(), path.end(), "public") != path.end();
+    if (!public_visible && paren != std::string::npos && def->find('.', name) > paren) def->insert(name, "public.");
+  }
+  return Value::Text(*def);
 }
 
 // pg_get_functiondef & co (user functions; NULL for unknown oids).
@@ -75,6 +88,41 @@ Value FunctionDef(const Value* a, int, FuncCallContext& c) {
   if (cat == nullptr || !cat->function_def) return Value::Null(kTextOid);
   auto def = cat->function_def(static_cast<uint32_t>(a[0].i), kWhat);
   return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
+// function_def's `what` for these two (catalog/proc_catalog.h).
+constexpr int kFunctionArgDefault = 1000;
+constexpr int kFunctionExecutePrivilege = 2000;
+
+// pg_get_function_arg_default(function, position).
+Value FunctionArgDefault(const Value* a, int, FuncCallContext& c) {
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->function_def || a[1].i < 1 || a[1].i >= 1000) return Value::Null(kTextOid);
+  auto def = cat->function_def(static_cast<uint32_t>(a[0].i), kFunctionArgDefault + static_cast<int>(a[1].i));
+  return def ? Value::Text(*def) : Value::Null(kTextOid);
+}
+
+// has_function_privilege(function, privileges) for the current user:
+// EXECUTE [WITH GRANT OPTION] in a comma-separated list, 22023 for
+// anything else; NULL for no such function.
+Value FunctionPrivilege(const Value* a, int, FuncCallContext& c) {
+  const std::string& list = a[1].str;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    std::string word;
+    for (size_t i = start; i < comma; ++i) word += static_cast<char>(std::toupper(static_cast<unsigned char>(list[i])));
+    const size_t b = word.find_first_not_of(" \t\n");
+    word = b == std::string::npos ? std::string() : word.substr(b, word.find_last_not_of(" \t\n") - b + 1);
+    if (word != "EXECUTE" && word != "EXECUTE WITH GRANT OPTION") {
+      throw DbError("22023", "unrecognized privilege type: \"" + list.substr(start, comma - start) + "\"");
+    }
+    start = comma + 1;
+  }
+  const auto* cat = Catalog(c);
+  if (cat == nullptr || !cat->function_def) return Value::Null(kBoolOid);
+  auto r = cat->function_def(static_cast<uint32_t>(a[0].i), kFunctionExecutePrivilege);
+  return r ? Value::Bool(*r == "t") : Value::Null(kBoolOid);
 }
 
 // pg_get_triggerdef(trigger [, pretty]): asked of function_def with
@@ -240,6 +288,8 @@ void AddCatalogBuiltins(std::vector<FuncSignature>* t) {
   cat("has_any_column_privilege", {kOidOid, kTextOid}, kBoolOid, RelationPrivilege<-1>);
   cat("has_column_privilege", {kOidOid, kInt2Oid, kTextOid}, kBoolOid, RelationPrivilege<1>);
   cat("pg_has_role", {kOidOid, kTextOid}, kBoolOid, HasRole);
+  cat("has_function_privilege", {kOidOid, kTextOid}, kBoolOid, FunctionPrivilege);
+  cat("pg_get_function_arg_default", {kOidOid, kInt4Oid}, kTextOid, FunctionArgDefault);
   cat("pg_is_other_temp_schema", {kOidOid}, kBoolOid, IsOtherTempSchema);
   t->push_back(Row("pg_get_statisticsobjdef_columns", kFn, {kOidOid}, kTextOid, NoDescription));
   // There are no rules besides views' (pg_rewrite is empty): psql's \d of a view asks.
