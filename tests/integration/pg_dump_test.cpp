@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "server_files.h"
 #include "session_helpers.h"
 #include "test_server.h"
 
@@ -411,9 +412,13 @@ TEST_CASE("pg_dump: a Hearth plain dump loads into PostgreSQL 15 and back", "[pg
   CHECK(Snapshot(again.port()) == Snapshot(hearth.port()));
 }
 
-TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_test]") {
+TEST_CASE("pg_dump: pg_dumpall --globals-only restores roles with passwords and memberships", "[pg_dump_test]") {
   TestServer s;
-  REQUIRE(PsqlAt(s.port(), "CREATE ROLE alice LOGIN CONNECTION LIMIT 3; CREATE ROLE staff; GRANT staff TO alice;")
+  REQUIRE(PsqlAt(s.port(),
+                 "CREATE ROLE alice LOGIN CONNECTION LIMIT 3 PASSWORD 'alice pw'; CREATE ROLE staff;"
+                 "GRANT staff TO alice; SET password_encryption = 'md5';"
+                 "CREATE ROLE bob LOGIN CREATEDB PASSWORD 'bob pw' VALID UNTIL '2100-01-01 00:00:00+00';"
+                 "GRANT staff TO bob WITH ADMIN OPTION;")
               .exit_code == 0);
   CommandResult r = RunCommand({PgBin("pg_dumpall"), "-h", "127.0.0.1", "-p", std::to_string(s.port()), "-U", "hearth",
                                 "-l", "hearth", "--globals-only"});
@@ -422,8 +427,9 @@ TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_t
   CHECK(r.err.empty());
   CHECK(Contains(r.out, "CREATE ROLE alice;"));
   CHECK(Contains(r.out, "ALTER ROLE alice WITH NOSUPERUSER INHERIT NOCREATEROLE NOCREATEDB LOGIN NOREPLICATION "
-                        "NOBYPASSRLS CONNECTION LIMIT 3;"));
+                        "NOBYPASSRLS CONNECTION LIMIT 3 PASSWORD 'SCRAM-SHA-256$4096:"));
   CHECK(Contains(r.out, "GRANT staff TO alice GRANTED BY hearth;"));
+  CHECK(Contains(r.out, "GRANT staff TO bob WITH ADMIN OPTION GRANTED BY hearth;"));
 
   // The roles (all but the one we run as) load into a fresh server.
   TestServer fresh;
@@ -436,7 +442,27 @@ TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_t
   CommandResult load = PsqlAt(fresh.port(), script);
   INFO(load.err);
   CHECK(load.exit_code == 0);
-  CHECK(fresh.PsqlValue("SELECT rolconnlimit FROM pg_roles WHERE rolname = 'alice'") == "3");
+  const std::string roles =
+      "SELECT rolname, rolcanlogin, rolcreatedb, rolconnlimit, rolvaliduntil, rolpassword FROM pg_authid "
+      "WHERE rolname IN ('alice', 'bob', 'staff') ORDER BY 1";
+  CHECK(fresh.PsqlValue(roles) == s.PsqlValue(roles));
+  const std::string members =
+      "SELECT r.rolname || ' to ' || m.rolname || ' ' || a.admin_option FROM pg_auth_members a "
+      "JOIN pg_roles r ON r.oid = a.roleid JOIN pg_roles m ON m.oid = a.member ORDER BY 1";
+  CHECK(fresh.PsqlValue(members) == "staff to alice false\nstaff to bob true");
+
+  // The passwords work there: both SCRAM and md5 logins.
+  hearth::testing::ReloadServerConfig(
+      fresh, "", "host all hearth 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 md5\n");
+  for (const auto& [user, password] : {std::pair{"alice", "alice pw"}, std::pair{"bob", "bob pw"}}) {
+    auto ok = RunCommand({"env", std::string("PGPASSWORD=") + password, "psql", "-X", "-w", "-A", "-t", "-h",
+                          "127.0.0.1", "-p", std::to_string(fresh.port()), "-U", user, "-d", "hearth", "-c",
+                          "select current_user"});
+    CHECK(ok.out == std::string(user) + "\n");
+    auto bad = RunCommand({"env", "PGPASSWORD=nope", "psql", "-X", "-w", "-h", "127.0.0.1", "-p",
+                           std::to_string(fresh.port()), "-U", user, "-d", "hearth", "-c", "select 1"});
+    CHECK(Contains(bad.err, "password authentication failed for user \"" + std::string(user) + "\""));
+  }
 }
 
 TEST_CASE("pg_dump: LOCK TABLE holds its mode to transaction end", "[pg_dump_test]") {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "test_server.h"
-#include "tls_certs.h"
+#include "server_files.h"
 
 using namespace hearth::testing;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "test_server.h"
-#include "tls_certs.h"
+#include "server_files.h"
 
 using namespace hearth::testing;
 

@@ -1,5 +1,5 @@
-// Certificates for TLS tests, made with the openssl command at test time, and
-// a reload helper: write settings / pg_hba.conf, SIGHUP, wait until read.
+// Files of a test server written at test time: TLS certificates made with
+// the openssl command, and settings / pg_hba.conf reloaded with SIGHUP.
 #pragma once
 
 #include <signal.h>
