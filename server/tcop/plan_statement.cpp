@@ -61,6 +61,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanTriggerStmt(stmt)) return plan;
       if (auto plan = PlanLockStmt(stmt)) return plan;
       if (auto plan = PlanCommentStmt(stmt)) return plan;
+      if (auto plan = PlanDefaultPrivilegesStmt(stmt)) return plan;
       NotSupported(stmt);
   }
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -491,4 +492,62 @@ TEST_CASE("pg_dump: LOCK TABLE holds its mode to transaction end", "[pg_dump_tes
   auto dropped = b->ReadUntilReady();
   CHECK(First(dropped, 'E') == nullptr);
   CHECK(LastCommandTag(dropped) == "DROP TABLE");
+}
+
+TEST_CASE("pg_dump: ALTER DEFAULT PRIVILEGES are dumped as PostgreSQL 15 dumps them and restore",
+          "[pg_dump_test]") {
+  const char* roles = "CREATE ROLE dp_owner; CREATE ROLE dp_reader;";
+  const std::string setup = std::string(roles) +
+                            "CREATE SCHEMA dp_s AUTHORIZATION dp_owner;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT SELECT ON TABLES TO dp_reader;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner IN SCHEMA dp_s GRANT INSERT, UPDATE ON TABLES "
+                            "TO dp_reader WITH GRANT OPTION;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT USAGE ON SEQUENCES TO dp_reader;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT CREATE ON SCHEMAS TO dp_reader;";
+  auto default_privilege_lines = [](const std::string& dump) {
+    std::istringstream in(dump);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("ALTER DEFAULT PRIVILEGES", 0) == 0) lines.push_back(line);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  TestServer hearth;
+  REQUIRE(PsqlAt(hearth.port(), setup).exit_code == 0);
+  const CommandResult dump = RunCommand(Cmd("pg_dump", hearth.port(), {}));
+  INFO(dump.err);
+  REQUIRE(dump.exit_code == 0);
+  const std::vector<std::string> lines = default_privilege_lines(dump.out);
+  CHECK(lines.size() == 5);
+  // (pg_dump writes two spaces before TO / FROM.)
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner IN SCHEMA dp_s GRANT INSERT,UPDATE ON TABLES  TO "
+                  "dp_reader WITH GRANT OPTION;") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner REVOKE ALL ON FUNCTIONS  FROM PUBLIC;") != lines.end());
+
+  // The same statements in PostgreSQL 15 dump to the same lines.
+  ScratchPostgres pg;
+  if (pg.ready) {
+    REQUIRE(PsqlAt(pg.port(), setup).exit_code == 0);
+    const CommandResult pg_dump = RunCommand(Cmd("pg_dump", pg.port(), {}));
+    REQUIRE(pg_dump.exit_code == 0);
+    CHECK(lines == default_privilege_lines(pg_dump.out));
+  } else {
+    WARN("no comparison with PostgreSQL 15: " << pg.reason);
+  }
+
+  // The dump restores them into a fresh server.
+  TestServer fresh;
+  REQUIRE(PsqlAt(fresh.port(), roles).exit_code == 0);
+  CommandResult load = PsqlAt(fresh.port(), dump.out);
+  INFO(load.err);
+  REQUIRE(load.exit_code == 0);
+  const std::string listing =
+      "SELECT pg_get_userbyid(defaclrole), coalesce(n.nspname, '-'), defaclobjtype, defaclacl FROM pg_default_acl d "
+      "LEFT JOIN pg_namespace n ON n.oid = d.defaclnamespace ORDER BY 1, 2, 3";
+  CHECK(fresh.PsqlValue(listing) == hearth.PsqlValue(listing));
+  CHECK(Contains(hearth.PsqlValue(listing), "dp_owner|dp_s|r|{dp_reader=a*w*/dp_owner}"));
 }
