@@ -4,7 +4,10 @@
 // (28000) and a pg_hba.conf reject line, are refused tables, columns and
 // schemas (42501) until granted and again after REVOKE, may not COPY from
 // /etc/passwd, and connect over TLS with sslmode=require and verify-full
-// against a CA made at test time (and refuse a certificate from another CA).
+// against a CA made at test time (and refuse a certificate from another CA);
+// SCRAM-SHA-256-PLUS binds the login to the server certificate (psql's
+// channel_binding=require, and python/scram_plus.py for what libpq never
+// sends: a wrong binding, a 'y' flag).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -180,4 +183,22 @@ TEST_CASE("security: SCRAM-SHA-256-PLUS binds the login to the server certificat
     CHECK(PsqlAs(server, "alice", "secret", "select current_user", "sslmode=require channel_binding=disable", psql) ==
           "alice\n");
   }
+  // What libpq never sends, from a client written from the RFCs
+  // (python/scram_plus.py): a wrong binding, as a relayed exchange would
+  // carry, and a client told the server cannot bind.
+  auto scram_plus = [&](const std::string& user, const std::string& password, const std::string& mode) {
+    CommandResult r = RunCommandMerged({"python3", SourceDir() + "/tests/integration/python/scram_plus.py",
+                                        std::to_string(server.port()), user, password, mode});
+    INFO(r.out);
+    return r.out;
+  };
+  CHECK(scram_plus("alice", "secret", "good") == "mechanisms: SCRAM-SHA-256-PLUS,SCRAM-SHA-256\nok\n");
+  CHECK(scram_plus("alice", "secret", "tampered") ==
+        "mechanisms: SCRAM-SHA-256-PLUS,SCRAM-SHA-256\nerror 08P01 SCRAM channel binding check failed\n");
+  CHECK(scram_plus("alice", "secret", "yflag") ==
+        "mechanisms: SCRAM-SHA-256-PLUS,SCRAM-SHA-256\nerror 08P01 SCRAM channel binding negotiation error\n");
+  CHECK(scram_plus("alice", "wrong", "good") ==
+        "mechanisms: SCRAM-SHA-256-PLUS,SCRAM-SHA-256\nerror 28P01 password authentication failed for user "
+        "\"alice\"\n");
+  CHECK(scram_plus("alice", "secret", "plain") == "mechanisms: SCRAM-SHA-256\n");
 }
