@@ -20,6 +20,7 @@
 #include "catalog/proc_catalog.h"
 #include "catalog/role_catalog.h"
 #include "catalog/constraint_catalog.h"
+#include "catalog/default_acl.h"
 #include "catalog/description_catalog.h"
 #include "catalog/database_catalog.h"
 #include "catalog/sequence_catalog.h"
@@ -101,6 +102,12 @@ const std::vector<ColumnSpec> kDescriptionColumns = {
     {"classoid", types::kOidOid},
     {"objsubid", types::kInt4Oid},
     {"description", types::kTextOid},
+};
+
+// hearth_default_acl (default_acl.h).
+const std::vector<ColumnSpec> kDefaultAclColumns = {
+    {"oid", types::kOidOid},          {"defaclrole", types::kOidOid}, {"defaclnamespace", types::kOidOid},
+    {"defaclobjtype", types::kTextOid}, {"defaclacl", types::kTextOid},
 };
 
 const std::vector<ColumnSpec> kAuthidColumns = {
@@ -193,7 +200,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     if (ec) throw std::runtime_error("could not create template1's directory: " + ec.message());
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
                     kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid,
-                    kHearthDescriptionOid, kHearthShdescriptionOid}) {
+                    kHearthDescriptionOid, kHearthShdescriptionOid, kHearthDefaultAclOid}) {
       const storage::RelFileLocator rel = CatalogRel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -214,6 +221,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     InsertCatalogRelation(kHearthDescriptionOid, kHearthDescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthDatabaseOid, kHearthDatabaseName, kDatabaseColumns);
+    InsertCatalogRelation(kHearthDefaultAclOid, kHearthDefaultAclName, kDefaultAclColumns);
     BootstrapDatabases(dbname, superuser);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
@@ -244,9 +252,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     Check(storage::SmgrImmedSync(NamespaceCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_namespace");
     Check(storage::SmgrImmedSync(ProcCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_proc");
     Check(storage::SmgrImmedSync(TriggerCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_trigger");
-    for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid}) {
-      Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain),
-            "could not sync a description catalog");
+    for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid, kHearthDefaultAclOid}) {
+      Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain), "could not sync a system catalog");
     }
     Check(storage::SmgrImmedSync(DatabaseCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_database");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {

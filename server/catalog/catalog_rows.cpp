@@ -152,7 +152,7 @@ heap::Row MakeClassRow(const ClassFields& f) {
   r[kClassRelfillfactor] = Value::Int4(f.fillfactor);
   r[kClassReloptions] = f.reloptions.empty() ? Value::Null(types::kTextOid) : Value::Text(f.reloptions);
   r[kClassRelowner] = Value::Int(types::kOidOid, f.owner);
-  r[kClassRelacl] = Value::Null(types::kTextOid);
+  r[kClassRelacl] = f.acl ? Value::Text(*f.acl) : Value::Null(types::kTextOid);
   r[kClassRelviewdef] = f.relkind == 'v' ? Value::Text(f.viewdef) : Value::Null(types::kTextOid);
   r[kClassRelviewdeps] = f.relkind == 'v' ? Value::Text(f.viewdeps) : Value::Null(types::kTextOid);
   r[kClassRelinherits] = f.inherits.empty() ? Value::Null(types::kTextOid) : Value::Text(f.inherits);

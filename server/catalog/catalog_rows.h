@@ -59,6 +59,7 @@ struct ClassFields {
   std::string inherits;  // INHERITS: space-separated parent oids (else NULL)
   std::string partkey;    // PARTITION BY: "<r|l|h> attnum ..." (else NULL)
   std::string partbound;  // PARTITION OF: "FOR VALUES ..." / "DEFAULT" (else NULL)
+  std::optional<std::string> acl;  // relacl (nullopt: NULL, the owner's default)
 };
 heap::Row MakeClassRow(const ClassFields& f);
 

@@ -11,6 +11,7 @@
 #include "access/transam/xact.h"
 #include "access/transam/xlog_storage_records.h"
 #include "catalog/catalog_indexes.h"
+#include "catalog/default_acl.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/constraint_catalog.h"
@@ -322,6 +323,7 @@ DdlResult CreateTable(const parser::CreateTableStmt& stmt, const DdlContext& ctx
   cf.fillfactor = fillfactor;
   cf.reloptions = reloptions;
   cf.owner = OwnerForNewObject();
+  cf.acl = NewRelationAcl(cf.relkind, cf.owner, ns);  // ALTER DEFAULT PRIVILEGES
   MarkCatalogChanged(oid);
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   for (internal::AttributeFields& a : attrs) {

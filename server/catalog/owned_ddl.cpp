@@ -8,6 +8,7 @@
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/default_acl.h"
 #include "catalog/index_ddl.h"
 #include "catalog/owner_ddl.h"
 #include "catalog/pending_delete.h"
@@ -136,6 +137,7 @@ DdlResult DropOwned(const parser::OwnedStmt& stmt, Oid session_user) {
   const auto sequences = NamesOf(OwnedRelations(roles, "S"));
   if (!sequences.empty()) DropSequences(sequences, /*if_exists=*/true, parser::DropBehavior::kCascade);
   RevokeFromRoles(roles);
+  for (Oid role : roles) DropDefaultAclsOf(role);
   return result;
 }
 

@@ -2,15 +2,16 @@
 //
 // Principal entry point: AddDumpCatalogViews — the rest of the pg_catalog
 // relations pg_dump and pg_dumpall read, with PostgreSQL 15's columns:
-// pg_language (the built-in languages internal, c and sql) and, empty
-// because Hearth has no such objects, operators and operator classes,
-// casts, conversions, text search, foreign data wrappers and servers,
-// default privileges, initial privileges, large objects, event triggers,
+// pg_language (the built-in languages internal, c and sql), pg_default_acl
+// (over hearth_default_acl) and, empty because Hearth has no such objects,
+// operators and operator classes, casts, conversions, text search, foreign
+// data wrappers and servers, initial privileges, large objects, event triggers,
 // subscriptions, transforms, ranges, security labels (and the pg_seclabels
 // view), per-role settings and parameter privileges.
 // Array columns are their text form except where a query needs the array
 // (evttags, setconfig: unnest).
 #include "catalog/catalog_defs.h"
+#include "catalog/default_acl.h"
 #include "catalog/pg_catalog_views.h"
 
 namespace hearth::catalog {
@@ -95,9 +96,14 @@ void AddForeignCatalogs(SystemViewProvider& p) {
 }
 
 void AddPrivilegeAndObjectCatalogs(SystemViewProvider& p) {
-  AddEmptyView(p, kPgDefaultAclOid, "pg_default_acl",
-               {{"oid", kOidOid}, {"defaclrole", kOidOid}, {"defaclnamespace", kOidOid},
-                {"defaclobjtype", kTextOid}, {"defaclacl", kTextOid}});
+  // Over hearth_default_acl (same columns), with the statement's snapshot.
+  p.AddView(PgViewInfo(kPgDefaultAclOid, "pg_default_acl",
+                       {{"oid", kOidOid}, {"defaclrole", kOidOid}, {"defaclnamespace", kOidOid},
+                        {"defaclobjtype", kTextOid}, {"defaclacl", kTextOid}}),
+            [&p] {
+              if (!DefaultAclCatalogExists()) return std::vector<Row>{};
+              return internal::ScanCatalog(p.wrapped(), kHearthDefaultAclName);
+            });
   AddEmptyView(p, kPgInitPrivsOid, "pg_init_privs",
                {{"objoid", kOidOid}, {"classoid", kOidOid}, {"objsubid", kInt4Oid}, {"privtype", kTextOid},
                 {"initprivs", kTextOid}});

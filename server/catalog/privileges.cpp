@@ -14,6 +14,7 @@
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
+#include "catalog/default_acl.h"
 #include "catalog/pending_delete.h"
 #include "catalog/privileges_internal.h"
 #include "catalog/role_catalog.h"
@@ -212,6 +213,7 @@ void RenameRoleInAcls(Oid oid, const std::string& old_name, const std::string& n
                             access::GetCurrentCommandId(true));
   }
   access::CommandCounterIncrement();
+  RenameRoleInDefaultAcls(oid, old_name, new_name);
 }
 
 std::vector<std::string> RoleDependencies(Oid role) {
@@ -243,6 +245,7 @@ std::vector<std::string> RoleDependencies(Oid role) {
       }
     }
   }
+  for (std::string& line : DefaultAclDependencies(role)) out.push_back(std::move(line));
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
 #include "catalog/catalog_shared.h"
+#include "catalog/default_acl.h"
 #include "catalog/ddl_internal.h"
 #include "catalog/description_catalog.h"
 #include "catalog/index_ddl.h"
@@ -123,6 +124,7 @@ DdlResult CreateSchema(const parser::CreateSchemaStmt& stmt, Oid session_user, c
   f.oid = GetNewObjectId();
   f.name = name;
   f.owner = owner;
+  f.acl = NewObjectAcl('n', owner, 0);  // ALTER DEFAULT PRIVILEGES ... ON SCHEMAS
   heap::HeapInsert(NamespaceCatalogRel(), NamespaceTupleDesc(), MakeSchemaRow(f), access::GetCurrentTransactionId(),
                    access::GetCurrentCommandId(true));
   access::CommandCounterIncrement();

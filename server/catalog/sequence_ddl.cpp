@@ -5,6 +5,7 @@
 // RestartOwnedSequences.
 #include "catalog/sequence_ddl.h"
 
+#include "catalog/default_acl.h"
 #include "catalog/description_catalog.h"
 #include "catalog/privileges.h"
 
@@ -208,6 +209,7 @@ Oid CreateSequenceRelation(const std::string& name, Oid ns, SequenceParams p) {
   cf.relnatts = 3;
   cf.relkind = 'S';
   cf.owner = OwnerForNewObject();
+  cf.acl = NewRelationAcl(cf.relkind, cf.owner, ns);  // ALTER DEFAULT PRIVILEGES
   internal::CatalogInsert(kHearthClassOid, internal::MakeClassRow(cf), xid, cid);
   const std::pair<const char*, Oid> cols[] = {
       {"last_value", types::kInt8Oid}, {"log_cnt", types::kInt8Oid}, {"is_called", types::kBoolOid}};

@@ -11,6 +11,7 @@
 
 #include "access/transam/xact.h"
 #include "catalog/catalog_indexes.h"
+#include "catalog/default_acl.h"
 #include "catalog/catalog_rows.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
@@ -182,6 +183,7 @@ DdlResult CreateView(const ViewDefinition& def) {
   cf.relnatts = static_cast<int>(def.columns.size());
   cf.relkind = 'v';
   cf.owner = OwnerForNewObject();
+  cf.acl = NewRelationAcl(cf.relkind, cf.owner, ns);  // ALTER DEFAULT PRIVILEGES
   cf.viewdef = def.query;
   cf.viewdeps = FormatOids(def.depends_on);
   MarkCatalogChanged(oid);

@@ -569,6 +569,7 @@ enum class StmtKind {
   kCreateTrigger,
   kDropTrigger,
   kComment,  // COMMENT ON: parse_comment.cpp
+  kAlterDefaultPrivileges,  // parse_default_privileges.cpp
 };
 
 struct Statement {
@@ -1427,6 +1428,24 @@ struct CallStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kCall;
   CallStmt() : Statement(kKind) {}
   std::unique_ptr<FuncCallExpr> call;
+};
+
+// ALTER DEFAULT PRIVILEGES [FOR {ROLE|USER} r, ...] [IN SCHEMA s, ...]
+// {GRANT privileges ON kind TO grantee, ... [WITH GRANT OPTION] |
+//  REVOKE [GRANT OPTION FOR] privileges ON kind FROM grantee, ... [CASCADE | RESTRICT]}
+// kind: TABLES, SEQUENCES, FUNCTIONS / ROUTINES, TYPES, SCHEMAS, stored as
+// pg_default_acl's defaclobjtype ('r', 'S', 'f', 'T', 'n').
+struct AlterDefaultPrivilegesStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterDefaultPrivileges;
+  AlterDefaultPrivilegesStmt() : Statement(kKind) {}
+  std::vector<std::string> roles;    // FOR ROLE (empty: the current user)
+  std::vector<std::string> schemas;  // IN SCHEMA (empty: every schema)
+  bool is_grant = true;
+  std::vector<std::string> privileges;  // lowercase; "all" for ALL [PRIVILEGES]
+  char objtype = 'r';
+  std::vector<std::string> grantees;
+  bool grant_option = false;
+  bool cascade = false;
 };
 
 // GRANT/REVOKE EXECUTE | ALL [PRIVILEGES] ON {FUNCTION|PROCEDURE|ROUTINE} f[(types)], ...

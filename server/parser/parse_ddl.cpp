@@ -399,6 +399,7 @@ StmtPtr Parser::ParseAlter() {
   int loc = Loc();
   Advance();  // ALTER
   if (AcceptKw("database")) return ParseAlterDatabase(loc);
+  if (IsKw("default") && PeekKw(1, "privileges")) return ParseAlterDefaultPrivileges(loc);
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (StmtPtr rename = TryParseAlterViewRename(loc)) return rename;  // parse_view.cpp
   if (StmtPtr rename = TryParseAlterRename(loc)) return rename;

@@ -475,6 +475,7 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kCreateTrigger: return "CREATE TRIGGER";
     case StmtKind::kDropTrigger: return "DROP TRIGGER";
     case StmtKind::kComment: return "COMMENT";
+    case StmtKind::kAlterDefaultPrivileges: return "ALTER DEFAULT PRIVILEGES";
   }
   return "UNKNOWN";
 }

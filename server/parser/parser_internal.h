@@ -288,6 +288,7 @@ class Parser {
   StmtPtr ParseDo();
   StmtPtr ParseCall();
   StmtPtr ParseGrantFunction(bool is_grant, bool grant_option, int location);
+  StmtPtr ParseAlterDefaultPrivileges(int location);  // parse_default_privileges.cpp
 
   std::string_view sql_;
   std::vector<Token> toks_;

@@ -12,6 +12,7 @@
 #include "common/protocol/wire.h"
 #include "storage/ipc/interrupts.h"
 #include "tcop/auth_scram.h"
+#include "tcop/tls.h"
 #include "utils/adt/datetime_adt.h"
 
 namespace hearth::tcop {
@@ -70,8 +71,15 @@ std::optional<auth::ScramVerifier> UsableVerifier(const LoginRole& role) {
 }
 
 bool ScramExchange(ClientSocket& sock, const std::string& user, const LoginRole& role, std::string_view secret) {
-  std::string mechanisms("SCRAM-SHA-256");
-  mechanisms.push_back('\0');
+  // Over TLS, SCRAM-SHA-256-PLUS binds the exchange to this connection's
+  // server certificate, so a man in the middle cannot relay it.
+  ScramServer scram(user, UsableVerifier(role), secret,
+                    sock.encrypted() ? TlsServerEndPoint(sock.ssl()) : std::nullopt);
+  std::string mechanisms;
+  for (const std::string& m : scram.Mechanisms()) {
+    mechanisms += m;
+    mechanisms.push_back('\0');
+  }
   mechanisms.push_back('\0');
   SendAuthRequest(sock, protocol::kAuthSasl, mechanisms);
   auto initial = ReadPasswordMessage(sock);
@@ -80,13 +88,12 @@ bool ScramExchange(ClientSocket& sock, const std::string& user, const LoginRole&
   auto mechanism = r.CString();
   auto length = r.Int32();
   if (!mechanism || !length) throw DbError(sqlstate::kProtocolViolation, "invalid SASL message", Severity::kFatal);
-  if (*mechanism != "SCRAM-SHA-256") {
+  if (!scram.SelectMechanism(*mechanism)) {
     throw DbError(sqlstate::kProtocolViolation, "client selected an invalid SASL authentication mechanism",
                   Severity::kFatal);
   }
   auto data = r.Bytes(*length < 0 ? 0 : static_cast<size_t>(*length));
   if (!data) throw DbError(sqlstate::kProtocolViolation, "invalid SASL message", Severity::kFatal);
-  ScramServer scram(user, UsableVerifier(role), secret);
   SendAuthRequest(sock, protocol::kAuthSaslContinue, scram.HandleClientFirst(*data));
   auto final_message = ReadPasswordMessage(sock);
   if (!final_message) return false;

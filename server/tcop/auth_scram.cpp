@@ -1,6 +1,6 @@
 // tcop/auth_scram.cpp
 //
-// Principal entry points: ScramServer::HandleClientFirst,
+// Principal entry points: ScramServer::Mechanisms, SelectMechanism, HandleClientFirst,
 // ScramServer::HandleClientFinal.
 #include "tcop/auth_scram.h"
 
@@ -23,10 +23,15 @@ bool PrintableNonce(std::string_view s) {
   return !s.empty();
 }
 
+constexpr char kScram[] = "SCRAM-SHA-256";
+constexpr char kScramPlus[] = "SCRAM-SHA-256-PLUS";
+constexpr std::string_view kEndPointBinding = "tls-server-end-point";
+
 }  // namespace
 
 ScramServer::ScramServer(const std::string& user, const std::optional<auth::ScramVerifier>& verifier,
-                         std::string_view mock_secret) {
+                         std::string_view mock_secret, std::optional<std::string> end_point)
+    : end_point_(std::move(end_point)) {
   if (verifier) {
     verifier_ = *verifier;
     return;
@@ -40,22 +45,55 @@ ScramServer::ScramServer(const std::string& user, const std::optional<auth::Scra
   verifier_.server_key = auth::RandomBytes(auth::kScramKeyLength);
 }
 
+std::vector<std::string> ScramServer::Mechanisms() const {
+  if (end_point_) return {kScramPlus, kScram};
+  return {kScram};
+}
+
+bool ScramServer::SelectMechanism(std::string_view mechanism) {
+  plus_ = mechanism == kScramPlus && end_point_.has_value();
+  return plus_ || mechanism == kScram;
+}
+
+// gs2-header: cbind-flag "," [authzid] ",", where cbind-flag is "n" (the
+// client cannot bind), "y" (it could, but thinks the server cannot) or
+// "p=<type>" (it binds).
 std::string ScramServer::HandleClientFirst(std::string_view message) {
-  // gs2-header: cbind-flag "," [authzid] ","
   if (message.empty()) Malformed("Attribute expected, but found end of string.");
-  cbind_flag_ = message[0];
-  if (cbind_flag_ == 'p') {
-    throw DbError(sqlstate::kProtocolViolation, "channel binding is not supported by this server",
-                  Severity::kFatal);
+  const size_t flag_end = message.find(',');
+  if (flag_end == std::string_view::npos) Malformed("Comma expected.");
+  const std::string_view flag = message.substr(0, flag_end);
+  const char* wrong_plus = "The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include channel "
+                           "binding data.";
+  if (flag.rfind("p=", 0) == 0) {
+    if (!plus_) {
+      Malformed("The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel "
+                "binding data.");
+    }
+    if (flag.substr(2) != kEndPointBinding) {
+      throw DbError(sqlstate::kProtocolViolation,
+                    "unsupported SCRAM channel-binding type \"" + std::string(flag.substr(2)) + "\"",
+                    Severity::kFatal);
+    }
+  } else if (flag == "y") {
+    if (plus_) Malformed(wrong_plus);
+    if (end_point_) {
+      throw DbError(sqlstate::kProtocolViolation, "SCRAM channel binding negotiation error", Severity::kFatal)
+          .WithDetail("The client supports SCRAM channel binding but thinks the server does not.  However, this "
+                      "server does support channel binding.");
+    }
+  } else if (flag == "n") {
+    if (plus_) Malformed(wrong_plus);
+  } else {
+    Malformed("Unexpected channel-binding flag \"" + std::string(flag.substr(0, 1)) + "\".");
   }
-  if (cbind_flag_ != 'n' && cbind_flag_ != 'y') Malformed("Unexpected channel-binding flag.");
-  if (message.size() < 2 || message[1] != ',') Malformed("Comma expected.");
-  const size_t authz_end = message.find(',', 2);
+  const size_t authz_end = message.find(',', flag_end + 1);
   if (authz_end == std::string_view::npos) Malformed("Comma expected.");
-  if (authz_end != 2) {
+  if (authz_end != flag_end + 1) {
     throw DbError(sqlstate::kFeatureNotSupported, "client uses authorization identity, but it is not supported",
                   Severity::kFatal);
   }
+  gs2_header_ = std::string(message.substr(0, authz_end + 1));
   client_first_bare_ = std::string(message.substr(authz_end + 1));
   if (client_first_bare_.rfind("m=", 0) == 0) {
     throw DbError(sqlstate::kFeatureNotSupported, "client requires an unsupported SCRAM extension",
@@ -75,7 +113,8 @@ std::optional<std::string> ScramServer::HandleClientFinal(std::string_view messa
   auto nonce = auth::ScramAttribute(message, 'r');
   const size_t proof_at = message.rfind(",p=");
   if (!cbind || !nonce || proof_at == std::string_view::npos) Malformed("Expected attributes c, r and p.");
-  const std::string expected_cbind = auth::Base64Encode(std::string(1, cbind_flag_) + ",,");
+  // c= is base64(gs2-header || channel-binding data); the data only with -PLUS.
+  const std::string expected_cbind = auth::Base64Encode(gs2_header_ + (plus_ ? *end_point_ : std::string()));
   if (*cbind != expected_cbind) {
     throw DbError(sqlstate::kProtocolViolation, "SCRAM channel binding check failed", Severity::kFatal);
   }

@@ -104,6 +104,8 @@ std::unique_ptr<Plan> PlanLockStmt(const parser::Statement& stmt);
 std::unique_ptr<Plan> PlanCommentStmt(const parser::Statement& stmt);
 // DISCARD (discard_plans.cpp); nullptr for other statements.
 std::unique_ptr<Plan> PlanDiscard(const parser::Statement& stmt);
+// ALTER DEFAULT PRIVILEGES (default_acl_plans.cpp).
+std::unique_ptr<Plan> PlanDefaultPrivilegesStmt(const parser::Statement& stmt);
 // CREATE / ALTER / DROP SEQUENCE; nullptr for other statements.
 std::unique_ptr<Plan> PlanSequenceDdl(const parser::Statement& stmt);
 // CREATE/ALTER/DROP ROLE and GRANT/REVOKE role (role_plans.cpp); nullptr for

@@ -62,6 +62,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanLockStmt(stmt)) return plan;
       if (auto plan = PlanCommentStmt(stmt)) return plan;
       if (auto plan = PlanDiscard(stmt)) return plan;
+      if (auto plan = PlanDefaultPrivilegesStmt(stmt)) return plan;
       NotSupported(stmt);
   }
 }

@@ -57,6 +57,7 @@ class ClientSocket {
   // the client sent plain bytes after its SSLRequest.
   bool StartTls(SSL_CTX* ctx, std::string* error);
   bool encrypted() const { return ssl_ != nullptr; }
+  SSL* ssl() const { return ssl_; }  // null before StartTls
   int fd() const { return fd_; }
 
  private:

@@ -8,6 +8,7 @@
 // ON FUNCTION.
 #include <algorithm>
 
+#include "catalog/default_acl.h"
 #include "catalog/privileges.h"
 #include "catalog/proc_privileges.h"
 #include "common/error/db_error.h"
@@ -202,6 +203,7 @@ class CreateFunctionPlan : public Plan {
     if (old != nullptr) {
       catalog::ReplaceProc(p);
     } else {
+      p.acl = catalog::NewObjectAcl('f', p.owner, p.ns);  // ALTER DEFAULT PRIVILEGES ... ON FUNCTIONS
       catalog::InsertProc(p);
     }
     return stmt_.is_procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION";

@@ -1,10 +1,13 @@
 // tcop/tls.cpp
 //
-// Principal entry point: MakeServerSslContext.
+// Principal entry points: MakeServerSslContext, TlsServerEndPoint.
 #include "tcop/tls.h"
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include <stdexcept>
 
@@ -46,6 +49,20 @@ SslContext MakeServerSslContext(const config::Settings& settings, const std::str
     throw std::runtime_error("check of private key failed: " + OpenSslError());
   }
   return ctx;
+}
+
+std::optional<std::string> TlsServerEndPoint(SSL* ssl) {
+  X509* cert = ssl != nullptr ? SSL_get_certificate(ssl) : nullptr;
+  if (cert == nullptr) return std::nullopt;
+  int digest_nid = NID_undef;
+  if (OBJ_find_sigid_algs(X509_get_signature_nid(cert), &digest_nid, nullptr) != 1) return std::nullopt;
+  // RFC 5929: MD5 and SHA-1 are replaced by SHA-256.
+  const EVP_MD* md = (digest_nid == NID_md5 || digest_nid == NID_sha1) ? EVP_sha256() : EVP_get_digestbynid(digest_nid);
+  if (md == nullptr) return std::nullopt;
+  unsigned char hash[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (X509_digest(cert, md, hash, &len) != 1) return std::nullopt;
+  return std::string(reinterpret_cast<const char*>(hash), len);
 }
 
 }  // namespace hearth::tcop

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
+typedef struct ssl_st SSL;
 typedef struct ssl_ctx_st SSL_CTX;
 
 namespace hearth::config {
@@ -28,5 +30,12 @@ using SslContext = std::unique_ptr<SSL_CTX, SslContextDeleter>;
 // The server context for `settings`, or null when ssl is off. Throws
 // std::runtime_error naming the file that could not be used.
 SslContext MakeServerSslContext(const config::Settings& settings, const std::string& datadir);
+
+// The channel-binding data of type tls-server-end-point (RFC 5929 section
+// 4.1) for an established connection: the hash of the server's certificate
+// with the digest of its signature algorithm, SHA-256 when that is MD5 or
+// SHA-1. nullopt when the algorithm has no single digest (e.g. Ed25519),
+// in which case SCRAM-SHA-256-PLUS is not offered.
+std::optional<std::string> TlsServerEndPoint(SSL* ssl);
 
 }  // namespace hearth::tcop

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "server_files.h"
 #include "session_helpers.h"
 #include "test_server.h"
 
@@ -420,9 +422,13 @@ TEST_CASE("pg_dump: a Hearth plain dump loads into PostgreSQL 15 and back", "[pg
   CHECK(Snapshot(again.port()) == Snapshot(hearth.port()));
 }
 
-TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_test]") {
+TEST_CASE("pg_dump: pg_dumpall --globals-only restores roles with passwords and memberships", "[pg_dump_test]") {
   TestServer s;
-  REQUIRE(PsqlAt(s.port(), "CREATE ROLE alice LOGIN CONNECTION LIMIT 3; CREATE ROLE staff; GRANT staff TO alice;")
+  REQUIRE(PsqlAt(s.port(),
+                 "CREATE ROLE alice LOGIN CONNECTION LIMIT 3 PASSWORD 'alice pw'; CREATE ROLE staff;"
+                 "GRANT staff TO alice; SET password_encryption = 'md5';"
+                 "CREATE ROLE bob LOGIN CREATEDB PASSWORD 'bob pw' VALID UNTIL '2100-01-01 00:00:00+00';"
+                 "GRANT staff TO bob WITH ADMIN OPTION;")
               .exit_code == 0);
   CommandResult r = RunCommand({PgBin("pg_dumpall"), "-h", "127.0.0.1", "-p", std::to_string(s.port()), "-U", "hearth",
                                 "-l", "hearth", "--globals-only"});
@@ -431,8 +437,9 @@ TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_t
   CHECK(r.err.empty());
   CHECK(Contains(r.out, "CREATE ROLE alice;"));
   CHECK(Contains(r.out, "ALTER ROLE alice WITH NOSUPERUSER INHERIT NOCREATEROLE NOCREATEDB LOGIN NOREPLICATION "
-                        "NOBYPASSRLS CONNECTION LIMIT 3;"));
+                        "NOBYPASSRLS CONNECTION LIMIT 3 PASSWORD 'SCRAM-SHA-256$4096:"));
   CHECK(Contains(r.out, "GRANT staff TO alice GRANTED BY hearth;"));
+  CHECK(Contains(r.out, "GRANT staff TO bob WITH ADMIN OPTION GRANTED BY hearth;"));
 
   // The roles (all but the one we run as) load into a fresh server.
   TestServer fresh;
@@ -445,7 +452,27 @@ TEST_CASE("pg_dump: pg_dumpall --globals-only lists Hearth's roles", "[pg_dump_t
   CommandResult load = PsqlAt(fresh.port(), script);
   INFO(load.err);
   CHECK(load.exit_code == 0);
-  CHECK(fresh.PsqlValue("SELECT rolconnlimit FROM pg_roles WHERE rolname = 'alice'") == "3");
+  const std::string roles =
+      "SELECT rolname, rolcanlogin, rolcreatedb, rolconnlimit, rolvaliduntil, rolpassword FROM pg_authid "
+      "WHERE rolname IN ('alice', 'bob', 'staff') ORDER BY 1";
+  CHECK(fresh.PsqlValue(roles) == s.PsqlValue(roles));
+  const std::string members =
+      "SELECT r.rolname || ' to ' || m.rolname || ' ' || a.admin_option FROM pg_auth_members a "
+      "JOIN pg_roles r ON r.oid = a.roleid JOIN pg_roles m ON m.oid = a.member ORDER BY 1";
+  CHECK(fresh.PsqlValue(members) == "staff to alice false\nstaff to bob true");
+
+  // The passwords work there: both SCRAM and md5 logins.
+  hearth::testing::ReloadServerConfig(
+      fresh, "", "host all hearth 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 md5\n");
+  for (const auto& [user, password] : {std::pair{"alice", "alice pw"}, std::pair{"bob", "bob pw"}}) {
+    auto ok = RunCommand({"env", std::string("PGPASSWORD=") + password, "psql", "-X", "-w", "-A", "-t", "-h",
+                          "127.0.0.1", "-p", std::to_string(fresh.port()), "-U", user, "-d", "hearth", "-c",
+                          "select current_user"});
+    CHECK(ok.out == std::string(user) + "\n");
+    auto bad = RunCommand({"env", "PGPASSWORD=nope", "psql", "-X", "-w", "-h", "127.0.0.1", "-p",
+                           std::to_string(fresh.port()), "-U", user, "-d", "hearth", "-c", "select 1"});
+    CHECK(Contains(bad.err, "password authentication failed for user \"" + std::string(user) + "\""));
+  }
 }
 
 TEST_CASE("pg_dump: LOCK TABLE holds its mode to transaction end", "[pg_dump_test]") {
@@ -627,4 +654,62 @@ TEST_CASE("pg_dump: pgbench tables survive a directory dump and restore with equ
   CHECK(DumpBody(DumpPlain(b.port()).out) == DumpBody(DumpPlain(a.port()).out));
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
+}
+
+TEST_CASE("pg_dump: ALTER DEFAULT PRIVILEGES are dumped as PostgreSQL 15 dumps them and restore",
+          "[pg_dump_test]") {
+  const char* roles = "CREATE ROLE dp_owner; CREATE ROLE dp_reader;";
+  const std::string setup = std::string(roles) +
+                            "CREATE SCHEMA dp_s AUTHORIZATION dp_owner;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT SELECT ON TABLES TO dp_reader;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner IN SCHEMA dp_s GRANT INSERT, UPDATE ON TABLES "
+                            "TO dp_reader WITH GRANT OPTION;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT USAGE ON SEQUENCES TO dp_reader;"
+                            "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner GRANT CREATE ON SCHEMAS TO dp_reader;";
+  auto default_privilege_lines = [](const std::string& dump) {
+    std::istringstream in(dump);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("ALTER DEFAULT PRIVILEGES", 0) == 0) lines.push_back(line);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  TestServer hearth;
+  REQUIRE(PsqlAt(hearth.port(), setup).exit_code == 0);
+  const CommandResult dump = RunCommand(Cmd("pg_dump", hearth.port(), {}));
+  INFO(dump.err);
+  REQUIRE(dump.exit_code == 0);
+  const std::vector<std::string> lines = default_privilege_lines(dump.out);
+  CHECK(lines.size() == 5);
+  // (pg_dump writes two spaces before TO / FROM.)
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner IN SCHEMA dp_s GRANT INSERT,UPDATE ON TABLES  TO "
+                  "dp_reader WITH GRANT OPTION;") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "ALTER DEFAULT PRIVILEGES FOR ROLE dp_owner REVOKE ALL ON FUNCTIONS  FROM PUBLIC;") != lines.end());
+
+  // The same statements in PostgreSQL 15 dump to the same lines.
+  ScratchPostgres pg;
+  if (pg.ready) {
+    REQUIRE(PsqlAt(pg.port(), setup).exit_code == 0);
+    const CommandResult pg_dump = RunCommand(Cmd("pg_dump", pg.port(), {}));
+    REQUIRE(pg_dump.exit_code == 0);
+    CHECK(lines == default_privilege_lines(pg_dump.out));
+  } else {
+    WARN("no comparison with PostgreSQL 15: " << pg.reason);
+  }
+
+  // The dump restores them into a fresh server.
+  TestServer fresh;
+  REQUIRE(PsqlAt(fresh.port(), roles).exit_code == 0);
+  CommandResult load = PsqlAt(fresh.port(), dump.out);
+  INFO(load.err);
+  REQUIRE(load.exit_code == 0);
+  const std::string listing =
+      "SELECT pg_get_userbyid(defaclrole), coalesce(n.nspname, '-'), defaclobjtype, defaclacl FROM pg_default_acl d "
+      "LEFT JOIN pg_namespace n ON n.oid = d.defaclnamespace ORDER BY 1, 2, 3";
+  CHECK(fresh.PsqlValue(listing) == hearth.PsqlValue(listing));
+  CHECK(Contains(hearth.PsqlValue(listing), "dp_owner|dp_s|r|{dp_reader=a*w*/dp_owner}"));
 }

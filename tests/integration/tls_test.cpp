@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "test_server.h"
+#include "server_files.h"
 
 using namespace hearth::testing;
 
@@ -18,41 +19,12 @@ namespace {
 
 bool Contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
-size_t Count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
-
-// Appends to hearth.conf / replaces pg_hba.conf, then reloads and waits
-// until the postmaster has re-read its files.
-void Reload(const TestServer& s, const std::string& conf_lines, const std::string& hba) {
-  const size_t before = Count(s.log(), "received SIGHUP");
-  if (!conf_lines.empty()) {
-    std::ofstream conf(s.datadir() + "/hearth.conf", std::ios::app);
-    conf << conf_lines;
-  }
-  if (!hba.empty()) {
-    std::ofstream out(s.datadir() + "/pg_hba.conf", std::ios::trunc);
-    out << hba;
-  }
-  REQUIRE(kill(s.pid(), SIGHUP) == 0);
-  REQUIRE(WaitFor([&] { return Count(s.log(), "received SIGHUP") > before; }, 20000));
-}
-
 CommandResult PsqlSsl(const TestServer& s, const std::string& user, const std::string& sslmode,
                       const std::string& password = "", const std::string& sql = "select current_user") {
   return RunCommandMerged({"env", "PGPASSWORD=" + password, "psql", "-X", "-w", "-A", "-t",
                            "host=127.0.0.1 port=" + std::to_string(s.port()) + " user=" + user +
                                " dbname=hearth sslmode=" + sslmode,
                            "-c", sql});
-}
-
-void MakeCertificate(const std::string& dir) {
-  auto r = RunCommand({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-                       "-keyout", dir + "/server.key", "-out", dir + "/server.crt", "-days", "2"});
-  REQUIRE(r.exit_code == 0);
-  REQUIRE(RunCommand({"chmod", "600", dir + "/server.key"}).exit_code == 0);
 }
 
 }  // namespace
@@ -67,9 +39,9 @@ TEST_CASE("tls: SSLRequest, hostssl and SCRAM over TLS", "[tls_test]") {
   }
   CHECK(Contains(PsqlSsl(server, "hearth", "require").out, "server does not support SSL"));
 
-  MakeCertificate(server.datadir());
+  MakeSelfSignedCertificate(server.datadir());
   REQUIRE(server.Psql({"-c", "create role alice login password 'secret'"}).exit_code == 0);
-  Reload(server, "ssl = on\n",
+  ReloadServerConfig(server, "ssl = on\n",
          "hostssl all alice 127.0.0.1/32 scram-sha-256\n"
          "hostnossl all hearth 127.0.0.1/32 trust\n"
          "hostssl all hearth 127.0.0.1/32 trust\n");
@@ -98,7 +70,7 @@ TEST_CASE("tls: SSLRequest, hostssl and SCRAM over TLS", "[tls_test]") {
   CHECK(Contains(big.out, "\n1000|1000000\n"));
 
   // A certificate that cannot be read on reload: the old context stays.
-  Reload(server, "ssl_cert_file = 'nosuch.crt'\n", "");
+  ReloadServerConfig(server, "ssl_cert_file = 'nosuch.crt'\n", "");
   CHECK(WaitFor([&] { return Contains(server.log(), "SSL configuration was not reloaded"); }, 20000));
   CHECK(PsqlSsl(server, "alice", "require", "secret").out == "alice\n");
 

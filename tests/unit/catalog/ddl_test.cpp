@@ -17,10 +17,10 @@ namespace {
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
 // hearth_namespace, hearth_proc, hearth_trigger, hearth_description,
-// hearth_shdescription, hearth_database and their 19 + 9 + 10 + 11 + 13 + 12
-// + 4 + 3 + 19 + 9 + 4 + 4 + 9 columns, and nspacl.
-constexpr int kSystemClassRows = 13;
-constexpr int kSystemAttributeRows = 127;
+// hearth_shdescription, hearth_database, hearth_default_acl and their 19 +
+// 9 + 10 + 11 + 13 + 12 + 4 + 3 + 19 + 9 + 4 + 4 + 9 + 5 columns, and nspacl.
+constexpr int kSystemClassRows = 14;
+constexpr int kSystemAttributeRows = 132;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
