@@ -24,6 +24,7 @@
 #include "catalog/database_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "catalog/trigger_catalog.h"
+#include "catalog/type_catalog_rows.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/lmgr/proc_array.h"
@@ -81,6 +82,20 @@ const std::vector<ColumnSpec> kTriggerColumns = {
     {"oid", types::kOidOid},      {"tgrelid", types::kOidOid},  {"tgname", types::kNameOid},
     {"tgfoid", types::kOidOid},   {"tgtype", types::kInt4Oid},  {"tgenabled", types::kTextOid},
     {"tgattr", types::kTextOid},  {"tgargs", types::kTextOid},  {"tgqual", types::kTextOid, true},
+};
+
+// hearth_type and hearth_enum (type_catalog_rows.h).
+const std::vector<ColumnSpec> kTypeColumns = {
+    {"oid", types::kOidOid},         {"typname", types::kNameOid},     {"typnamespace", types::kOidOid},
+    {"typowner", types::kOidOid},    {"typtype", types::kTextOid},     {"typarray", types::kOidOid},
+    {"typbasetype", types::kOidOid}, {"typtypmod", types::kInt4Oid},   {"typnotnull", types::kBoolOid},
+    {"typdefault", types::kTextOid, true}, {"typconstraints", types::kTextOid, true},
+};
+const std::vector<ColumnSpec> kEnumColumns = {
+    {"oid", types::kOidOid},
+    {"enumtypid", types::kOidOid},
+    {"enumsortorder", types::kFloat8Oid},
+    {"enumlabel", types::kNameOid},
 };
 
 // hearth_proc (proc_catalog.h).
@@ -192,7 +207,7 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     if (ec) throw std::runtime_error("could not create template1's directory: " + ec.message());
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
                     kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid,
-                    kHearthDescriptionOid, kHearthShdescriptionOid}) {
+                    kHearthDescriptionOid, kHearthShdescriptionOid, kHearthTypeOid, kHearthEnumOid}) {
       const storage::RelFileLocator rel = CatalogRel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -213,6 +228,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     InsertCatalogRelation(kHearthDescriptionOid, kHearthDescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthDatabaseOid, kHearthDatabaseName, kDatabaseColumns);
+    InsertCatalogRelation(kHearthTypeOid, kHearthTypeName, kTypeColumns);
+    InsertCatalogRelation(kHearthEnumOid, kHearthEnumName, kEnumColumns);
     BootstrapDatabases(dbname, superuser);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
@@ -246,6 +263,9 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid}) {
       Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain),
             "could not sync a description catalog");
+    }
+    for (Oid oid : {kHearthTypeOid, kHearthEnumOid}) {
+      Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain), "could not sync a type catalog");
     }
     Check(storage::SmgrImmedSync(DatabaseCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_database");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {

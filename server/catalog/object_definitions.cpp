@@ -3,6 +3,7 @@
 // Principal entry points: IndexDefinition, ConstraintDefinition,
 // InstallCatalogCallbacks.
 #include "catalog/object_definitions.h"
+#include "catalog/type_catalog_rows.h"
 
 #include "access/heap/heap_toast.h"
 #include "catalog/catalog_rows.h"
@@ -98,7 +99,7 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
   std::optional<internal::IndexFields> ix = FindIndexByOid(oid);
   if (!ix) {
     std::optional<internal::CatalogTuple> con = FindConstraintByOid(oid);
-    if (!con) return std::nullopt;
+    if (!con) return DomainConstraintDefinition(oid, pretty);
     return FormatConstraintDefinition(ParseConstraintRow(con->row), pretty);
   }
   if (!ix->primary) return std::nullopt;
@@ -109,6 +110,7 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
 }
 
 void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::string& datadir) {
+  InstallUserTypeLoader();
   callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };

@@ -436,6 +436,7 @@ void AddPgConstraint(SystemViewProvider& p) {
                      Value::Null(kTextOid)});
     }
     for (const Row& con : ScanCatalog(p.wrapped(), kHearthConstraintName)) out.push_back(ConstraintViewRow(con));
+    AppendDomainConstraintRows(&out);
     return out;
   });
 }

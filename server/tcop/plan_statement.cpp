@@ -8,6 +8,7 @@
 #include "tcop/plan.h"
 #include "tcop/sql_functions.h"
 #include "tcop/trigger_plans.h"
+#include "tcop/type_plans.h"
 #include "tcop/read_only_check.h"
 
 namespace hearth::tcop {
@@ -61,6 +62,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanTriggerStmt(stmt)) return plan;
       if (auto plan = PlanLockStmt(stmt)) return plan;
       if (auto plan = PlanCommentStmt(stmt)) return plan;
+      if (auto plan = PlanTypeStmt(stmt)) return plan;
       NotSupported(stmt);
   }
 }

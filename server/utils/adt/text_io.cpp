@@ -3,6 +3,7 @@
 // Principal entry points: InputValue, AppendOutput. Dispatches on type OID
 // to the per-type parsers in *_adt.cpp.
 #include "utils/adt/text_io.h"
+#include "utils/adt/user_types.h"
 
 #include <cctype>
 
@@ -94,6 +95,12 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Int(oid, RoundTimestampPrecision(ParseTimestamp(text, oid), typmod));
     default:
       if (IsArrayType(oid)) return ParseArrayText(oid, typmod, text);
+      if (const UserType* u = FindUserType(oid)) {
+        if (u->typtype == 'e') return EnumInput(*u, text);
+        int32_t base_typmod = typmod;
+        const Oid base = DomainBaseType(oid, &base_typmod);
+        if (base != oid) return InputValue(base, base_typmod, text);
+      }
       throw DbError(sqlstate::kUndefinedObject,
                     "no input function for type " + FormatType(oid));
   }
@@ -192,6 +199,10 @@ void AppendOutput(const Value& v, std::string* out) {
     default:
       if (IsArrayType(v.type)) {
         AppendArrayText(v, out);
+        return;
+      }
+      if (MayBeUserType(v.type) && FindEnumType(v.type) != nullptr) {
+        out->append(EnumLabelText(v.type, static_cast<Oid>(v.i)));
         return;
       }
       out->append(v.str);
