@@ -5,6 +5,8 @@
 // a transaction that never committed is not.
 #include <catch2/catch.hpp>
 
+#include <csignal>
+
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // server/utils/adt/builtins_enum.cpp
 //
 // Enum support functions and operators: comparison in declaration order
-// (anyenum), enum_first, enum_last, enum_range. The functions look only at
+// (anyenum), min/max, enum_first, enum_last, enum_range. The functions look only at
 // their arguments' type, as PostgreSQL's do (NULL::mood is the usual
 // argument), so they are not strict.
 #include "common/error/db_error.h"
@@ -75,6 +75,9 @@ void AddEnumBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row(">", kOp, {E, E}, kBoolOid, EnumCmp<3>));
   t->push_back(Row("<=", kOp, {E, E}, kBoolOid, EnumCmp<4>));
   t->push_back(Row(">=", kOp, {E, E}, kBoolOid, EnumCmp<5>));
+  // min/max run in AggregateState, which orders by CompareValues.
+  t->push_back(Row("min", FuncKind::kAggregate, {E}, E, nullptr));
+  t->push_back(Row("max", FuncKind::kAggregate, {E}, E, nullptr));
   t->push_back(Row("enum_first", kFn, {E}, E, EnumFirst, /*strict=*/false));
   t->push_back(Row("enum_last", kFn, {E}, E, EnumLast, /*strict=*/false));
   t->push_back(Row("enum_range", kFn, {E}, kAnyArrayOid, EnumRange, /*strict=*/false));

@@ -19,6 +19,7 @@ SELECT * FROM person WHERE current_mood > 'sad' ORDER BY name;
 SELECT current_mood, count(*) FROM person GROUP BY current_mood ORDER BY current_mood;
 SELECT DISTINCT current_mood FROM person ORDER BY 1 DESC;
 SELECT max(name) FILTER (WHERE current_mood = 'happy') FROM person;
+SELECT min(current_mood), max(current_mood) FROM person;
 -- casts to and from text
 SELECT current_mood::text || '!' AS t FROM person WHERE name = 'a';
 SELECT 'ok'::text::mood, CAST('sad' AS mood);
