@@ -17,10 +17,11 @@ namespace {
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
 // hearth_namespace, hearth_proc, hearth_trigger, hearth_description,
-// hearth_shdescription, hearth_database and their 19 + 9 + 9 + 11 + 13 + 12
-// + 4 + 3 + 19 + 9 + 4 + 4 + 9 columns, and nspacl.
-constexpr int kSystemClassRows = 13;
-constexpr int kSystemAttributeRows = 126;
+// hearth_shdescription, hearth_database, hearth_type, hearth_enum and their
+// 19 + 9 + 9 + 11 + 13 + 12 + 4 + 3 + 19 + 9 + 4 + 4 + 9 + 11 + 4 columns,
+// and nspacl.
+constexpr int kSystemClassRows = 15;
+constexpr int kSystemAttributeRows = 141;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
