@@ -2,7 +2,6 @@
 //
 // Principal entry points: CreateTable, DropTables, TruncateTables.
 #include "catalog/ddl.h"
-#include "utils/adt/user_types.h"
 
 #include <algorithm>
 #include <charconv>
@@ -29,6 +28,7 @@
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::catalog {
 

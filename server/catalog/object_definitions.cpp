@@ -3,7 +3,6 @@
 // Principal entry points: IndexDefinition, ConstraintDefinition,
 // InstallCatalogCallbacks.
 #include "catalog/object_definitions.h"
-#include "catalog/type_catalog_rows.h"
 
 #include "access/heap/heap_toast.h"
 #include "catalog/catalog_rows.h"
@@ -19,6 +18,7 @@
 #include "catalog/role_ddl.h"
 #include "catalog/temp_namespace.h"
 #include "utils/adt/regclass.h"
+#include "catalog/type_catalog_rows.h"
 
 namespace hearth::catalog {
 

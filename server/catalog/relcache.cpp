@@ -2,7 +2,6 @@
 //
 // Principal entry points: AcceptInvalidations, LookupRelation, OpenRelation.
 #include "catalog/relcache.h"
-#include "catalog/type_catalog_rows.h"
 
 #include <algorithm>
 #include <map>
@@ -20,6 +19,7 @@
 #include "catalog/partition_bound.h"
 #include "catalog/pending_delete.h"
 #include "storage/smgr/smgr.h"
+#include "catalog/type_catalog_rows.h"
 
 namespace hearth::catalog {
 

@@ -12,10 +12,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "utils/adt/user_types.h"
 #include "access/heap/toast_format.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::heap {
 

@@ -7,7 +7,6 @@
 // registry (utils/adt/func_registry.h), and every coercion is explicit in
 // the bound tree.
 #include "executor/expr/binder.h"
-#include "utils/adt/user_types.h"
 
 #include <charconv>
 #include <string>
@@ -22,6 +21,7 @@
 #include "utils/adt/numeric.h"
 #include "utils/adt/ordered_set_aggs.h"
 #include "utils/adt/text_io.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::executor {
 

@@ -3,7 +3,6 @@
 // Principal entry points: AppendBinary, ReceiveBinary.
 #include "utils/adt/binary_io.h"
 
-#include "utils/adt/user_types.h"
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 namespace {

@@ -3,7 +3,6 @@
 // Principal entry point: CompareValues.
 #include "utils/adt/compare.h"
 
-#include "utils/adt/user_types.h"
 #include <cmath>
 
 #include "utils/adt/interval.h"
@@ -12,6 +11,7 @@
 #include "utils/adt/numeric.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 

@@ -4,7 +4,6 @@
 // The candidate-narrowing steps follow PostgreSQL's func_select_candidate
 // (documented in "Type Conversion: Functions/Operators").
 #include "utils/adt/func_registry.h"
-#include "utils/adt/user_types.h"
 #include "utils/adt/recovery_funcs.h"
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "utils/adt/cast.h"
 #include "utils/adt/srf_registry.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 namespace {

@@ -3,7 +3,6 @@
 // Principal entry points: InputValue, AppendOutput. Dispatches on type OID
 // to the per-type parsers in *_adt.cpp.
 #include "utils/adt/text_io.h"
-#include "utils/adt/user_types.h"
 
 #include <cctype>
 
@@ -22,6 +21,7 @@
 #include "utils/adt/json.h"
 #include "utils/adt/jsonpath.h"
 #include "utils/adt/uuid.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 
