@@ -25,6 +25,7 @@
 #include "catalog/database_catalog.h"
 #include "catalog/sequence_catalog.h"
 #include "catalog/trigger_catalog.h"
+#include "catalog/type_catalog_rows.h"
 #include "storage/buffer/bufmgr.h"
 #include "storage/ipc/shmem_layout.h"
 #include "storage/lmgr/proc_array.h"
@@ -83,6 +84,20 @@ const std::vector<ColumnSpec> kTriggerColumns = {
     {"oid", types::kOidOid},      {"tgrelid", types::kOidOid},  {"tgname", types::kNameOid},
     {"tgfoid", types::kOidOid},   {"tgtype", types::kInt4Oid},  {"tgenabled", types::kTextOid},
     {"tgattr", types::kTextOid},  {"tgargs", types::kTextOid},  {"tgqual", types::kTextOid, true},
+};
+
+// hearth_type and hearth_enum (type_catalog_rows.h).
+const std::vector<ColumnSpec> kTypeColumns = {
+    {"oid", types::kOidOid},         {"typname", types::kNameOid},     {"typnamespace", types::kOidOid},
+    {"typowner", types::kOidOid},    {"typtype", types::kTextOid},     {"typarray", types::kOidOid},
+    {"typbasetype", types::kOidOid}, {"typtypmod", types::kInt4Oid},   {"typnotnull", types::kBoolOid},
+    {"typdefault", types::kTextOid, true}, {"typconstraints", types::kTextOid, true},
+};
+const std::vector<ColumnSpec> kEnumColumns = {
+    {"oid", types::kOidOid},
+    {"enumtypid", types::kOidOid},
+    {"enumsortorder", types::kFloat8Oid},
+    {"enumlabel", types::kNameOid},
 };
 
 // hearth_proc (proc_catalog.h).
@@ -200,7 +215,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     if (ec) throw std::runtime_error("could not create template1's directory: " + ec.message());
     for (Oid oid : {kHearthClassOid, kHearthAttributeOid, kHearthIndexOid, kHearthSequenceOid, kHearthConstraintOid,
                     kPgAuthidOid, kPgAuthMembersOid, kHearthNamespaceOid, kHearthProcOid, kHearthTriggerOid,
-                    kHearthDescriptionOid, kHearthShdescriptionOid, kHearthDefaultAclOid}) {
+                    kHearthDescriptionOid, kHearthShdescriptionOid, kHearthDefaultAclOid, kHearthTypeOid,
+                    kHearthEnumOid}) {
       const storage::RelFileLocator rel = CatalogRel(oid);
       if (storage::SmgrExists(rel, storage::ForkNumber::kMain)) {
         throw std::runtime_error("system catalogs already exist in \"" + datadir + "\"");
@@ -222,6 +238,8 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     InsertCatalogRelation(kHearthShdescriptionOid, kHearthShdescriptionName, kDescriptionColumns);
     InsertCatalogRelation(kHearthDatabaseOid, kHearthDatabaseName, kDatabaseColumns);
     InsertCatalogRelation(kHearthDefaultAclOid, kHearthDefaultAclName, kDefaultAclColumns);
+    InsertCatalogRelation(kHearthTypeOid, kHearthTypeName, kTypeColumns);
+    InsertCatalogRelation(kHearthEnumOid, kHearthEnumName, kEnumColumns);
     BootstrapDatabases(dbname, superuser);
     heap::HeapInsert(AuthidRel(), AuthidTupleDesc(), MakeRoleRow(BootstrapSuperuser(superuser)),
                      access::kBootstrapTransactionId, access::kFirstCommandId);
@@ -254,6 +272,9 @@ void BootstrapCatalog(const std::string& datadir, const std::string& superuser, 
     Check(storage::SmgrImmedSync(TriggerCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_trigger");
     for (Oid oid : {kHearthDescriptionOid, kHearthShdescriptionOid, kHearthDefaultAclOid}) {
       Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain), "could not sync a system catalog");
+    }
+    for (Oid oid : {kHearthTypeOid, kHearthEnumOid}) {
+      Check(storage::SmgrImmedSync(CatalogRel(oid), storage::ForkNumber::kMain), "could not sync a type catalog");
     }
     Check(storage::SmgrImmedSync(DatabaseCatalogRel(), storage::ForkNumber::kMain), "could not sync hearth_database");
     for (const internal::CatalogIndexDef& d : internal::CatalogIndexDefs()) {

@@ -29,6 +29,7 @@
 #include "common/error/db_error.h"
 #include "storage/smgr/smgr.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::catalog {
 
@@ -144,7 +145,7 @@ int ParseFillfactor(const parser::GenericOption& opt) {
 // 42P16 pseudo-types.
 void ResolveColumnType(const parser::TypeName& tn, const std::string& column, std::string_view query_text,
                        Oid* type, int32_t* typmod) {
-  const types::TypeInfo* ti = (tn.schema.empty() || tn.schema == "pg_catalog") ? types::LookupTypeByName(tn.name) : nullptr;
+  const types::TypeInfo* ti = types::LookupTypeByQualifiedName(tn.schema, tn.name);
   if (ti != nullptr && tn.is_array) ti = types::LookupType(types::ArrayTypeOf(ti->oid));  // int[], int[3]
   if (ti == nullptr) {
     std::string shown = (tn.schema.empty() ? tn.name : tn.schema + "." + tn.name) + (tn.is_array ? "[]" : "");

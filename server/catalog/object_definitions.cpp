@@ -19,6 +19,7 @@
 #include "catalog/role_ddl.h"
 #include "catalog/temp_namespace.h"
 #include "utils/adt/regclass.h"
+#include "catalog/type_catalog_rows.h"
 
 namespace hearth::catalog {
 
@@ -99,7 +100,7 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
   std::optional<internal::IndexFields> ix = FindIndexByOid(oid);
   if (!ix) {
     std::optional<internal::CatalogTuple> con = FindConstraintByOid(oid);
-    if (!con) return std::nullopt;
+    if (!con) return DomainConstraintDefinition(oid, pretty);
     return FormatConstraintDefinition(ParseConstraintRow(con->row), pretty);
   }
   if (!ix->primary && !ix->constraint) return std::nullopt;
@@ -110,6 +111,7 @@ std::optional<std::string> ConstraintDefinition(Oid oid, bool pretty) {
 }
 
 void InstallCatalogCallbacks(types::SessionCallbacks& callbacks, const std::string& datadir) {
+  InstallUserTypeLoader();
   callbacks.catalog.role_name = [datadir](uint32_t oid) { return RoleNameByOid(datadir, oid); };
   callbacks.catalog.index_def = [](uint32_t oid, int column) { return IndexDefinition(oid, column); };
   callbacks.catalog.constraint_def = [](uint32_t oid, bool pretty) { return ConstraintDefinition(oid, pretty); };

@@ -27,7 +27,8 @@ using namespace types;
 // pg_proc oid of array_subscript_handler (pg_type.typsubscript of arrays).
 constexpr Oid kArraySubscriptHandlerOid = 6179;
 
-// pg_type: one row per built-in type (regproc columns are plain oids, 0).
+// pg_type: one row per built-in type (regproc columns are plain oids, 0),
+// then the user types' rows (type_views.cpp).
 void AddPgType(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgTypeOid, "pg_type",
@@ -59,6 +60,7 @@ void AddPgType(SystemViewProvider& p) {
                      Value::Int4(0), OidValue(TypeCollation(t.oid)), Value::Null(kTextOid), Value::Null(kTextOid),
                      Value::Null(kTextOid)});
     }
+    AppendUserTypeRows(&out);
     return out;
   });
 }
@@ -170,8 +172,7 @@ void AddEmptyCatalogs(SystemViewProvider& p) {
            {{"oid", kOidOid}, {"stxrelid", kOidOid}, {"stxname", kNameOid}, {"stxnamespace", kOidOid},
             {"stxowner", kOidOid}, {"stxstattarget", kInt4Oid}, {"stxkeys", kTextOid}, {"stxkind", kTextArrayOid},
             {"stxexprs", kTextOid}});
-  AddEmpty(p, kPgEnumOid, "pg_enum",
-           {{"oid", kOidOid}, {"enumtypid", kOidOid}, {"enumsortorder", kFloat4Oid}, {"enumlabel", kNameOid}});
+  AddPgEnumView(p);  // type_views.cpp
   AddEmpty(p, kPgForeignTableOid, "pg_foreign_table",
            {{"ftrelid", kOidOid}, {"ftserver", kOidOid}, {"ftoptions", kTextOid}});
   AddPgPartitionedTable(p);  // inherit_views.cpp

@@ -441,6 +441,7 @@ void AddPgConstraint(SystemViewProvider& p) {
                      Value::Null(kTextOid)});
     }
     for (const Row& con : ScanCatalog(p.wrapped(), kHearthConstraintName)) out.push_back(ConstraintViewRow(con));
+    AppendDomainConstraintRows(&out);
     return out;
   });
 }

@@ -44,6 +44,11 @@ void AddPgCatalogFixedViews(SystemViewProvider& p);     // pg_type, pg_am, pg_da
 void AddPgCatalogSystemViews(SystemViewProvider& p);    // pg_tables, pg_indexes, pg_views
 void AddProcViews(SystemViewProvider& p);               // pg_proc, pg_language (proc_views.cpp)
 void AddTriggerView(SystemViewProvider& p);             // pg_trigger (trigger_views.cpp)
+// User types (type_views.cpp): pg_type's rows of enums, their arrays and
+// domains; pg_enum; pg_constraint's rows of domain CHECKs.
+void AppendUserTypeRows(std::vector<executor::Row>* out);
+void AddPgEnumView(SystemViewProvider& p);
+void AppendDomainConstraintRows(std::vector<executor::Row>* out);
 void AddPgInherits(SystemViewProvider& p);              // pg_inherits (inherit_views.cpp)
 void AddPgPartitionedTable(SystemViewProvider& p);      // pg_partitioned_table (inherit_views.cpp)
 void AddDescriptionViews(SystemViewProvider& p);  // pg_description, pg_shdescription (description_views.cpp)

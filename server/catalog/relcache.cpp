@@ -19,6 +19,7 @@
 #include "catalog/partition_bound.h"
 #include "catalog/pending_delete.h"
 #include "storage/smgr/smgr.h"
+#include "catalog/type_catalog_rows.h"
 
 namespace hearth::catalog {
 
@@ -141,7 +142,20 @@ void LoadPartitioning(RelationEntry& e, const heap::Row& r) {
   e.partition_bound = ParsePartitionBound(r[kClassRelpartbound].str, *parent->partition_key);
 }
 
+// A column of a domain holds the domain's base type; the domain's checks
+// run on every write (executor/domain_checks.h) and its default serves a
+// column without one of its own.
+void ResolveDomainColumn(executor::ColumnInfo& c) {
+  if (types::FindDomainType(c.type) == nullptr) return;
+  c.domain = c.type;
+  for (const types::UserType* d = types::FindDomainType(c.type); d != nullptr; d = types::FindDomainType(d->base_type)) {
+    if (c.default_expr.empty() && d->default_expr) c.default_expr = *d->default_expr;
+  }
+  c.type = types::DomainBaseType(c.type, &c.typmod);
+}
+
 RelationRef Build(const internal::CatalogTuple& cls) {
+  InstallUserTypeLoader();  // column layouts of enum and domain columns need it (any process)
   auto e = std::make_shared<RelationEntry>();
   const heap::Row& r = cls.row;
   e->oid = internal::RowOid(r, kClassOid);
@@ -165,8 +179,9 @@ RelationRef Build(const internal::CatalogTuple& cls) {
     c.name = a.row[kAttAttname].str;
     c.type = internal::RowOid(a.row, kAttAtttypid);
     c.typmod = static_cast<int32_t>(a.row[kAttAtttypmod].i);
+    ResolveDomainColumn(c);
     c.not_null = a.row[kAttAttnotnull].b;
-    if (!a.row[kAttAttdefault].is_null) c.default_expr = a.row[kAttAttdefault].str;
+    if (!a.row[kAttAttdefault].is_null && !a.row[kAttAttdefault].str.empty()) c.default_expr = a.row[kAttAttdefault].str;
     cols.push_back(heap::ColumnDesc::ForType(c.type, c.typmod));
     e->info.columns.push_back(std::move(c));
     // Rows written before attacl existed have fewer attributes: none.

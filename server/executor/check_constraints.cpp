@@ -9,6 +9,7 @@
 #include "executor/expr/binder.h"
 #include "executor/expr/eval.h"
 #include "executor/row_checks.h"
+#include "executor/domain_checks.h"
 #include "parser/parser.h"
 
 namespace hearth::executor {
@@ -34,6 +35,9 @@ BoundExprPtr BindCheckCondition(const parser::Expr& expr, const TableInfo& table
 }
 
 CheckConstraints::CheckConstraints(const TableInfo& table) {
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].domain != types::kInvalidOid) domain_columns_.push_back(i);
+  }
   for (const CheckConstraintInfo& c : table.checks) {
     std::vector<parser::StmtPtr> parsed = parser::ParseStatements("SELECT " + c.expr);
     const parser::Expr& e = *parsed.at(0)->As<parser::SelectStmt>().targets.at(0).expr;
@@ -44,10 +48,12 @@ CheckConstraints::CheckConstraints(const TableInfo& table) {
 CheckConstraints CheckConstraints::Clone() const {
   CheckConstraints out;
   for (const Bound& b : checks_) out.checks_.push_back(Bound{b.name, CloneBound(b.expr)});
+  out.domain_columns_ = domain_columns_;
   return out;
 }
 
 void CheckConstraints::Check(const TableInfo& table, const Row& row, EvalContext& eval) const {
+  for (size_t col : domain_columns_) CheckDomainValue(table.columns[col].domain, row[col], eval);
   if (checks_.empty()) return;
   eval.row = row.data();
   eval.nrow = row.size();
@@ -66,7 +72,7 @@ void CheckConstraints::ValidateExistingRows(ExecContext& ctx, const TableInfo& t
     if (c.name == name) only.checks.push_back(c);
   }
   const CheckConstraints checks(only);
-  if (checks.empty()) return;
+  if (checks.checks_.empty()) return;
   const BoundExpr& cond = *checks.checks_[0].expr;
   EvalContext eval = ctx.MakeEval();
   ctx.tables->TakeLatestSnapshot();

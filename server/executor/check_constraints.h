@@ -30,8 +30,9 @@ class CheckConstraints {
   // Parses and binds every table.checks entry.
   explicit CheckConstraints(const TableInfo& table);
   CheckConstraints Clone() const;
-  bool empty() const { return checks_.empty(); }
-  // Throws 23514 `new row for relation "t" violates check constraint "c"`
+  bool empty() const { return checks_.empty() && domain_columns_.empty(); }
+  // Columns of a domain meet the domain's constraints first
+  // (domain_checks.h). Throws 23514 `new row for relation "t" violates check constraint "c"`
   // with detail `Failing row contains (...).` for the first violated one
   // (name order). `row` holds at least the table's columns.
   void Check(const TableInfo& table, const Row& row, EvalContext& eval) const;
@@ -47,6 +48,7 @@ class CheckConstraints {
     BoundExprPtr expr;
   };
   std::vector<Bound> checks_;
+  std::vector<size_t> domain_columns_;  // columns of a domain: its constraints first
 };
 
 }  // namespace hearth::executor

@@ -49,6 +49,9 @@ struct ColumnInfo {
   // A system column (tableoid of the catalogs): read by name, never
   // expanded by '*'. Always after the ordinary columns.
   bool system_column = false;
+  // The column's domain (pg_attribute.atttypid) when it has one; `type`
+  // and `typmod` are then the domain's base type. Writes check it.
+  types::Oid domain = types::kInvalidOid;
 };
 
 // A B-tree index on a table, as the planner sees it.

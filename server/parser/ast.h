@@ -570,6 +570,11 @@ enum class StmtKind {
   kDropTrigger,
   kComment,  // COMMENT ON: parse_comment.cpp
   kAlterDefaultPrivileges,  // parse_default_privileges.cpp
+  // user-defined types: parse_type_ddl.cpp
+  kCreateEnum,
+  kCreateDomain,
+  kAlterType,
+  kDropType,
 };
 
 struct Statement {
@@ -1504,6 +1509,79 @@ struct CommentStmt : Statement {
   std::string name;
   FunctionRefSpec function;
   std::optional<std::string> comment;
+};
+
+// ---------------------------------------------------------------------------
+// User-defined types (parse_type_ddl.cpp)
+// ---------------------------------------------------------------------------
+
+// CREATE TYPE name AS ENUM ('a', ...)
+struct CreateEnumStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateEnum;
+  CreateEnumStmt() : Statement(kKind) {}
+  RangeVar name;
+  std::vector<std::string> labels;
+};
+
+// A domain constraint: [CONSTRAINT name] {NOT NULL | NULL | CHECK (cond)}.
+struct DomainConstraint {
+  std::string name;        // empty: PostgreSQL's default name
+  char kind = 'c';         // 'c' CHECK, 'n' NOT NULL, 'u' NULL
+  ExprPtr check;           // kind 'c'
+  int location = -1;
+};
+
+// CREATE DOMAIN name [AS] type [DEFAULT expr] [constraint ...]
+struct CreateDomainStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kCreateDomain;
+  CreateDomainStmt() : Statement(kKind) {}
+  RangeVar name;
+  TypeName base;
+  ExprPtr default_expr;
+  std::vector<DomainConstraint> constraints;
+};
+
+// ALTER TYPE / ALTER DOMAIN name action.
+enum class AlterTypeAction {
+  kAddValue,        // ADD VALUE [IF NOT EXISTS] 'v' [{BEFORE|AFTER} 'n']
+  kRenameValue,     // RENAME VALUE 'a' TO 'b'
+  kRename,          // RENAME TO new
+  kOwner,           // OWNER TO role
+  kSetSchema,       // SET SCHEMA s
+  kSetDefault,      // (domain) SET DEFAULT expr
+  kDropDefault,     // (domain) DROP DEFAULT
+  kSetNotNull,      // (domain) SET NOT NULL
+  kDropNotNull,     // (domain) DROP NOT NULL
+  kAddConstraint,   // (domain) ADD constraint
+  kDropConstraint,  // (domain) DROP CONSTRAINT [IF EXISTS] name [CASCADE|RESTRICT]
+  kValidateConstraint,  // (domain) VALIDATE CONSTRAINT name
+};
+
+struct AlterTypeStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kAlterType;
+  AlterTypeStmt() : Statement(kKind) {}
+  bool is_domain = false;
+  RangeVar name;
+  AlterTypeAction action = AlterTypeAction::kAddValue;
+  std::string value;        // the label added / renamed, new name, role, schema, constraint name
+  std::string new_value;    // RENAME VALUE's new label
+  std::string neighbor;     // BEFORE/AFTER label
+  bool before = false;
+  bool if_not_exists = false;  // ADD VALUE IF NOT EXISTS
+  bool if_exists = false;      // DROP CONSTRAINT IF EXISTS
+  ExprPtr default_expr;
+  std::optional<DomainConstraint> constraint;
+  bool not_valid = false;
+};
+
+// DROP {TYPE | DOMAIN} [IF EXISTS] a, ... [CASCADE | RESTRICT]
+struct DropTypeStmt : Statement {
+  static constexpr StmtKind kKind = StmtKind::kDropType;
+  DropTypeStmt() : Statement(kKind) {}
+  bool is_domain = false;
+  std::vector<RangeVar> names;
+  bool if_exists = false;
+  DropBehavior behavior = DropBehavior::kDefault;
 };
 
 }  // namespace hearth::parser

@@ -44,6 +44,8 @@ StmtPtr Parser::ParseCreate() {
   }
   if (IsKw("function") || IsKw("procedure")) return ParseCreateFunction(or_replace, loc);
   if (IsKw("trigger")) return ParseCreateTrigger(or_replace, loc);
+  if (!or_replace && IsKw("type")) return ParseCreateType(loc);
+  if (!or_replace && IsKw("domain")) return ParseCreateDomain(loc);
   bool temp = false, unlogged = false;
   if (IsKw("global") || IsKw("local")) {
     Advance();
@@ -400,6 +402,7 @@ StmtPtr Parser::ParseAlter() {
   Advance();  // ALTER
   if (AcceptKw("database")) return ParseAlterDatabase(loc);
   if (IsKw("default") && PeekKw(1, "privileges")) return ParseAlterDefaultPrivileges(loc);
+  if (IsKw("type") || IsKw("domain")) return ParseAlterType(loc);
   if (StmtPtr owner = TryParseAlterOwner(loc)) return owner;
   if (StmtPtr rename = TryParseAlterViewRename(loc)) return rename;  // parse_view.cpp
   if (StmtPtr rename = TryParseAlterRename(loc)) return rename;
@@ -546,6 +549,11 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
 
 StmtPtr Parser::ParseDrop() {
   if (PeekKw(1, "owned")) return ParseOwned();
+  if (PeekKw(1, "type") || PeekKw(1, "domain")) {
+    const int loc = Loc();
+    Advance();  // DROP
+    return ParseDropType(loc);
+  }
   if (PeekKw(1, "trigger")) {
     const int loc = Loc();
     Advance();  // DROP

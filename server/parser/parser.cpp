@@ -474,6 +474,10 @@ const char* StatementName(const Statement& s) {
     case StmtKind::kLock: return "LOCK TABLE";
     case StmtKind::kCreateTrigger: return "CREATE TRIGGER";
     case StmtKind::kDropTrigger: return "DROP TRIGGER";
+    case StmtKind::kCreateEnum: return "CREATE TYPE";
+    case StmtKind::kCreateDomain: return "CREATE DOMAIN";
+    case StmtKind::kAlterType: return "ALTER TYPE";
+    case StmtKind::kDropType: return "DROP TYPE";
     case StmtKind::kComment: return "COMMENT";
     case StmtKind::kAlterDefaultPrivileges: return "ALTER DEFAULT PRIVILEGES";
   }

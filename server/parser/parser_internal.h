@@ -280,6 +280,13 @@ class Parser {
   // CREATE TRIGGER / DROP TRIGGER (parse_trigger.cpp).
   StmtPtr ParseCreateTrigger(bool or_replace, int location);
   StmtPtr ParseDropTrigger(int location);
+  // CREATE TYPE ... AS ENUM, CREATE DOMAIN, ALTER TYPE/DOMAIN, DROP TYPE/DOMAIN (parse_type_ddl.cpp).
+  StmtPtr ParseCreateType(int location);
+  StmtPtr ParseCreateDomain(int location);
+  StmtPtr ParseAlterType(int location);
+  StmtPtr ParseDropType(int location);
+  DomainConstraint ParseDomainConstraint();
+  std::string ParseStringLiteral();
   FuncParam ParseFuncParam(bool allow_default);
   void ParseFuncOption(CreateFunctionStmt& s);
   void ParseSqlStandardBody(CreateFunctionStmt& s);

@@ -8,6 +8,7 @@
 #include "tcop/plan.h"
 #include "tcop/sql_functions.h"
 #include "tcop/trigger_plans.h"
+#include "tcop/type_plans.h"
 #include "tcop/read_only_check.h"
 
 namespace hearth::tcop {
@@ -63,6 +64,7 @@ std::unique_ptr<Plan> PlanStatement(Session& session, const parser::Statement& s
       if (auto plan = PlanCommentStmt(stmt)) return plan;
       if (auto plan = PlanDiscard(stmt)) return plan;
       if (auto plan = PlanDefaultPrivilegesStmt(stmt)) return plan;
+      if (auto plan = PlanTypeStmt(stmt)) return plan;
       NotSupported(stmt);
   }
 }

@@ -19,6 +19,7 @@
 #include "tcop/session.h"
 #include "tcop/sql_functions.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::tcop {
 
@@ -31,7 +32,7 @@ Oid ResolveTypeName(const parser::TypeName& tn) {
   const types::TypeInfo* ti = nullptr;
   if ((tn.schema.empty() || tn.schema == "pg_catalog") && tn.name == "void" && !tn.is_array) return types::kVoidOid;
   if ((tn.schema.empty() || tn.schema == "pg_catalog") && tn.name == "trigger" && !tn.is_array) return catalog::kTriggerTypeOid;
-  if (tn.schema.empty() || tn.schema == "pg_catalog") ti = types::LookupTypeByName(tn.name);
+  ti = types::LookupTypeByQualifiedName(tn.schema, tn.name);
   if (ti == nullptr) {
     const std::string full = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
     throw DbError(sqlstate::kUndefinedObject, "type \"" + full + "\" does not exist");

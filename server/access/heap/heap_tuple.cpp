@@ -15,6 +15,7 @@
 #include "access/heap/toast_format.h"
 #include "common/error/db_error.h"
 #include "common/error/sqlstate.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::heap {
 
@@ -81,7 +82,19 @@ ColumnDesc ColumnDesc::ForType(types::Oid type, int32_t typmod) {
     case types::kFloat4Oid: fixed(4, 4, AttrKind::kFloat4); break;
     case types::kFloat8Oid: fixed(8, 8, AttrKind::kFloat8); break;
     case types::kNameOid: fixed(64, 1, AttrKind::kFixedBytes); break;
-    default: fixed(-1, 4, AttrKind::kVarlena); break;
+    default:
+      if (types::MayBeUserType(type)) {
+        // An enum is its label's oid; a domain is stored as its base type.
+        if (types::FindEnumType(type) != nullptr) {
+          fixed(4, 4, AttrKind::kInt4);
+          break;
+        }
+        int32_t base_typmod = typmod;
+        const types::Oid base = types::DomainBaseType(type, &base_typmod);
+        if (base != type) return ForType(base, base_typmod);
+      }
+      fixed(-1, 4, AttrKind::kVarlena);
+      break;
   }
   return c;
 }

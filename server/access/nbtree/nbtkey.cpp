@@ -19,6 +19,7 @@
 #include "utils/adt/array.h"
 #include "utils/adt/text_io.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::nbtree {
 namespace {
@@ -28,7 +29,8 @@ using types::Value;
 // kInterval: the 128-bit span (interval.h), so equal spans are equal keys.
 // kJsonb: the jsonb sort key (json.h) written as a string.
 // kTimeTz: the instant, then the zone (timetz_cmp), 12 bytes.
-enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb, kTimeTz };
+// kEnum: the label's enumsortorder as a float key (pg_enum order, not oid order).
+enum class Family { kBool, kInt, kFloat, kNumeric, kString, kBpchar, kInterval, kArray, kJsonb, kTimeTz, kEnum };
 
 Family FamilyOf(types::Oid t) {
   switch (t) {
@@ -60,6 +62,7 @@ Family FamilyOf(types::Oid t) {
     case types::kJsonbOid: return Family::kJsonb;
     default:
       if (types::IsArrayType(t)) return Family::kArray;
+      if (types::FindEnumType(t) != nullptr) return Family::kEnum;
       throw std::invalid_argument("nbtree: type " + std::to_string(t) + " has no btree ordering");
   }
 }
@@ -165,6 +168,10 @@ void EncodeValue(const KeyColumn& col, const Value& v, std::string* out) {
       if (v.type != col.type) throw std::invalid_argument("nbtree: value does not fit an array key column");
       PutArray(v, out);
       break;
+    case Family::kEnum:
+      if (v.type != col.type) throw std::invalid_argument("nbtree: value does not fit an enum key column");
+      PutDouble(types::EnumSortOrder(static_cast<types::Oid>(v.i)), out);
+      break;
   }
   if (col.descending)
     for (size_t k = start; k < out->size(); ++k) (*out)[k] = static_cast<char>(~(*out)[k]);
@@ -260,7 +267,9 @@ std::string FormatValue(const Value& v) {
     default: break;
   }
   if (FamilyOf(v.type) == Family::kInt) return std::to_string(v.i);
-  if (FamilyOf(v.type) == Family::kArray || FamilyOf(v.type) == Family::kJsonb) return types::OutputValue(v);
+  if (FamilyOf(v.type) == Family::kArray || FamilyOf(v.type) == Family::kJsonb || FamilyOf(v.type) == Family::kEnum) {
+    return types::OutputValue(v);
+  }
   return v.str;
 }
 
@@ -292,7 +301,8 @@ size_t SkipPayload(types::Oid type, const At& at, size_t n, size_t pos) {
   switch (FamilyOf(type)) {
     case Family::kBool: pos += 1; break;
     case Family::kInt:
-    case Family::kFloat: pos += 8; break;
+    case Family::kFloat:
+    case Family::kEnum: pos += 8; break;
     case Family::kInterval: pos += 16; break;
     case Family::kTimeTz: pos += 12; break;
     case Family::kNumeric: {

@@ -22,6 +22,7 @@
 #include "utils/adt/numeric.h"
 #include "utils/adt/ordered_set_aggs.h"
 #include "utils/adt/text_io.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::executor {
 
@@ -471,7 +472,7 @@ BoundExprPtr Binder::BindCast(const parser::CastExpr& c) {
   const parser::TypeName& tn = c.type;
   int tloc = tn.location >= 0 ? tn.location : c.location;
   const types::TypeInfo* ti = nullptr;
-  if (tn.schema.empty() || tn.schema == "pg_catalog") ti = types::LookupTypeByName(tn.name);
+  ti = types::LookupTypeByQualifiedName(tn.schema, tn.name);
   if (ti == nullptr || ti->category == types::TypeCategory::kPseudo) {
     std::string full = tn.schema.empty() ? tn.name : tn.schema + "." + tn.name;
     ThrowAt(DbError(sqlstate::kUndefinedObject, "type \"" + full + "\" does not exist"), tloc);
@@ -725,6 +726,18 @@ int FigureName(const parser::Expr& x, std::string* name) {
 
 BoundExprPtr Coerce(BoundExprPtr e, Oid target, int32_t typmod, CoercionContext cc,
                     BindContext& ctx) {
+  if (types::FindDomainType(target) != nullptr) {
+    // A domain: the value becomes its (innermost) base type, then meets the
+    // constraints of the whole stack of domains in one node.
+    int32_t base_typmod = typmod;
+    const Oid base_type = types::DomainBaseType(target, &base_typmod);
+    BoundExprPtr base = Coerce(std::move(e), base_type, base_typmod, cc, ctx);
+    auto c = Node(BoundKind::kCoerceToDomain, base->type, base->location);
+    c->typmod = base->typmod;
+    c->value = types::Value::Int(types::kOidOid, target);
+    c->children.push_back(std::move(base));
+    return c;
+  }
   if (target == types::kAnyOid || target == types::kAnyNonArrayOid || types::IsArrayPolyType(target)) return e;
   if (e->type == target && (typmod < 0 || typmod == e->typmod)) return e;
   if (e->kind == BoundKind::kParam && e->type == types::kUnknownOid) {

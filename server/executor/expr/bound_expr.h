@@ -46,6 +46,8 @@ enum class BoundKind : uint8_t {
                  // element (a kCaseTest, possibly cast) as func's right argument
   kArrayAssign,  // UPDATE SET a[...] = x: children[0] (the array) with children[1] stored
                  // at the subscripts (subscript_flags; bounds are children[2..])
+  kCoerceToDomain,  // children[0] (of the domain's base type) checked against the domain
+                    // whose oid is value.i (domain_checks.h); type is the base type
 };
 
 enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };

@@ -4,6 +4,7 @@
 // bound tree; function arguments live in a small on-stack array so the
 // common one- and two-argument operators never touch the heap.
 #include "executor/expr/eval.h"
+#include "executor/domain_checks.h"
 
 #include <vector>
 
@@ -245,6 +246,11 @@ Value Eval(const BoundExpr& e, EvalContext& ctx) {
       return EvalAnyAll(e, ctx);
     case BoundKind::kArrayAssign:
       return EvalArrayAssign(e, ctx);
+    case BoundKind::kCoerceToDomain: {
+      Value v = Eval(*e.children[0], ctx);
+      CheckDomainValue(static_cast<types::Oid>(e.value.i), v, ctx);
+      return v;
+    }
   }
   throw DbError(sqlstate::kInternalError, "unrecognized bound expression");
 }

@@ -15,6 +15,7 @@
 #include "utils/adt/string_adt.h"
 #include "utils/adt/time_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 namespace {
@@ -175,6 +176,10 @@ void AppendBinary(const Value& v, std::string* out) {
         AppendArrayBinary(v, out);
         return;
       }
+      if (FindEnumType(v.type) != nullptr) {  // enum_send: the label's text
+        out->append(EnumLabelText(v.type, static_cast<Oid>(v.i)));
+        return;
+      }
       throw DbError(sqlstate::kFeatureNotSupported,
                     "no binary output function available for type " + FormatType(v.type));
   }
@@ -260,6 +265,12 @@ Value ReceiveBinary(Oid oid, int32_t typmod, std::string_view b) {
       return Value::Bytes(oid, ApplyCharTypmod(std::string(b), oid, typmod, false));
     default:
       if (IsArrayType(oid)) return ReceiveArrayBinary(oid, typmod, b);
+      if (const UserType* u = FindUserType(oid)) {
+        if (u->typtype == 'e') return EnumInput(*u, b);
+        int32_t base_typmod = typmod;
+        const Oid base = DomainBaseType(oid, &base_typmod);
+        if (base != oid) return ReceiveBinary(base, base_typmod, b);
+      }
       throw DbError(sqlstate::kFeatureNotSupported,
                     "no binary input function available for type " + FormatType(oid));
   }

@@ -26,6 +26,8 @@ void AddTimezoneBuiltins(std::vector<FuncSignature>* table);
 void AddToTimestampBuiltins(std::vector<FuncSignature>* table);
 void AddOverlapsBuiltins(std::vector<FuncSignature>* table);
 void AddAggregateBuiltins(std::vector<FuncSignature>* table);
+// anyenum's operators, enum_first/last/range (builtins_enum.cpp).
+void AddEnumBuiltins(std::vector<FuncSignature>* table);
 
 // substr(s, start [, count])'s window as 1-based positions [from, end)
 // before clipping to the value's length: from = max(start, 1), end =

@@ -12,6 +12,7 @@
 #include "utils/adt/time_adt.h"
 #include "utils/adt/string_adt.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 
@@ -24,6 +25,7 @@ int CompareValues(const Value& a, const Value& b) {
         uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);
         return x < y ? -1 : (x > y ? 1 : 0);
       }
+      if (MayBeUserType(a.type)) return CompareEnumValues(a, b);  // the only user types with values
       return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
     case Storage::kFloat: {
       bool an = std::isnan(a.f), bn = std::isnan(b.f);

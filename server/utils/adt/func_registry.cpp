@@ -18,6 +18,7 @@
 #include "utils/adt/cast.h"
 #include "utils/adt/srf_registry.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 namespace {
@@ -64,6 +65,7 @@ const Registry& GetRegistry() {
     internal::AddJsonEditBuiltins(&r->table);
     internal::AddJsonBuildBuiltins(&r->table);
     internal::AddJsonPathBuiltins(&r->table);
+    internal::AddEnumBuiltins(&r->table);
     for (const FuncSignature& s : r->table) r->by_name[Key(s.kind, s.name)].push_back(&s);
     return r;
   }();
@@ -137,8 +139,29 @@ Oid BoundPolyType(Oid declared, Oid elem) {
   return declared == kAnyArrayOid || declared == kAnyCompatibleArrayOid ? ArrayTypeOf(elem) : elem;
 }
 
+// The enum type the anyenum parameters bind to: every known argument in
+// those slots is the same enum type (unknown literals take it); kInvalidOid
+// if they disagree, are not enums, or are all unknown.
+Oid BindEnumPoly(const FuncSignature& s, const std::vector<Oid>& args) {
+  Oid bound = kInvalidOid;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (Declared(s, i) != kAnyEnumOid || args[i] == kUnknownOid) continue;
+    if (FindEnumType(args[i]) == nullptr || (bound != kInvalidOid && bound != args[i])) return kInvalidOid;
+    bound = args[i];
+  }
+  return bound;
+}
+
+bool UsesEnumPoly(const FuncSignature& s) {
+  for (int i = 0; i < s.nargs; ++i) {
+    if (s.args[i] == kAnyEnumOid) return true;
+  }
+  return false;
+}
+
 // True if every argument can reach the candidate's parameter implicitly.
 bool Accepts(const FuncSignature& c, const std::vector<Oid>& args) {
+  if (UsesEnumPoly(c)) return BindEnumPoly(c, args) != kInvalidOid;
   for (size_t i = 0; i < args.size(); ++i) {
     Oid d = Declared(c, i);
     if (d == kAnyNonArrayOid && IsArrayType(args[i])) return false;
@@ -160,6 +183,12 @@ bool Accepts(const FuncSignature& c, const std::vector<Oid>& args) {
 ResolvedFunc Make(const FuncSignature* s, const std::vector<Oid>& args) {
   ResolvedFunc r;
   r.sig = s;
+  if (UsesEnumPoly(*s)) {
+    const Oid e = BindEnumPoly(*s, args);
+    for (size_t i = 0; i < args.size(); ++i) r.arg_types.push_back(Declared(*s, i) == kAnyEnumOid ? e : Declared(*s, i));
+    r.result_type = s->result == kAnyEnumOid ? e : s->result == kAnyArrayOid ? ArrayTypeOf(e) : s->result;
+    return r;
+  }
   Oid poly = kInvalidOid;
   const Oid elem = UsesArrayPoly(*s) ? BindArrayPoly(*s, args) : kInvalidOid;
   for (size_t i = 0; i < args.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "utils/adt/int_adt.h"
 #include "utils/adt/regclass.h"
 #include "utils/adt/type_catalog.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 
@@ -32,6 +33,10 @@ Oid RegtypeIn(std::string_view text) {
   std::vector<std::string> parts = SplitQualifiedName(text);
   if (parts.size() <= 2 && (parts.size() == 1 || parts[0] == "pg_catalog")) {
     if (const TypeInfo* t = LookupTypeByName(parts.back())) return t->oid;
+  }
+  // Types made by SQL: "public.mood", "mood[]".
+  if (parts.size() == 2) {
+    if (const TypeInfo* t = LookupTypeByQualifiedName(parts[0], parts[1])) return t->oid;
   }
   throw DbError(kUndefinedObject, "type \"" + std::string(text) + "\" does not exist");
 }

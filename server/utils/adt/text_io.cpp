@@ -22,6 +22,7 @@
 #include "utils/adt/json.h"
 #include "utils/adt/jsonpath.h"
 #include "utils/adt/uuid.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 
@@ -99,6 +100,12 @@ Value InputValue(Oid oid, int32_t typmod, std::string_view text) {
       return Value::Int(oid, RoundTimestampPrecision(ParseTimestamp(text, oid), typmod));
     default:
       if (IsArrayType(oid)) return ParseArrayText(oid, typmod, text);
+      if (const UserType* u = FindUserType(oid)) {
+        if (u->typtype == 'e') return EnumInput(*u, text);
+        int32_t base_typmod = typmod;
+        const Oid base = DomainBaseType(oid, &base_typmod);
+        if (base != oid) return InputValue(base, base_typmod, text);
+      }
       throw DbError(sqlstate::kUndefinedObject,
                     "no input function for type " + FormatType(oid));
   }
@@ -203,6 +210,10 @@ void AppendOutput(const Value& v, std::string* out) {
     default:
       if (IsArrayType(v.type)) {
         AppendArrayText(v, out);
+        return;
+      }
+      if (MayBeUserType(v.type) && FindEnumType(v.type) != nullptr) {
+        out->append(EnumLabelText(v.type, static_cast<Oid>(v.i)));
         return;
       }
       out->append(v.str);

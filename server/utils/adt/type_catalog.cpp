@@ -9,6 +9,7 @@
 
 #include "common/error/db_error.h"
 #include "utils/adt/json.h"
+#include "utils/adt/user_types.h"
 
 namespace hearth::types {
 namespace {
@@ -50,6 +51,7 @@ constexpr auto kTypes = std::to_array<TypeInfo>({
     {kRecordOid, "record", "record", -1, TypeCategory::kPseudo, false, Storage::kBytes},
     {kAnyOid, "any", "\"any\"", 4, TypeCategory::kPseudo, false, Storage::kNone},
     {kAnyNonArrayOid, "anynonarray", "anynonarray", 4, TypeCategory::kPseudo, false, Storage::kNone},
+    {kAnyEnumOid, "anyenum", "anyenum", 4, TypeCategory::kPseudo, false, Storage::kNone},
     // Array types (pg_type rows with a leading underscore). Their value is
     // the encoded array in `str` (array.h).
 #define HEARTH_ARRAY_TYPE(oid, name, sql, elem) \
@@ -161,7 +163,12 @@ Oid ElementTypeOf(Oid t) {
     case 199: return kJsonOid;
     case 3807: return kJsonbOid;
     case 4073: return kJsonpathOid;
-    default: return kInvalidOid;
+    default:
+      if (MayBeUserType(t)) {
+        const UserType* u = FindUserType(t);
+        if (u != nullptr && u->array_oid == t) return u->oid;
+      }
+      return kInvalidOid;
   }
 }
 
@@ -170,14 +177,17 @@ Oid ArrayTypeOf(Oid elem) {
   for (const TypeInfo& t : kTypes) {
     if (t.elem == elem) return t.oid;
   }
-  return kInvalidOid;
+  const UserType* u = FindUserType(elem);
+  return u != nullptr && u->oid == elem ? u->array_oid : kInvalidOid;
 }
 
 const TypeInfo* LookupType(Oid oid) {
   for (const TypeInfo& t : kTypes) {
     if (t.oid == oid) return &t;
   }
-  return nullptr;
+  const UserType* u = FindUserType(oid);
+  if (u == nullptr) return nullptr;
+  return u->oid == oid ? &u->info : &u->array_info;
 }
 
 const TypeInfo* LookupTypeByName(std::string_view name) {
@@ -197,6 +207,8 @@ const TypeInfo* LookupTypeByName(std::string_view name) {
   for (const Alias& a : kAliases) {
     if (EqualsIgnoreCase(name, a.name)) return LookupType(a.oid);
   }
+  // Types made by CREATE TYPE / CREATE DOMAIN, found through the search path.
+  if (const UserType* u = FindUserTypeByName("", name)) return &u->info;
   return nullptr;
 }
 
@@ -205,6 +217,7 @@ std::string FormatType(Oid oid, int32_t typmod) {
   if (t == nullptr) return "???";
   // An array's modifier belongs to its element: character varying(5)[].
   if (t->elem != kInvalidOid) return FormatType(t->elem, typmod) + "[]";
+  if (const UserType* u = FindUserType(oid)) return FormatUserTypeName(*u);
   std::string out = t->sql_name;
   if (typmod >= 4) {
     if (oid == kVarcharOid || oid == kBpcharOid) {

@@ -26,6 +26,7 @@ enum class TypeCategory : char {
   kUnknown = 'X',
   kPseudo = 'P',
   kUser = 'U',
+  kEnum = 'E',
   kArray = 'A',
 };
 

@@ -66,6 +66,8 @@ inline constexpr Oid kAnyArrayOid = 2277;
 inline constexpr Oid kAnyElementOid = 2283;
 inline constexpr Oid kAnyCompatibleOid = 5077;
 inline constexpr Oid kAnyCompatibleArrayOid = 5078;
+// Any enum type (enum_first, enum_range, the enum comparison operators).
+inline constexpr Oid kAnyEnumOid = 3500;
 
 inline constexpr bool IsArrayPolyType(Oid t) {
   return t == kAnyArrayOid || t == kAnyElementOid || t == kAnyCompatibleOid ||

@@ -17,10 +17,11 @@ namespace {
 // Rows the bootstrap writes: hearth_class, hearth_attribute, hearth_index,
 // hearth_sequence, hearth_constraint, pg_authid, pg_auth_members,
 // hearth_namespace, hearth_proc, hearth_trigger, hearth_description,
-// hearth_shdescription, hearth_database, hearth_default_acl and their 19 +
-// 9 + 10 + 11 + 13 + 12 + 4 + 3 + 19 + 9 + 4 + 4 + 9 + 5 columns, and nspacl.
-constexpr int kSystemClassRows = 14;
-constexpr int kSystemAttributeRows = 132;
+// hearth_shdescription, hearth_database, hearth_default_acl, hearth_type,
+// hearth_enum and their 19 + 9 + 10 + 11 + 13 + 12 + 4 + 3 + 19 + 9 + 4 + 4 +
+// 9 + 5 + 11 + 4 columns, and nspacl.
+constexpr int kSystemClassRows = 16;
+constexpr int kSystemAttributeRows = 147;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
