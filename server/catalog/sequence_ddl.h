@@ -54,6 +54,12 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
                                                     std::string_view query_text = {});
 // Creates the planned sequences, owned by `table_oid`.
 void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid table_oid, Oid ns);
+// ALTER TABLE t ALTER COLUMN c ADD GENERATED ... AS IDENTITY [(options)]
+// (how pg_dump restores identity columns): a sequence owned by the column
+// (named by SEQUENCE NAME or chosen as CREATE TABLE does), the column's
+// default nextval of it. 55000 when the column is nullable, already an
+// identity column or has a default; 22023 for a non-integer column.
+void AddIdentityToColumn(const RelationEntry& e, const std::string& column, const parser::Constraint& identity);
 // DROP TABLE: drops the sequences the table owns (same transaction).
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid);
 // Replaces a hearth_sequence row (`row` as found) with `p` (ALTER TABLE:

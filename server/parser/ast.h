@@ -755,14 +755,15 @@ enum class ConstraintKind {
 };
 
 // One option of CREATE/ALTER SEQUENCE or of an identity column's ( ... ).
-enum class SeqOptionKind { kAs, kIncrement, kMinValue, kMaxValue, kStart, kRestart, kCache, kCycle, kOwnedBy };
+// kSequenceName: SEQUENCE NAME n, only among an identity column's options.
+enum class SeqOptionKind { kAs, kIncrement, kMinValue, kMaxValue, kStart, kRestart, kCache, kCycle, kOwnedBy, kSequenceName };
 struct SeqOption {
   SeqOptionKind kind = SeqOptionKind::kIncrement;
   bool is_no = false;       // NO MINVALUE / NO MAXVALUE / NO CYCLE
   bool has_value = false;   // a number was given (RESTART may omit it)
   std::string value;        // the number's text with its sign
   TypeName type;            // AS type
-  std::vector<std::string> owned_by;  // OWNED BY [schema.]table.column parts; empty: NONE
+  std::vector<std::string> owned_by;  // OWNED BY [schema.]table.column parts (empty: NONE); SEQUENCE NAME's parts
   int location = -1;
 };
 
@@ -899,6 +900,7 @@ enum class AlterTableCmdKind {
   kNoInherit,         // NO INHERIT parent
   kAttachPartition,   // ATTACH PARTITION parent FOR VALUES ... (the partition in `parent`)
   kDetachPartition,   // DETACH PARTITION name (in `parent`)
+  kAddIdentity,       // ALTER [COLUMN] c ADD GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(opts)]
 };
 
 struct AlterTableCmd {
@@ -906,7 +908,7 @@ struct AlterTableCmd {
   std::string name;      // column / constraint being acted on
   std::string new_name;  // RENAME targets
   std::unique_ptr<ColumnDef> column;       // kAddColumn
-  std::unique_ptr<Constraint> constraint;  // kAddConstraint
+  std::unique_ptr<Constraint> constraint;  // kAddConstraint, kAddIdentity (kind kIdentity)
   TypeName type;                           // kAlterColumnType
   ExprPtr expr;                            // kSetDefault, USING of kAlterColumnType
   std::vector<GenericOption> options;      // kSetOptions

@@ -488,6 +488,12 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
       c.type = ParseTypeName();
       if (AcceptKw("collate")) ParseAnyName();
       if (AcceptKw("using")) c.expr = ParseExpr();
+    } else if (AcceptKw("add")) {
+      if (!IsKw("generated")) SyntaxError();
+      c.kind = AlterTableCmdKind::kAddIdentity;
+      c.constraint = std::make_unique<Constraint>();
+      c.constraint->location = Loc();
+      ParseIdentityConstraint(*c.constraint);
     } else if (AcceptKw("set")) {
       if (AcceptKw("default")) {
         c.kind = AlterTableCmdKind::kSetDefault;

@@ -4,7 +4,7 @@
 // (GENERATED ... AS IDENTITY (options)), as PostgreSQL 15's grammar
 // (SeqOptElem): AS type, INCREMENT [BY] n, MINVALUE n | NO MINVALUE,
 // MAXVALUE n | NO MAXVALUE, START [WITH] n, RESTART [[WITH] n], CACHE n,
-// [NO] CYCLE, OWNED BY t.c | NONE.
+// [NO] CYCLE, OWNED BY t.c | NONE, SEQUENCE NAME n (identity columns only).
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
 
@@ -65,6 +65,11 @@ bool Parser::ParseSeqOption(std::vector<SeqOption>& out, bool allow_restart) {
     number();
   } else if (AcceptKw("cycle")) {
     o.kind = SeqOptionKind::kCycle;
+  } else if (IsKw("sequence") && PeekKw(1, "name")) {
+    Advance();
+    Advance();
+    o.kind = SeqOptionKind::kSequenceName;
+    o.owned_by = ParseAnyName();
   } else if (AcceptKw("owned")) {
     ExpectKw("by");
     o.kind = SeqOptionKind::kOwnedBy;
