@@ -245,7 +245,7 @@ internal::AttributeFields ValidateNewColumn(const RelationEntry& e, const parser
     throw DbError("54011", "tables can have at most 1600 columns");
   }
   const std::string& tn = def.type.name;
-  if (def.type.schema.empty() && (tn == "serial" || tn == "bigserial" || tn == "smallserial")) {
+  if (IsSerialTypeName(def.type)) {
     throw DbError("0A000", "adding a " + tn + " column with ALTER TABLE is not supported yet");
   }
   internal::DdlResolveColumnType(def.type, a.attname, ctx.query_text, &a.atttypid, &a.atttypmod);

@@ -436,6 +436,14 @@ DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exis
   return result;
 }
 
+bool IsSerialTypeName(const parser::TypeName& tn) {
+  if (!tn.schema.empty() || tn.is_array) return false;
+  for (const char* name : {"serial", "bigserial", "smallserial", "serial2", "serial4", "serial8"}) {
+    if (tn.name == name) return true;
+  }
+  return false;
+}
+
 std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStmt& stmt, const std::string& relname,
                                                     Oid ns, std::vector<internal::AttributeFields>& attrs,
                                                     std::string_view query_text) {
@@ -443,8 +451,7 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
   for (size_t i = 0; i < stmt.columns.size() && i < attrs.size(); ++i) {
     const parser::ColumnDef& col = stmt.columns[i];
     internal::AttributeFields& a = attrs[i];
-    const std::string& tn = col.type.name;
-    const bool serial = col.type.schema.empty() && (tn == "serial" || tn == "bigserial" || tn == "smallserial");
+    const bool serial = IsSerialTypeName(col.type);
     const parser::Constraint* identity = nullptr;
     const parser::Constraint* has_default = nullptr;
     for (const parser::Constraint& c : col.constraints) {

@@ -38,6 +38,9 @@ DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt);
 // an identity column's sequence cannot be dropped.
 DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exists, parser::DropBehavior behavior);
 
+// serial, bigserial, smallserial, serial2, serial4 or serial8 (unqualified).
+bool IsSerialTypeName(const parser::TypeName& tn);
+
 // A sequence CREATE TABLE makes for a serial or identity column.
 struct ColumnSequencePlan {
   int attnum = 0;  // 1-based
