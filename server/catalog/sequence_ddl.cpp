@@ -520,6 +520,9 @@ void AddIdentityToColumn(const RelationEntry& e, const std::string& column, cons
   const int pos = AlterColumnPosition(e, column);
   const executor::ColumnInfo& c = e.info.columns[static_cast<size_t>(pos)];
   const std::string what = "column \"" + column + "\" of relation \"" + e.info.name + "\"";
+  if (c.type != types::kInt2Oid && c.type != types::kInt4Oid && c.type != types::kInt8Oid) {
+    throw DbError("22023", "identity column type must be smallint, integer, or bigint");  // checked first, as PostgreSQL
+  }
   if (!c.not_null) throw DbError("55000", what + " must be declared NOT NULL before identity can be added");
   if (c.identity != 0) throw DbError("55000", what + " is already an identity column");
   if (c.has_default()) throw DbError("55000", what + " already has a default value");

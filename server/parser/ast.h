@@ -811,6 +811,17 @@ struct PartitionBoundSpec {
 };
 
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t (...) [WITH (...)]
+// LIKE source [{INCLUDING | EXCLUDING} option ...] among CREATE TABLE's
+// elements. [begin, end) is the clause's span in the query text (offsets
+// like Statement::location): it is replaced by the source's columns.
+struct TableLikeClause {
+  RangeVar relation;
+  bool defaults = false;     // INCLUDING DEFAULTS
+  bool constraints = false;  // INCLUDING CONSTRAINTS (CHECK)
+  int begin = -1;
+  int end = -1;
+};
+
 struct CreateTableStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kCreateTable;
   CreateTableStmt() : Statement(kKind) {}
@@ -825,6 +836,7 @@ struct CreateTableStmt : Statement {
   std::vector<RangeVar> inherits;  // INHERITS (parent, ...); PARTITION OF parent (one)
   std::shared_ptr<PartitionSpec> partition_by;      // PARTITION BY ...
   std::shared_ptr<PartitionBoundSpec> partition_of;  // PARTITION OF parent FOR VALUES ... (parent in inherits)
+  std::vector<TableLikeClause> likes;  // tcop/create_table_like.cpp expands them
 };
 
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t [(cols)] [WITH (...)]
