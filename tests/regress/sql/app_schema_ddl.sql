@@ -58,3 +58,4 @@ SELECT session_user, current_user;
 ROLLBACK;
 SELECT session_user, current_user;
 DROP ROLE app_schema_user;
+DROP TABLE like_src, like_plain, like_defaults, like_all, like_empty_src, like_empty, ident, ident2, serials;
