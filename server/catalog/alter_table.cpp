@@ -148,23 +148,6 @@ void AlterColumnDefault(const RelationEntry& e, const std::string& column, const
   UpdateAttribute(e, a, r);
 }
 
-void AlterColumnAddIdentity(const RelationEntry& e, const std::string& column, const parser::Constraint& identity) {
-  const int pos = AlterColumnPosition(e, column);
-  const executor::ColumnInfo& c = e.info.columns[static_cast<size_t>(pos)];
-  if (c.type != types::kInt2Oid && c.type != types::kInt4Oid && c.type != types::kInt8Oid) {
-    throw DbError("22023", "identity column type must be smallint, integer, or bigint");
-  }
-  if (c.identity != 0) throw DbError("55000", ColumnOf(column, e) + " is already an identity column");
-  if (!c.not_null) throw DbError("55000", ColumnOf(column, e) + " must be declared NOT NULL before identity can be added");
-  if (c.has_default()) throw DbError("55000", ColumnOf(column, e) + " already has a default value");
-  const std::string next = CreateIdentitySequence(e, pos + 1, identity);
-  internal::CatalogTuple a = AttributeRow(e, pos);
-  heap::Row r = a.row;
-  r[kAttAtthasdef] = types::Value::Bool(true);
-  r[kAttAttdefault] = types::Value::Text(next);
-  UpdateAttribute(e, a, r);
-}
-
 void AlterColumnSetNotNull(const RelationEntry& e, const std::string& column) {
   const int pos = AlterColumnPosition(e, column);
   if (e.info.columns[static_cast<size_t>(pos)].not_null) return;
@@ -262,7 +245,7 @@ internal::AttributeFields ValidateNewColumn(const RelationEntry& e, const parser
     throw DbError("54011", "tables can have at most 1600 columns");
   }
   const std::string& tn = def.type.name;
-  if (def.type.schema.empty() && (tn == "serial" || tn == "bigserial" || tn == "smallserial")) {
+  if (IsSerialTypeName(def.type)) {
     throw DbError("0A000", "adding a " + tn + " column with ALTER TABLE is not supported yet");
   }
   internal::DdlResolveColumnType(def.type, a.attname, ctx.query_text, &a.atttypid, &a.atttypmod);

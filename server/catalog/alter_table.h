@@ -45,10 +45,6 @@ int AlterColumnPosition(const RelationEntry& e, const std::string& name);
 
 // ALTER COLUMN c SET DEFAULT (text as stored) / DROP DEFAULT (empty text).
 void AlterColumnDefault(const RelationEntry& e, const std::string& column, const std::string& default_text);
-// ALTER COLUMN c ADD GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(...)], as
-// pg_dump restores identity columns: 22023 for a non-integer column, 55000
-// when it is already one, is nullable or has a default.
-void AlterColumnAddIdentity(const RelationEntry& e, const std::string& column, const parser::Constraint& identity);
 // ALTER COLUMN c SET NOT NULL: 23502 `column "c" of relation "t" contains
 // null values` when a row (committed or this transaction's) has NULL.
 void AlterColumnSetNotNull(const RelationEntry& e, const std::string& column);

@@ -344,9 +344,14 @@ std::string DefaultAsPostgresShows(const std::string& expr, Oid type) {
   return expr + "::" + FormatType(type);
 }
 
+// A default's pg_attrdef oid: defaults are no catalog objects of their own
+// here, so the oid is made from the column (unique within pg_attrdef, which
+// is all pg_dump needs to match pg_depend's rows to pg_attrdef's).
+Value AttrdefOid(Oid relid, int64_t attnum) { return OidValue(static_cast<Oid>(relid * 1601u + attnum)); }
+
 void AddPgAttrdef(SystemViewProvider& p) {
   // adbin is the expression's SQL text (PostgreSQL: a pg_node_tree that
-  // pg_get_expr turns into this text); oid is 0 (defaults have no oid here).
+  // pg_get_expr turns into this text).
   executor::TableInfo info = PgViewInfo(
       kPgAttrdefOid, "pg_attrdef", {{"oid", kOidOid}, {"adrelid", kOidOid}, {"adnum", kInt2Oid}, {"adbin", kTextOid}});
   p.AddView(std::move(info), [&p] {
@@ -357,7 +362,7 @@ void AddPgAttrdef(SystemViewProvider& p) {
       if (!a[kAttAtthasdef].b || a[kAttAttdefault].str.empty()) continue;
       const Oid relid = static_cast<Oid>(a[kAttAttrelid].i);
       if (identity.count({relid, static_cast<int>(a[kAttAttnum].i)}) != 0) continue;  // identity: no default
-      out.push_back({OidValue(0), OidValue(relid), Int2Value(static_cast<int>(a[kAttAttnum].i)),
+      out.push_back({AttrdefOid(relid, a[kAttAttnum].i), OidValue(relid), Int2Value(static_cast<int>(a[kAttAttnum].i)),
                      Value::Text(DefaultAsPostgresShows(a[kAttAttdefault].str, static_cast<Oid>(a[kAttAtttypid].i)))});
     }
     return out;
@@ -462,10 +467,11 @@ void AddPgSequence(SystemViewProvider& p) {
 }
 
 // pg_depend: the dependencies Hearth acts on — a sequence owned by a
-// column ('a' auto, 'i' internal for identity columns) and a view on the
-// relations its query reads ('n'; PostgreSQL records those of the view's
-// _RETURN rule, Hearth has no rules: pg_dump orders views after their
-// tables either way).
+// column ('a' auto, 'i' internal for identity columns), the default of a
+// serial column on its sequence ('n'; pg_dump needs it to write that
+// default after the sequence it calls) and a view on the relations its
+// query reads ('n'; PostgreSQL records those of the view's _RETURN rule,
+// Hearth has no rules: pg_dump orders views after their tables either way).
 void AddPgDepend(SystemViewProvider& p) {
   executor::TableInfo info = PgViewInfo(
       kPgDependOid, "pg_depend",
@@ -478,6 +484,10 @@ void AddPgDepend(SystemViewProvider& p) {
       const bool identity = !s[kSeqIdentity].is_null && !s[kSeqIdentity].str.empty();
       out.push_back({OidValue(kPgClassOid), s[kSeqRelid], Value::Int4(0), OidValue(kPgClassOid), s[kSeqOwnerRel],
                      Value::Int4(static_cast<int32_t>(s[kSeqOwnerCol].i)), CharValue(identity ? 'i' : 'a')});
+      if (!identity) {
+        out.push_back({OidValue(kPgAttrdefOid), AttrdefOid(static_cast<Oid>(s[kSeqOwnerRel].i), s[kSeqOwnerCol].i),
+                       Value::Int4(0), OidValue(kPgClassOid), s[kSeqRelid], Value::Int4(0), CharValue('n')});
+      }
     }
     for (const Row& c : ScanCatalog(p.wrapped(), kHearthClassName)) {
       if (c[kClassRelkind].str != "v" || c.size() <= kClassRelviewdeps || c[kClassRelviewdeps].is_null) continue;

@@ -15,6 +15,7 @@
 
 #include "access/heap/heapam.h"
 #include "access/transam/xact.h"
+#include "catalog/alter_table.h"
 #include "catalog/catalog_indexes.h"
 #include "catalog/catalog_shared.h"
 #include "catalog/ddl_internal.h"
@@ -64,7 +65,7 @@ Oid SequenceType(const parser::TypeName& tn) {
 
 // The options as given, each at most once (42601 otherwise).
 struct GivenOptions {
-  const SeqOption* by_kind[9] = {};
+  const SeqOption* by_kind[10] = {};
   const SeqOption* Get(SeqOptionKind k) const { return by_kind[static_cast<int>(k)]; }
 };
 GivenOptions Collect(const std::vector<SeqOption>& opts, std::string_view query = {}) {
@@ -80,6 +81,13 @@ GivenOptions Collect(const std::vector<SeqOption>& opts, std::string_view query 
 }
 
 std::string TypeName(Oid t) { return types::FormatType(t); }
+
+// SEQUENCE NAME belongs to an identity column's options only.
+void RejectSequenceName(const GivenOptions& g, std::string_view query) {
+  if (const SeqOption* o = g.Get(SeqOptionKind::kSequenceName)) {
+    throw DbError("42601", "invalid sequence option SEQUENCE NAME").WithPosition(internal::DdlPosition(query, o->location));
+  }
+}
 
 // PostgreSQL's init_params: applies `opts` over `p` (the defaults at
 // CREATE, the current parameters at ALTER). *restart gets RESTART's value.
@@ -304,6 +312,35 @@ std::string ChooseSequenceName(const std::string& table, const std::string& colu
   }
 }
 
+// The sequence of serial or identity column `column` (attnum, integer
+// type `type`) of table `relname` in `ns`: its parameters from the identity's
+// options, its name from SEQUENCE NAME or <table>_<column>_seq made unique.
+ColumnSequencePlan PlanColumnSequence(const std::string& relname, const std::string& column, Oid type, int attnum,
+                                      const parser::Constraint* identity, Oid ns,
+                                      const std::vector<ColumnSequencePlan>& taken) {
+  if (type != types::kInt2Oid && type != types::kInt4Oid && type != types::kInt8Oid) {
+    throw DbError("22023", "identity column type must be smallint, integer, or bigint");
+  }
+  ColumnSequencePlan plan;
+  plan.attnum = attnum;
+  plan.params.type = type;
+  std::optional<int64_t> restart;
+  static const std::vector<SeqOption> kNoOptions;
+  const GivenOptions g = Collect(identity != nullptr ? identity->seq_options : kNoOptions);  // points into them
+  ApplyOptions(g, true, plan.params, &restart);
+  plan.params.type = type;  // AS in an identity's options must not differ: the column type wins
+  plan.params.identity = identity ? identity->identity : 0;
+  if (const SeqOption* o = g.Get(SeqOptionKind::kSequenceName)) {
+    if (o->owned_by.size() > 1 && NamespaceOid(o->owned_by[o->owned_by.size() - 2]) != ns) {
+      throw DbError("0A000", "an identity sequence in another schema than its table is not supported");
+    }
+    plan.name = internal::DdlTruncateName(o->owned_by.back());
+  } else {
+    plan.name = ChooseSequenceName(relname, column, ns, taken);
+  }
+  return plan;
+}
+
 }  // namespace
 
 DdlResult CreateSequence(const parser::CreateSequenceStmt& stmt) {
@@ -312,7 +349,9 @@ DdlResult CreateSequence(const parser::CreateSequenceStmt& stmt) {
   const Oid ns = internal::DdlNamespaceForCreate(stmt.name, name, stmt.temp);
   SequenceParams p;
   std::optional<int64_t> restart;
-  const GivenOptions g = Collect(stmt.options, stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
+  const std::string_view query = stmt.location == 0 ? std::string_view(stmt.text) : std::string_view();
+  const GivenOptions g = Collect(stmt.options, query);
+  RejectSequenceName(g, query);
   ApplyOptions(g, /*is_init=*/true, p, &restart);
   if (const SeqOption* o = g.Get(SeqOptionKind::kOwnedBy)) ApplyOwnedBy(*o, ns, p);
   internal::LockRelationName(ns, name);
@@ -346,7 +385,9 @@ DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt) {
   if (!row) throw DbError("XX000", "cache lookup failed for sequence " + std::to_string(seq->oid));
   SequenceParams p = ParseSequenceRow(row->row);
   std::optional<int64_t> restart;
-  const GivenOptions g = Collect(stmt.options, stmt.location == 0 ? std::string_view(stmt.text) : std::string_view());
+  const std::string_view query = stmt.location == 0 ? std::string_view(stmt.text) : std::string_view();
+  const GivenOptions g = Collect(stmt.options, query);
+  RejectSequenceName(g, query);
   ApplyOptions(g, /*is_init=*/false, p, &restart);
   if (const SeqOption* o = g.Get(SeqOptionKind::kOwnedBy)) {
     if (p.identity != 0) throw DbError("0A000", "cannot change ownership of identity sequence");
@@ -397,6 +438,14 @@ DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exis
   return result;
 }
 
+bool IsSerialTypeName(const parser::TypeName& tn) {
+  if (!tn.schema.empty() || tn.is_array) return false;
+  for (const char* name : {"serial", "bigserial", "smallserial", "serial2", "serial4", "serial8"}) {
+    if (tn.name == name) return true;
+  }
+  return false;
+}
+
 std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStmt& stmt, const std::string& relname,
                                                     Oid ns, std::vector<internal::AttributeFields>& attrs,
                                                     std::string_view query_text) {
@@ -404,8 +453,7 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
   for (size_t i = 0; i < stmt.columns.size() && i < attrs.size(); ++i) {
     const parser::ColumnDef& col = stmt.columns[i];
     internal::AttributeFields& a = attrs[i];
-    const std::string& tn = col.type.name;
-    const bool serial = col.type.schema.empty() && (tn == "serial" || tn == "bigserial" || tn == "smallserial");
+    const bool serial = IsSerialTypeName(col.type);
     const parser::Constraint* identity = nullptr;
     const parser::Constraint* has_default = nullptr;
     for (const parser::Constraint& c : col.constraints) {
@@ -429,19 +477,7 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
       throw DbError("42601", "multiple default values specified for column \"" + a.attname + "\" of table \"" +
                                  relname + "\"");
     }
-    if (a.atttypid != types::kInt2Oid && a.atttypid != types::kInt4Oid && a.atttypid != types::kInt8Oid) {
-      throw DbError("22023", "identity column type must be smallint, integer, or bigint");
-    }
-    ColumnSequencePlan plan;
-    plan.attnum = a.attnum;
-    plan.params.type = a.atttypid;
-    std::optional<int64_t> restart;
-    ApplyOptions(Collect(identity ? identity->seq_options : std::vector<SeqOption>{}), true, plan.params, &restart);
-    plan.params.type = a.atttypid;  // AS in an identity's options must not differ: the column type wins
-    plan.params.identity = identity ? identity->identity : 0;
-    plan.name = identity != nullptr && !identity->ref_table.name.empty()  // SEQUENCE NAME
-                    ? internal::DdlTruncateName(identity->ref_table.name)
-                    : ChooseSequenceName(relname, a.attname, ns, plans);
+    ColumnSequencePlan plan = PlanColumnSequence(relname, a.attname, a.atttypid, a.attnum, identity, ns, plans);
     a.attdefault = "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
     a.attnotnull = true;
     plans.push_back(std::move(plan));
@@ -461,22 +497,6 @@ void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid tab
   }
 }
 
-std::string CreateIdentitySequence(const RelationEntry& table, int attnum, const parser::Constraint& identity) {
-  const executor::ColumnInfo& c = table.info.columns[static_cast<size_t>(attnum - 1)];
-  ColumnSequencePlan plan;
-  plan.attnum = attnum;
-  plan.params.type = c.type;
-  std::optional<int64_t> restart;
-  ApplyOptions(Collect(identity.seq_options), true, plan.params, &restart);
-  plan.params.type = c.type;
-  plan.params.identity = identity.identity;
-  plan.name = identity.ref_table.name.empty()  // SEQUENCE NAME
-                  ? ChooseSequenceName(table.info.name, c.name, table.namespace_oid, {})
-                  : internal::DdlTruncateName(identity.ref_table.name);
-  CreateColumnSequences({plan}, table.oid, table.namespace_oid);
-  return "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)";
-}
-
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid) {
   for (const internal::CatalogTuple& row : FindSequencesOwnedBy(table_oid)) {
     RelationRef seq = OpenRelationByOid(internal::RowOid(row.row, kSeqRelid), storage::LockMode::kAccessExclusive);
@@ -493,5 +513,27 @@ void RestartOwnedSequences(Oid table_oid) {
 }
 
 void RewriteSequenceRow(const internal::CatalogTuple& row, const SequenceParams& p) { UpdateSequenceRow(row, p); }
+
+}  // namespace hearth::catalog
+
+namespace hearth::catalog {
+
+void AddIdentityToColumn(const RelationEntry& e, const std::string& column, const parser::Constraint& identity) {
+  const int pos = AlterColumnPosition(e, column);
+  const executor::ColumnInfo& c = e.info.columns[static_cast<size_t>(pos)];
+  const std::string what = "column \"" + column + "\" of relation \"" + e.info.name + "\"";
+  if (c.type != types::kInt2Oid && c.type != types::kInt4Oid && c.type != types::kInt8Oid) {
+    throw DbError("22023", "identity column type must be smallint, integer, or bigint");  // checked first, as PostgreSQL
+  }
+  if (!c.not_null) throw DbError("55000", what + " must be declared NOT NULL before identity can be added");
+  if (c.identity != 0) throw DbError("55000", what + " is already an identity column");
+  if (c.has_default()) throw DbError("55000", what + " already has a default value");
+  ColumnSequencePlan plan = PlanColumnSequence(e.info.name, column, c.type, pos + 1, &identity, e.namespace_oid, {});
+  // The default first: AlterColumnDefault refuses an identity column.
+  AlterColumnDefault(e, column, "nextval(" + SequenceNameLiteral(plan.name) + "::regclass)");
+  CreateColumnSequences({plan}, e.oid, e.namespace_oid);
+  MarkCatalogChanged(e.oid);
+  access::CommandCounterIncrement();
+}
 
 }  // namespace hearth::catalog

@@ -38,6 +38,9 @@ DdlResult AlterSequence(const parser::AlterSequenceStmt& stmt);
 // an identity column's sequence cannot be dropped.
 DdlResult DropSequences(const std::vector<parser::RangeVar>& names, bool if_exists, parser::DropBehavior behavior);
 
+// serial, bigserial, smallserial, serial2, serial4 or serial8 (unqualified).
+bool IsSerialTypeName(const parser::TypeName& tn);
+
 // A sequence CREATE TABLE makes for a serial or identity column.
 struct ColumnSequencePlan {
   int attnum = 0;  // 1-based
@@ -54,11 +57,12 @@ std::vector<ColumnSequencePlan> PlanColumnSequences(const parser::CreateTableStm
                                                     std::string_view query_text = {});
 // Creates the planned sequences, owned by `table_oid`.
 void CreateColumnSequences(const std::vector<ColumnSequencePlan>& plans, Oid table_oid, Oid ns);
-// ALTER TABLE ... ADD GENERATED ... AS IDENTITY on 1-based column `attnum`
-// of `table` (checked by AlterColumnAddIdentity): creates its sequence
-// (SEQUENCE NAME's or <table>_<column>_seq made unique), owned by the
-// column; returns the column's new default, nextval('<name>'::regclass).
-std::string CreateIdentitySequence(const RelationEntry& table, int attnum, const parser::Constraint& identity);
+// ALTER TABLE t ALTER COLUMN c ADD GENERATED ... AS IDENTITY [(options)]
+// (how pg_dump restores identity columns): a sequence owned by the column
+// (named by SEQUENCE NAME or chosen as CREATE TABLE does), the column's
+// default nextval of it. 55000 when the column is nullable, already an
+// identity column or has a default; 22023 for a non-integer column.
+void AddIdentityToColumn(const RelationEntry& e, const std::string& column, const parser::Constraint& identity);
 // DROP TABLE: drops the sequences the table owns (same transaction).
 void DropOwnedSequences(Oid table_oid, access::TransactionId xid, access::CommandId cid);
 // Replaces a hearth_sequence row (`row` as found) with `p` (ALTER TABLE:

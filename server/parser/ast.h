@@ -761,14 +761,15 @@ enum class ConstraintKind {
 };
 
 // One option of CREATE/ALTER SEQUENCE or of an identity column's ( ... ).
-enum class SeqOptionKind { kAs, kIncrement, kMinValue, kMaxValue, kStart, kRestart, kCache, kCycle, kOwnedBy };
+// kSequenceName: SEQUENCE NAME n, only among an identity column's options.
+enum class SeqOptionKind { kAs, kIncrement, kMinValue, kMaxValue, kStart, kRestart, kCache, kCycle, kOwnedBy, kSequenceName };
 struct SeqOption {
   SeqOptionKind kind = SeqOptionKind::kIncrement;
   bool is_no = false;       // NO MINVALUE / NO MAXVALUE / NO CYCLE
   bool has_value = false;   // a number was given (RESTART may omit it)
   std::string value;        // the number's text with its sign
   TypeName type;            // AS type
-  std::vector<std::string> owned_by;  // OWNED BY [schema.]table.column parts; empty: NONE
+  std::vector<std::string> owned_by;  // OWNED BY [schema.]table.column parts (empty: NONE); SEQUENCE NAME's parts
   int location = -1;
 };
 
@@ -816,6 +817,17 @@ struct PartitionBoundSpec {
 };
 
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t (...) [WITH (...)]
+// LIKE source [{INCLUDING | EXCLUDING} option ...] among CREATE TABLE's
+// elements. [begin, end) is the clause's span in the query text (offsets
+// like Statement::location): it is replaced by the source's columns.
+struct TableLikeClause {
+  RangeVar relation;
+  bool defaults = false;     // INCLUDING DEFAULTS
+  bool constraints = false;  // INCLUDING CONSTRAINTS (CHECK)
+  int begin = -1;
+  int end = -1;
+};
+
 struct CreateTableStmt : Statement {
   static constexpr StmtKind kKind = StmtKind::kCreateTable;
   CreateTableStmt() : Statement(kKind) {}
@@ -830,6 +842,7 @@ struct CreateTableStmt : Statement {
   std::vector<RangeVar> inherits;  // INHERITS (parent, ...); PARTITION OF parent (one)
   std::shared_ptr<PartitionSpec> partition_by;      // PARTITION BY ...
   std::shared_ptr<PartitionBoundSpec> partition_of;  // PARTITION OF parent FOR VALUES ... (parent in inherits)
+  std::vector<TableLikeClause> likes;  // tcop/create_table_like.cpp expands them
 };
 
 // CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] t [(cols)] [WITH (...)]
@@ -905,6 +918,7 @@ enum class AlterTableCmdKind {
   kNoInherit,         // NO INHERIT parent
   kAttachPartition,   // ATTACH PARTITION parent FOR VALUES ... (the partition in `parent`)
   kDetachPartition,   // DETACH PARTITION name (in `parent`)
+  kAddIdentity,       // ALTER [COLUMN] c ADD GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(opts)]
 };
 
 struct AlterTableCmd {
@@ -912,7 +926,7 @@ struct AlterTableCmd {
   std::string name;      // column / constraint being acted on
   std::string new_name;  // RENAME targets
   std::unique_ptr<ColumnDef> column;       // kAddColumn
-  std::unique_ptr<Constraint> constraint;  // kAddConstraint
+  std::unique_ptr<Constraint> constraint;  // kAddConstraint, kAddIdentity (kind kIdentity)
   TypeName type;                           // kAlterColumnType
   ExprPtr expr;                            // kSetDefault, USING of kAlterColumnType
   std::vector<GenericOption> options;      // kSetOptions

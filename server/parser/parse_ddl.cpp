@@ -97,7 +97,7 @@ StmtPtr Parser::ParseCreateTable(bool temp, bool unlogged, int location) {
         if (IsTableConstraintStart()) {
           s->constraints.push_back(ParseTableConstraint());
         } else if (IsKw("like")) {
-          ErrorAt(sqlstate::kFeatureNotSupported, "CREATE TABLE ... LIKE is not supported yet", Loc());
+          s->likes.push_back(ParseTableLikeClause());
         } else {
           s->columns.push_back(ParseColumnDef());
         }
@@ -492,10 +492,9 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
       c.type = ParseTypeName();
       if (AcceptKw("collate")) ParseAnyName();
       if (AcceptKw("using")) c.expr = ParseExpr();
-    } else if (IsKw("add") && PeekKw(1, "generated")) {
-      // ADD GENERATED ... AS IDENTITY: an identity "constraint" on column c.
-      Advance();  // ADD
-      c.kind = AlterTableCmdKind::kAddConstraint;
+    } else if (AcceptKw("add")) {
+      if (!IsKw("generated")) SyntaxError();
+      c.kind = AlterTableCmdKind::kAddIdentity;
       c.constraint = std::make_unique<Constraint>();
       c.constraint->location = Loc();
       ParseIdentityConstraint(*c.constraint);
@@ -545,6 +544,32 @@ AlterTableCmd Parser::ParseAlterTableCmd() {
     SyntaxError();
   }
   return c;
+}
+
+TableLikeClause Parser::ParseTableLikeClause() {
+  TableLikeClause like;
+  like.begin = Loc();
+  Advance();  // LIKE
+  like.relation = ParseQualifiedName();
+  while (IsKw("including") || IsKw("excluding")) {
+    const bool on = IsKw("including");
+    Advance();
+    static const char* const kOptions[] = {"comments", "compression", "constraints", "defaults", "generated",
+                                           "identity", "indexes", "statistics", "storage", "all"};
+    bool known = false;
+    for (const char* o : kOptions) {
+      if (!IsKw(o)) continue;
+      known = true;
+      const std::string opt = o;
+      if (opt == "defaults" || opt == "all") like.defaults = on;
+      if (opt == "constraints" || opt == "all") like.constraints = on;
+      Advance();
+      break;
+    }
+    if (!known) SyntaxError();
+  }
+  like.end = Loc();
+  return like;
 }
 
 StmtPtr Parser::ParseDrop() {

@@ -4,7 +4,7 @@
 // (GENERATED ... AS IDENTITY (options)), as PostgreSQL 15's grammar
 // (SeqOptElem): AS type, INCREMENT [BY] n, MINVALUE n | NO MINVALUE,
 // MAXVALUE n | NO MAXVALUE, START [WITH] n, RESTART [[WITH] n], CACHE n,
-// [NO] CYCLE, OWNED BY t.c | NONE.
+// [NO] CYCLE, OWNED BY t.c | NONE, SEQUENCE NAME n (identity columns only).
 #include "common/error/sqlstate.h"
 #include "parser/parser_internal.h"
 
@@ -65,6 +65,11 @@ bool Parser::ParseSeqOption(std::vector<SeqOption>& out, bool allow_restart) {
     number();
   } else if (AcceptKw("cycle")) {
     o.kind = SeqOptionKind::kCycle;
+  } else if (IsKw("sequence") && PeekKw(1, "name")) {
+    Advance();
+    Advance();
+    o.kind = SeqOptionKind::kSequenceName;
+    o.owned_by = ParseAnyName();
   } else if (AcceptKw("owned")) {
     ExpectKw("by");
     o.kind = SeqOptionKind::kOwnedBy;
@@ -121,16 +126,6 @@ void Parser::ParseIdentityConstraint(Constraint& c) {
   ExpectKw("identity");
   if (AcceptOp("(")) {
     for (;;) {
-      if (IsKw("sequence") && PeekKw(1, "name")) {
-        // SEQUENCE NAME [schema.]name (pg_dump writes it): kept in
-        // ref_table, which an identity constraint has no other use for.
-        Advance();
-        Advance();
-        std::vector<std::string> name = ParseAnyName();
-        c.ref_table.name = name.back();
-        if (name.size() > 1) c.ref_table.schema = name[name.size() - 2];
-        continue;
-      }
       if (!ParseSeqOption(c.seq_options, /*allow_restart=*/false)) break;
     }
     if (!IsOp(")")) SyntaxError();

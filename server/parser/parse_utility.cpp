@@ -181,6 +181,7 @@ StmtPtr Parser::ParseSet() {
     }
   } else if (AcceptKw("local")) {
     s->is_local = true;
+    if (IsKw("session") && PeekKw(1, "authorization")) Advance();  // SET LOCAL SESSION AUTHORIZATION
   }
   if (AcceptKw("transaction")) {
     if (IsKw("snapshot")) {

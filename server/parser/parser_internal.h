@@ -231,6 +231,8 @@ class Parser {
   std::string ParseSignedInteger();
   // GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( options )], at GENERATED.
   void ParseIdentityConstraint(Constraint& c);
+  // LIKE source [{INCLUDING | EXCLUDING} option ...] in CREATE TABLE, at LIKE.
+  TableLikeClause ParseTableLikeClause();
   bool ParseIfNotExists();
   bool ParseIfExists();
 

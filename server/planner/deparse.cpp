@@ -3,6 +3,8 @@
 // Principal entry point: Deparse.
 #include "planner/deparse.h"
 
+#include <algorithm>
+
 #include "common/error/stack_depth.h"
 
 namespace hearth::planner {
@@ -21,11 +23,14 @@ std::string Quote(const std::string& s) {
 }
 
 std::string TypeText(const parser::TypeName& t) {
-  std::string s = t.name;
+  std::string s = t.schema.empty() ? t.name : t.schema + "." + t.name;
   if (!t.typmods.empty()) {
     s += "(";
     for (size_t i = 0; i < t.typmods.size(); ++i) s += (i ? "," : "") + std::to_string(t.typmods[i]);
     s += ")";
+  }
+  if (t.is_array) {
+    for (int i = 0; i < std::max(t.array_dims, 1); ++i) s += "[]";  // '{}'::text[] stays an array
   }
   return s;
 }

@@ -23,6 +23,7 @@
 #include "catalog/index_ddl.h"
 #include "catalog/inherit_ddl.h"
 #include "catalog/partition_ddl.h"
+#include "catalog/sequence_ddl.h"
 #include "catalog/table_rewrite.h"
 #include "common/error/sqlstate.h"
 #include "executor/executor.h"
@@ -228,6 +229,7 @@ class AlterTableRunner {
       case K::kDropDefault: action = "ALTER COLUMN ... DROP DEFAULT"; break;
       case K::kSetNotNull: action = "ALTER COLUMN ... SET NOT NULL"; break;
       case K::kDropNotNull: action = "ALTER COLUMN ... DROP NOT NULL"; break;
+      case K::kAddIdentity: action = "ALTER COLUMN ... ADD IDENTITY"; break;
       case K::kAddConstraint: action = "ADD CONSTRAINT"; break;
       case K::kRenameColumn:
         throw DbError(sqlstate::kWrongObjectType, "cannot rename columns of relation \"" + e_->info.name + "\"")
@@ -269,9 +271,6 @@ class AlterTableRunner {
         return;
       }
       case K::kAddConstraint:
-        if (cmd.constraint && cmd.constraint->kind == parser::ConstraintKind::kIdentity) {
-          return catalog::AlterColumnAddIdentity(*e_, cmd.name, *cmd.constraint);  // ALTER COLUMN c ADD GENERATED
-        }
         if (cmd.constraint) SendNotices(s_, catalog::AlterTableAddConstraint(stmt_.table, *cmd.constraint));
         return;
       case K::kDropConstraint:
@@ -288,6 +287,7 @@ class AlterTableRunner {
         return catalog::AlterTableInherit(*e_, cmd.parent, cmd.kind == K::kInherit);  // inherit_ddl.cpp
       case K::kAttachPartition: return catalog::AttachPartition(*e_, cmd.parent, *cmd.bound, ctx_);  // partition_ddl.cpp
       case K::kDetachPartition: return catalog::DetachPartition(*e_, cmd.parent);
+      case K::kAddIdentity: return catalog::AddIdentityToColumn(*e_, cmd.name, *cmd.constraint);  // sequence_ddl.cpp
     }
   }
 

@@ -32,6 +32,7 @@
 #include "tcop/partition_eval.h"
 #include "tcop/constraint_commands.h"
 #include "tcop/dest.h"
+#include "tcop/create_table_like.h"
 #include "tcop/session.h"
 
 namespace hearth::tcop {
@@ -75,7 +76,10 @@ class CreateTablePlan : public Plan {
     ctx.eval_const = [&s](const parser::Expr& e, types::Oid type, int32_t typmod) {
       return EvalConstForDdl(s, e, type, typmod);  // partition bounds
     };
-    SendNotices(s, catalog::CreateTableWithConstraints(stmt_, ctx));
+    std::vector<parser::StmtPtr> expanded;
+    const parser::CreateTableStmt& stmt = ExpandTableLike(stmt_, &expanded);  // create_table_like.cpp
+    if (&stmt != &stmt_) ctx.query_text = {};  // positions would point into the expanded text
+    SendNotices(s, catalog::CreateTableWithConstraints(stmt, ctx));
     return "CREATE TABLE";
   }
 

@@ -11,6 +11,7 @@
 #include "utils/adt/array.h"
 #include "utils/adt/compare.h"
 #include "utils/adt/int_adt.h"
+#include "utils/adt/interval.h"
 #include "utils/adt/json_funcs.h"
 
 namespace hearth::types {
@@ -111,7 +112,10 @@ void AggregateState::Accumulate(const Value* args, int nargs) {
   switch (op_) {
     case Op::kSum:
     case Op::kAvg:
-      if (IsIntType(in)) {
+      if (in == kIntervalOid) {  // the running interval sum in best_
+        best_ = count_ == 1 ? v : Value::Bytes(kIntervalOid, EncodeInterval(IntervalAdd(DecodeInterval(best_.str),
+                                                                                      DecodeInterval(v.str))));
+      } else if (IsIntType(in)) {
         int_sum_ += v.i;
         // sum(int2/int4) returns bigint; PostgreSQL raises once it overflows.
         if (op_ == Op::kSum && agg_->result == kInt8Oid &&
@@ -180,6 +184,11 @@ Value AggregateState::Finish() const {
   if (op_ >= Op::kVarPop && op_ <= Op::kStddevSamp) return FinishMoments();
   if (op_ >= Op::kRegrSxx && op_ <= Op::kCorr) return FinishRegression();
   Oid in = agg_->args[0];
+  if (in == kIntervalOid && (op_ == Op::kSum || op_ == Op::kAvg)) {
+    if (op_ == Op::kSum) return best_;
+    return Value::Bytes(kIntervalOid,
+                        EncodeInterval(IntervalDivide(DecodeInterval(best_.str), static_cast<double>(count_))));
+  }
   switch (op_) {
     case Op::kSum:
       if (IsIntType(in)) {

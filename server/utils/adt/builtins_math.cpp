@@ -258,6 +258,8 @@ void AddMathBuiltins(std::vector<FuncSignature>* t) {
   for (Oid T : {I2, I4, I8, NUM}) t->push_back(Row("avg", kAgg, {T}, NUM, nullptr));
   t->push_back(Row("avg", kAgg, {F4}, F8, nullptr));
   t->push_back(Row("avg", kAgg, {F8}, F8, nullptr));
+  t->push_back(Row("sum", kAgg, {kIntervalOid}, kIntervalOid, nullptr));
+  t->push_back(Row("avg", kAgg, {kIntervalOid}, kIntervalOid, nullptr));
   for (Oid T : {I2, I4, I8, F4, F8, NUM, kTextOid, kBpcharOid, kDateOid, kTimestampOid,
                 kTimestampTzOid, kOidOid, kIntervalOid, kTimeOid, kTimeTzOid}) {
     t->push_back(Row("min", kAgg, {T}, T, nullptr));

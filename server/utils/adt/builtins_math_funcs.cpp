@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <numbers>
 
 #include "common/error/db_error.h"
@@ -179,6 +180,38 @@ Value NumScale(const Value* a, int, FuncCallContext&) {
   return Value::Int4(x.scale());
 }
 
+// Trailing fractional zeros of x (at most its scale): what trim_scale drops.
+int TrailingFractionZeros(const Numeric& x) {
+  const std::string& d = x.digits();
+  int n = 0;
+  while (n < x.scale() && n < static_cast<int>(d.size()) && d[d.size() - 1 - static_cast<size_t>(n)] == '0') ++n;
+  return x.is_zero() ? x.scale() : n;
+}
+Value NumMinScale(const Value* a, int, FuncCallContext&) {
+  Numeric x = N(a[0]);
+  if (x.is_nan()) return Value::Null(kInt4Oid);
+  return Value::Int4(x.scale() - TrailingFractionZeros(x));
+}
+Value NumTrimScale(const Value* a, int, FuncCallContext&) {
+  Numeric x = N(a[0]);
+  if (x.is_nan()) return NV(x);
+  const int drop = TrailingFractionZeros(x);
+  std::string d = x.digits();
+  d.resize(d.size() - std::min(d.size(), static_cast<size_t>(drop)));
+  return NV(Numeric::FromParts(x.is_negative(), d, x.scale() - drop));
+}
+
+// float4send / float8send: the binary wire form, big-endian IEEE bits.
+template <typename F, typename Bits>
+Value FloatSend(const Value* a, int, FuncCallContext&) {
+  const F f = static_cast<F>(a[0].f);
+  Bits bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  std::string out(sizeof bits, '\0');
+  for (size_t i = 0; i < sizeof bits; ++i) out[i] = static_cast<char>(bits >> (8 * (sizeof bits - 1 - i)));
+  return Value::Bytes(kByteaOid, std::move(out));
+}
+
 // Euclid on numerics; the result carries the larger display scale.
 Numeric NumGcdOf(const Numeric& a, const Numeric& b) {
   int scale = std::max(a.scale(), b.scale());
@@ -218,7 +251,7 @@ Value IntGcd(const Value* a, int, FuncCallContext&) {
   if (x > 0) x = -x;
   if (y > 0) y = -y;
   while (y != 0) {
-    int64_t r = y == -1 ? 0 : x % y;  // INT64_MIN % -1 traps in C++
+    int64_t r = y == -1 ? 0 : x % y;  // INT64_MIN % -1 traps (SIGFPE) on x86
     x = y;
     y = r;
   }
@@ -267,6 +300,10 @@ void AddMathFunctionBuiltins(std::vector<FuncSignature>* t) {
   t->push_back(Row("exp", kFn, {NUM}, NUM, NumExpFn));
   t->push_back(Row("sign", kFn, {NUM}, NUM, NumSign));
   t->push_back(Row("scale", kFn, {NUM}, kInt4Oid, NumScale));
+  t->push_back(Row("min_scale", kFn, {NUM}, kInt4Oid, NumMinScale));
+  t->push_back(Row("trim_scale", kFn, {NUM}, NUM, NumTrimScale));
+  t->push_back(Row("float4send", kFn, {kFloat4Oid}, kByteaOid, FloatSend<float, uint32_t>));
+  t->push_back(Row("float8send", kFn, {F8}, kByteaOid, FloatSend<double, uint64_t>));
   t->push_back(Row("gcd", kFn, {NUM, NUM}, NUM, NumGcd));
   t->push_back(Row("lcm", kFn, {NUM, NUM}, NUM, NumLcm));
   t->push_back(Row("gcd", kFn, {kInt4Oid, kInt4Oid}, kInt4Oid, IntGcd<kInt4Oid>));

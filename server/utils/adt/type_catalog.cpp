@@ -96,7 +96,7 @@ struct Alias {
 // "char" reaches this table (the parser turns bare CHAR/CHARACTER into
 // bpchar): PostgreSQL's 1-byte type, which is text here as the catalogs'
 // "char" columns are (pg_dump writes 's'::"char").
-constexpr std::array<Alias, 21> kAliases = {{
+constexpr std::array<Alias, 24> kAliases = {{
     {"char", kTextOid},
     {"boolean", kBoolOid},
     {"smallint", kInt2Oid},
@@ -118,6 +118,9 @@ constexpr std::array<Alias, 21> kAliases = {{
     {"serial", kInt4Oid},
     {"bigserial", kInt8Oid},
     {"smallserial", kInt2Oid},
+    {"serial2", kInt2Oid},
+    {"serial4", kInt4Oid},
+    {"serial8", kInt8Oid},
 }};
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
