@@ -34,6 +34,7 @@
 #include "test_server.h"
 
 using hearth::testing::CommandResult;
+using hearth::testing::Contains;
 using hearth::testing::FreePort;
 using hearth::testing::RunCommand;
 using hearth::testing::ScratchPostgres;
@@ -63,10 +64,6 @@ std::string ReadFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 // A dump without its comments and psql's per-dump \restrict key: what two
