@@ -91,6 +91,13 @@ bool OnSearchPath(Oid ns, const std::string& name) {
 }  // namespace
 
 std::optional<types::RelationNameHooks::Name> RelationNameByOid(Oid oid) {
+  // A Hearth catalog standing behind a PostgreSQL one shares its oid
+  // (hearth_class is 1259): such an oid prints as PostgreSQL's name.
+  if (oid < kFirstNormalObjectId) {
+    if (std::optional<std::string> view = SystemViewName(oid)) {
+      return types::RelationNameHooks::Name{"pg_catalog", *view, true};
+    }
+  }
   if (RelationRef r = LookupRelationByOid(oid)) {
     return types::RelationNameHooks::Name{NamespaceName(r->namespace_oid), r->info.name,
                                           OnSearchPath(r->namespace_oid, r->info.name)};

@@ -33,7 +33,10 @@ std::string SourceDir() { return HEARTH_SOURCE_DIR; }
 CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& input, int timeout_s) {
   CommandResult r;
   int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return r;
+  // Close-on-exec: a command another thread starts meanwhile must not
+  // inherit these ends (it would keep this command's stdin open, and the
+  // two would wait for each other's EOF).
+  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) return r;
   pid_t pid = fork();
   if (pid == 0) {
     dup2(in_pipe[0], 0);
