@@ -54,15 +54,7 @@ void GrantRevokeOnDatabase(const parser::GrantPrivStmt& stmt, Oid current_user) 
     }
     Acl acl = DatabaseAcl(t->db);
     const Oid owner = t->db.owner;
-    for (const std::string& name : stmt.grantees) {
-      const Oid g = internal::GranteeOid(name);
-      if (!stmt.is_grant) {
-        AclRevokeFrom(acl, g, owner, bits, stmt.grant_option, owner, stmt.cascade, internal::CachedHasPrivsOf);
-        continue;
-      }
-      if (stmt.grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
-      AclGrant(acl, g, owner, bits, stmt.grant_option);
-    }
+    internal::ApplyOwnerGrant(acl, stmt.grantees, stmt.is_grant, stmt.grant_option, stmt.cascade, owner, bits);
     DatabaseFields f = t->db;
     f.acl = FormatAcl(acl, AclRoleName);
     UpdateDatabaseRow(*t, f);

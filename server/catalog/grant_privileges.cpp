@@ -287,6 +287,19 @@ Oid GranteeOid(const std::string& name) {
   return oid;
 }
 
+void ApplyOwnerGrant(Acl& acl, const std::vector<std::string>& grantees, bool is_grant, bool grant_option,
+                     bool cascade, Oid owner, uint32_t privs) {
+  for (const std::string& name : grantees) {
+    const Oid g = GranteeOid(name);
+    if (!is_grant) {
+      AclRevokeFrom(acl, g, owner, privs, grant_option, owner, cascade, CachedHasPrivsOf);
+      continue;
+    }
+    if (grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
+    AclGrant(acl, g, owner, privs, grant_option);
+  }
+}
+
 }  // namespace internal
 
 }  // namespace hearth::catalog

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "catalog/acl.h"
 #include "catalog/relcache.h"
@@ -30,5 +31,11 @@ void RewriteColumnAcls(Oid relid, const std::function<Oid(const std::string&)>& 
 // A GRANT/REVOKE grantee: 0 for PUBLIC, the acting role for CURRENT_USER &
 // co; 42704 for an unknown role.
 Oid GranteeOid(const std::string& name);
+
+// GRANT (or REVOKE, `is_grant` false) of `privs` on an object owned by
+// `owner`, who is the grantor, to each of `grantees` (names as written);
+// 0LP01 for WITH GRANT OPTION to PUBLIC.
+void ApplyOwnerGrant(Acl& acl, const std::vector<std::string>& grantees, bool is_grant, bool grant_option,
+                     bool cascade, Oid owner, uint32_t privs);
 
 }  // namespace hearth::catalog::internal

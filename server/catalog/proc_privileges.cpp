@@ -47,15 +47,7 @@ void GrantRevokeFunctionExecute(ProcInfo& p, bool is_grant, const std::vector<st
     throw DbError(sqlstate::kInsufficientPrivilege, std::string("permission denied for ") + KindName(p) + " " + p.name);
   }
   Acl acl = FunctionAcl(p);
-  for (const std::string& name : grantees) {
-    const Oid g = internal::GranteeOid(name);
-    if (!is_grant) {
-      AclRevokeFrom(acl, g, p.owner, kAclExecute, grant_option, p.owner, cascade, internal::CachedHasPrivsOf);
-      continue;
-    }
-    if (grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
-    AclGrant(acl, g, p.owner, kAclExecute, grant_option);
-  }
+  internal::ApplyOwnerGrant(acl, grantees, is_grant, grant_option, cascade, p.owner, kAclExecute);
   p.acl = FormatAcl(acl, AclRoleName);
   ReplaceProc(p);
 }

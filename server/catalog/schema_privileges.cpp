@@ -94,15 +94,7 @@ void GrantRevokeOnSchema(const parser::GrantPrivStmt& stmt, Oid current_user) {
       throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for schema " + rv.name);
     }
     Acl acl = SchemaAcl(t->schema);
-    for (const std::string& name : stmt.grantees) {
-      const Oid g = internal::GranteeOid(name);
-      if (!stmt.is_grant) {
-        AclRevokeFrom(acl, g, owner, bits, stmt.grant_option, owner, stmt.cascade, internal::CachedHasPrivsOf);
-        continue;
-      }
-      if (stmt.grant_option && g == 0) throw DbError("0LP01", "grant options can only be granted to roles");
-      AclGrant(acl, g, owner, bits, stmt.grant_option);
-    }
+    internal::ApplyOwnerGrant(acl, stmt.grantees, stmt.is_grant, stmt.grant_option, stmt.cascade, owner, bits);
     SchemaFields f = t->schema;
     f.acl = FormatAcl(acl, AclRoleName);
     UpdateSchemaRow(*t, f);
