@@ -137,10 +137,21 @@ TEST_CASE("standby: CREATE and DROP DATABASE on the primary reach the standby", 
   const std::string oid = primary.PsqlValue("select oid from pg_database where datname = 'd2'");
   REQUIRE(fs::is_directory(copy + "/base/" + oid));
 
-  // DROP DATABASE: the standby's copy goes once the drop commits.
+  // DROP DATABASE: the standby's copy goes once the drop commits, and a
+  // standby session connected to it is ended first (FATAL 57P04).
+  RawConn in_d2(standby.port());
+  REQUIRE(LastStatus(in_d2.Startup("hearth", "d2")) == 'I');
+  REQUIRE(QueryValue(in_d2, "select count(*) from t") == "50");
   REQUIRE(primary.Psql({"-c", "drop database d2"}).exit_code == 0);
   WaitForValue(standby, "select count(*) from pg_database where datname = 'd2'", "0");
   CHECK(WaitFor([&] { return !fs::exists(copy + "/base/" + oid); }, 60000));
+  const std::vector<RawMessage> ended = in_d2.DrainUntilEof(60000);
+  const RawMessage* fatal = First(ended, 'E');
+  REQUIRE(fatal != nullptr);
+  CHECK(ErrorOf(*fatal).severity_nonlocal == "FATAL");
+  CHECK(ErrorOf(*fatal).sqlstate == "57P04");
+  CHECK(ErrorOf(*fatal).message == "terminating connection due to conflict with recovery");
+  CHECK(ErrorOf(*fatal).detail == "User was connected to a database that must be dropped.");
   CHECK(standby.Psql({"-d", "d2", "-c", "select 1"}).exit_code != 0);
   // Replay goes on afterwards.
   REQUIRE(primary.Psql({"-c", "create table after_drop (a int); insert into after_drop values (1)"}).exit_code == 0);
